@@ -1,0 +1,596 @@
+// Writes the run's HDF5 file with parallel HDF5: tables redistributed by id, attributes, texts.
+#include "io/hdf5_output.h"
+
+#include <hdf5.h>
+#include <hdf5_hl.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+
+namespace hx {
+namespace {
+
+// 64 Ki rows of 8 bytes = 512 KiB per chunk: big enough for gzip and for few, large collective
+// writes; small enough to fit HDF5's default 1 MiB chunk cache, so readers slicing a column do
+// not decompress the same chunk over and over.
+constexpr uint64_t kChunkRows = 65536;
+constexpr unsigned kGzipLevel = 4;
+
+/// One HDF5 step that failed on this rank; all ranks agree on it before anyone throws.
+class StepFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// HDF5's innermost error frame usually says what really went wrong (errno text for file errors).
+std::string hdf5_detail() {
+  std::string detail;
+  auto first_frame = [](unsigned, const H5E_error2_t* frame, void* out) -> herr_t {
+    auto* text = static_cast<std::string*>(out);
+    if (text->empty() && frame->desc != nullptr) *text = frame->desc;
+    return 0;
+  };
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, first_frame, &detail);
+  return detail.empty() ? std::string() : " (HDF5: " + detail + ")";
+}
+
+[[noreturn]] void fail(const std::string& what) { throw StepFailure(what + hdf5_detail()); }
+
+void check(herr_t status, const std::string& what) {
+  if (status < 0) fail(what);
+}
+
+/// Owns one hid_t and closes it with the matching H5?close.
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle() = default;
+  Handle(hid_t id, Closer closer, const std::string& what) : id_(id), closer_(closer) {
+    if (id < 0) fail(what);
+  }
+  Handle(Handle&& other) noexcept
+      : id_(std::exchange(other.id_, H5I_INVALID_HID)), closer_(other.closer_) {}
+  Handle& operator=(Handle&& other) noexcept {
+    if (this != &other) {
+      reset();
+      id_ = std::exchange(other.id_, H5I_INVALID_HID);
+      closer_ = other.closer_;
+    }
+    return *this;
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle() { reset(); }
+
+  hid_t get() const { return id_; }
+  void reset() {
+    if (id_ >= 0) closer_(id_);
+    id_ = H5I_INVALID_HID;
+  }
+  /// Closing the file is where buffered data reaches the disk, so its failure must be seen.
+  void close(const std::string& what) {
+    const herr_t status = closer_(std::exchange(id_, H5I_INVALID_HID));
+    check(status, what);
+  }
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+  Closer closer_ = nullptr;
+};
+
+/// Our messages replace HDF5's stack dumps, which every rank would print.
+class QuietHdf5Errors {
+ public:
+  QuietHdf5Errors() {
+    H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  ~QuietHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
+  QuietHdf5Errors(const QuietHdf5Errors&) = delete;
+  QuietHdf5Errors& operator=(const QuietHdf5Errors&) = delete;
+
+ private:
+  H5E_auto2_t func_ = nullptr;
+  void* data_ = nullptr;
+};
+
+std::string broadcast(MPI_Comm comm, std::string text, int root) {
+  uint64_t size = text.size();
+  MPI_Bcast(&size, 1, MPI_UINT64_T, root, comm);
+  text.resize(size);
+  MPI_Bcast(text.data(), static_cast<int>(size), MPI_CHAR, root, comm);
+  return text;
+}
+
+/// Collective: the message of the lowest rank that failed, or "" if none did. Every step that
+/// may fail on some ranks only ends here, so all ranks leave the same collective path together.
+std::string agree(MPI_Comm comm, const std::string& local_error) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const int mine = local_error.empty() ? ranks : rank;
+  int first = ranks;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  return first == ranks ? std::string() : broadcast(comm, local_error, first);
+}
+
+template <class F>
+std::string attempt(F&& step) {
+  try {
+    step();
+    return {};
+  } catch (const std::exception& e) {
+    return *e.what() != '\0' ? e.what() : "unknown error";
+  }
+}
+
+std::string absolute(const std::string& path) { return path.starts_with('/') ? path : "/" + path; }
+
+/// Rank 0 only: why `path` cannot be written, or "" if it looks writable.
+std::string diagnose_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.empty()) return "the output path is empty";
+  std::error_code ec;
+  const fs::path dir = fs::path(path).parent_path();
+  const std::string dir_name = dir.empty() ? "." : dir.string();
+  if (!dir.empty()) {
+    const fs::file_status status = fs::status(dir, ec);
+    if (!fs::exists(status)) return "directory '" + dir_name + "' does not exist";
+    if (!fs::is_directory(status)) return "'" + dir_name + "' is not a directory";
+  }
+  if (fs::is_directory(path, ec)) return "'" + path + "' is a directory";
+  // Probe with the name write_output will use; keep a file that was already there (it may be
+  // another run's partial output), only remove our own probe.
+  const std::string partial = path + ".partial";
+  if (fs::is_directory(partial, ec)) return "'" + partial + "' is a directory";
+  const bool existed = fs::exists(partial, ec);
+  std::FILE* probe = std::fopen(partial.c_str(), "a");
+  if (probe == nullptr) {
+    return "cannot create files in directory '" + dir_name + "' (" + std::strerror(errno) + ")";
+  }
+  std::fclose(probe);
+  if (!existed) fs::remove(partial, ec);
+  return {};
+}
+
+Handle string_type(std::size_t size) {
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, "creating a string type");
+  check(H5Tset_size(type.get(), size), "setting a string size");
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "setting a string encoding");
+  return type;
+}
+
+Handle scalar_space() { return Handle(H5Screate(H5S_SCALAR), H5Sclose, "creating a dataspace"); }
+
+// Later attributes replace earlier ones of the same name (e.g. the caller's long_name on a
+// table group wins over the table's help text).
+Handle fresh_attribute(hid_t object, const std::string& name, hid_t type) {
+  const htri_t exists = H5Aexists(object, name.c_str());
+  check(exists, "looking up attribute '" + name + "'");
+  if (exists > 0) check(H5Adelete(object, name.c_str()), "replacing attribute '" + name + "'");
+  const Handle space = scalar_space();
+  return Handle(H5Acreate2(object, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                H5Aclose, "creating attribute '" + name + "'");
+}
+
+// Variable-length UTF-8: h5py returns a python str and xarray shows it as-is.
+void write_string_attribute(hid_t object, const std::string& name, const std::string& value) {
+  const Handle type = string_type(H5T_VARIABLE);
+  const Handle attr = fresh_attribute(object, name, type.get());
+  const char* text = value.c_str();
+  check(H5Awrite(attr.get(), type.get(), &text), "writing attribute '" + name + "'");
+}
+
+template <class T>
+void write_number_attribute(hid_t object, const std::string& name, T value) {
+  hid_t file_type = H5T_IEEE_F64LE, memory_type = H5T_NATIVE_DOUBLE;
+  if constexpr (std::is_same_v<T, int64_t>) {
+    file_type = H5T_STD_I64LE;
+    memory_type = H5T_NATIVE_INT64;
+  } else if constexpr (std::is_same_v<T, uint64_t>) {
+    file_type = H5T_STD_U64LE;
+    memory_type = H5T_NATIVE_UINT64;
+  }
+  const Handle attr = fresh_attribute(object, name, file_type);
+  check(H5Awrite(attr.get(), memory_type, &value), "writing attribute '" + name + "'");
+}
+
+// Creation order is tracked so h5py, pandas and xarray list columns in declaration order (id
+// first) instead of alphabetically; netCDF readers also expect it.
+Handle group_creation_plist() {
+  Handle plist(H5Pcreate(H5P_GROUP_CREATE), H5Pclose, "creating group properties");
+  const unsigned order = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
+  check(H5Pset_link_creation_order(plist.get(), order), "setting link creation order");
+  check(H5Pset_attr_creation_order(plist.get(), order), "setting attribute creation order");
+  return plist;
+}
+
+/// Opens the object at `path` (group or dataset), creating missing groups along the way.
+Handle open_or_create(hid_t file, const std::string& path) {
+  const Handle gcpl = group_creation_plist();
+  for (std::size_t end = path.find('/', 1);; end = path.find('/', end + 1)) {
+    const std::string prefix = path.substr(0, end);
+    if (prefix.size() > 1) {
+      const htri_t exists = H5Lexists(file, prefix.c_str(), H5P_DEFAULT);
+      check(exists, "looking up '" + prefix + "'");
+      if (exists == 0) {
+        Handle(H5Gcreate2(file, prefix.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), H5Gclose,
+               "creating group '" + prefix + "'");
+      }
+    }
+    if (end == std::string::npos) break;
+  }
+  return Handle(H5Oopen(file, path.c_str(), H5P_DEFAULT), H5Oclose, "opening '" + path + "'");
+}
+
+struct Context {
+  MPI_Comm comm;
+  int rank;
+  int ranks;
+  hid_t file;
+  hid_t dxpl;  // collective transfer: HDF5 1.10 writes filtered datasets collectively only
+};
+
+void write_attribute(const Context& ctx, const Attribute& attribute) {
+  // Ranks may disagree on values such as a wall-clock end time; parallel HDF5 needs identical
+  // metadata everywhere, so rank 0's value is written.
+  AttrValue value = attribute.value;
+  if (auto* text = std::get_if<std::string>(&value)) {
+    *text = broadcast(ctx.comm, *text, 0);
+  } else {
+    std::visit(
+        [&](auto& number) {
+          MPI_Bcast(&number, static_cast<int>(sizeof number), MPI_BYTE, 0, ctx.comm);
+        },
+        value);
+  }
+  const Handle object = open_or_create(ctx.file, absolute(attribute.group));
+  std::visit(
+      [&](const auto& v) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) {
+          write_string_attribute(object.get(), attribute.name, v);
+        } else {
+          write_number_attribute(object.get(), attribute.name, v);
+        }
+      },
+      value);
+}
+
+// Fixed-length: parallel HDF5 1.10 cannot write variable-length data to datasets.
+void write_text(const Context& ctx, const std::string& path, const std::string& local_text) {
+  const std::string text = broadcast(ctx.comm, local_text, 0);
+  const std::string where = "text dataset '" + path + "'";
+  // The stored terminator keeps netCDF-C (xarray's netcdf4 engine) from reading past the end.
+  const Handle type = string_type(text.size() + 1);
+  const Handle file_space = scalar_space();
+  const Handle memory_space = scalar_space();
+  const std::string full = absolute(path);
+  const std::size_t slash = full.rfind('/');
+  const Handle parent = open_or_create(ctx.file, slash == 0 ? "/" : full.substr(0, slash));
+  const Handle dataset(H5Dcreate2(parent.get(), full.substr(slash + 1).c_str(), type.get(),
+                                  file_space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                       H5Dclose, "creating " + where);
+  if (ctx.rank != 0) {
+    check(H5Sselect_none(file_space.get()), "selecting nothing");
+    check(H5Sselect_none(memory_space.get()), "selecting nothing");
+  }
+  check(H5Dwrite(dataset.get(), type.get(), memory_space.get(), file_space.get(), ctx.dxpl,
+                 text.data()),
+        "writing " + where);
+}
+
+/// Rank r owns the rows with ids [first[r], first[r+1]). Blocks are whole chunks, balanced in
+/// chunks, so each compressed chunk is written by exactly one rank and HDF5 need not merge
+/// pieces of a chunk from several ranks.
+struct Blocks {
+  uint64_t rows = 0;
+  uint64_t chunk = 0;  // 0 for an empty table: its datasets are contiguous
+  std::vector<uint64_t> first;
+
+  Blocks(uint64_t total_rows, int ranks) : rows(total_rows), chunk(std::min(rows, kChunkRows)) {
+    const uint64_t chunks = chunk == 0 ? 0 : (rows + chunk - 1) / chunk;
+    const auto n = static_cast<uint64_t>(ranks);
+    for (uint64_t r = 0; r <= n; ++r) {
+      first.push_back(std::min(rows, ((chunks / n) * r + std::min(r, chunks % n)) * chunk));
+    }
+  }
+  int owner(uint64_t id) const {
+    return static_cast<int>(std::upper_bound(first.begin(), first.end(), id) - first.begin()) - 1;
+  }
+  uint64_t begin(int rank) const { return first[rank]; }
+  uint64_t size(int rank) const { return first[rank + 1] - first[rank]; }
+};
+
+/// How this rank's rows travel to their block owners, and where received rows go.
+struct Routing {
+  std::vector<int> send_counts, send_offsets, recv_counts, recv_offsets;
+  std::vector<std::size_t> order;  // local row indices grouped by destination rank
+  std::vector<std::size_t> slot;   // slot[k]: receive-buffer index of the row with id begin+k
+};
+
+template <class T>
+MPI_Datatype mpi_type() {
+  if constexpr (std::is_same_v<T, uint64_t>) return MPI_UINT64_T;
+  if constexpr (std::is_same_v<T, int64_t>) return MPI_INT64_T;
+  return MPI_DOUBLE;
+}
+
+/// Collective: this rank's block of `local` (a column, or the ids), sorted by id.
+template <class T>
+std::vector<T> redistribute(const Context& ctx, const Routing& routing,
+                            const std::vector<T>& local) {
+  std::vector<T> send(local.size());
+  for (std::size_t k = 0; k < routing.order.size(); ++k) send[k] = local[routing.order[k]];
+  const std::size_t arriving =
+      routing.recv_counts.empty() ? 0 : routing.recv_offsets.back() + routing.recv_counts.back();
+  std::vector<T> received(arriving);
+  MPI_Alltoallv(send.data(), routing.send_counts.data(), routing.send_offsets.data(), mpi_type<T>(),
+                received.data(), routing.recv_counts.data(), routing.recv_offsets.data(),
+                mpi_type<T>(), ctx.comm);
+  if (routing.slot.empty()) return received;
+  std::vector<T> block(routing.slot.size());
+  for (std::size_t k = 0; k < block.size(); ++k) block[k] = received[routing.slot[k]];
+  return block;
+}
+
+std::vector<int> offsets_of(const std::vector<int>& counts) {
+  std::vector<int> offsets(counts.size(), 0);
+  for (std::size_t r = 1; r < counts.size(); ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
+  return offsets;
+}
+
+/// Collective: checks that the ids of all ranks form [0, rows) and plans the exchange. Returns
+/// the agreed error message, "" if the ids are fine.
+std::string plan_routing(const Context& ctx, const Table& table, const Blocks& blocks,
+                         Routing& routing) {
+  const std::string name = "table '" + table.spec().name + "': ";
+  const std::vector<uint64_t>& ids = table.ids();
+  std::string error;
+  if (ids.size() > INT_MAX || blocks.size(0) > INT_MAX) {
+    error = name + "too many rows per rank for one MPI message";
+  }
+  for (const uint64_t id : ids) {
+    if (!error.empty()) break;
+    if (id >= blocks.rows) {
+      error = name + "row id " + std::to_string(id) + " is out of range: the table has " +
+              std::to_string(blocks.rows) + " rows over all ranks, so ids must be below that " +
+              "and each occur once";
+    }
+  }
+  if (error = agree(ctx.comm, error); !error.empty()) return error;
+
+  std::vector<int> destination(ids.size());
+  routing.send_counts.assign(ctx.ranks, 0);
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    destination[i] = blocks.owner(ids[i]);
+    ++routing.send_counts[destination[i]];
+  }
+  routing.send_offsets = offsets_of(routing.send_counts);
+  routing.order.resize(ids.size());
+  std::vector<int> next = routing.send_offsets;
+  for (std::size_t i = 0; i < ids.size(); ++i) routing.order[next[destination[i]]++] = i;
+
+  routing.recv_counts.assign(ctx.ranks, 0);
+  MPI_Alltoall(routing.send_counts.data(), 1, MPI_INT, routing.recv_counts.data(), 1, MPI_INT,
+               ctx.comm);
+  uint64_t arriving = 0;
+  for (const int count : routing.recv_counts) arriving += static_cast<uint64_t>(count);
+  const uint64_t begin = blocks.begin(ctx.rank), size = blocks.size(ctx.rank);
+  // Checked before the exchange so that duplicated ids cannot overflow the receive buffer.
+  if (arriving != size) {
+    error = name + std::to_string(arriving) + " rows have ids in [" + std::to_string(begin) + ", " +
+            std::to_string(begin + size) + "), expected " + std::to_string(size) +
+            ": some row ids occur more than once";
+  }
+  if (error = agree(ctx.comm, error); !error.empty()) return error;
+
+  routing.recv_offsets = offsets_of(routing.recv_counts);
+  routing.slot.clear();  // identity while the ids arrive, so redistribute() returns them as sent
+  const std::vector<uint64_t> arrived = redistribute(ctx, routing, ids);
+  const std::size_t unset = arrived.size();
+  routing.slot.assign(arrived.size(), unset);
+  for (std::size_t k = 0; k < arrived.size() && error.empty(); ++k) {
+    std::size_t& slot = routing.slot[arrived[k] - begin];
+    if (slot != unset)
+      error = name + "row id " + std::to_string(arrived[k]) + " occurs more than once";
+    slot = k;
+  }
+  return agree(ctx.comm, error);
+}
+
+Handle create_dataset(hid_t group, const std::string& name, hid_t file_type, const Blocks& blocks) {
+  const hsize_t dims[1] = {blocks.rows};
+  const Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "creating a dataspace");
+  const Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "creating dataset properties");
+  check(H5Pset_attr_creation_order(dcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
+        "setting attribute creation order");
+  // Empty tables stay contiguous: a chunk must have at least one element and fit in the extent.
+  if (blocks.chunk > 0) {
+    const hsize_t chunk[1] = {blocks.chunk};
+    check(H5Pset_chunk(dcpl.get(), 1, chunk), "setting the chunk size");
+    check(H5Pset_shuffle(dcpl.get()), "enabling the shuffle filter");
+    check(H5Pset_deflate(dcpl.get(), kGzipLevel), "enabling gzip");
+  }
+  return Handle(
+      H5Dcreate2(group, name.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+      H5Dclose, "creating dataset '" + name + "'");
+}
+
+template <class T>
+void write_block(const Context& ctx, hid_t dataset, const Blocks& blocks,
+                 const std::vector<T>& block, const std::string& what) {
+  if (blocks.rows == 0) return;
+  hid_t memory_type = H5T_NATIVE_DOUBLE;
+  if constexpr (std::is_same_v<T, uint64_t>) memory_type = H5T_NATIVE_UINT64;
+  if constexpr (std::is_same_v<T, int64_t>) memory_type = H5T_NATIVE_INT64;
+  const hsize_t count[1] = {block.size()};
+  const hsize_t start[1] = {blocks.begin(ctx.rank)};
+  const Handle file_space(H5Dget_space(dataset), H5Sclose, "getting a dataspace");
+  const Handle memory_space(H5Screate_simple(1, count, nullptr), H5Sclose, "creating a dataspace");
+  if (block.empty()) {
+    // Ranks without rows still join the collective write.
+    check(H5Sselect_none(file_space.get()), "selecting nothing");
+    check(H5Sselect_none(memory_space.get()), "selecting nothing");
+  } else {
+    check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
+          "selecting rows");
+  }
+  const T dummy{};
+  check(H5Dwrite(dataset, memory_type, memory_space.get(), file_space.get(), ctx.dxpl,
+                 block.empty() ? &dummy : block.data()),
+        "writing " + what);
+}
+
+template <class T>
+void write_column(const Context& ctx, hid_t group, hid_t scale, const Blocks& blocks,
+                  const Routing& routing, const ColumnSpec& column, const std::vector<T>& local,
+                  const std::string& where) {
+  const std::vector<T> block = redistribute(ctx, routing, local);
+  hid_t file_type = H5T_IEEE_F64LE;
+  if constexpr (std::is_same_v<T, uint64_t>) file_type = H5T_STD_U64LE;
+  if constexpr (std::is_same_v<T, int64_t>) file_type = H5T_STD_I64LE;
+  const std::string what = "column '" + column.name + "' of " + where;
+  const Handle dataset = create_dataset(group, column.name, file_type, blocks);
+  write_block(ctx, dataset.get(), blocks, block, what);
+  write_string_attribute(dataset.get(), "units", column.unit);
+  write_string_attribute(dataset.get(), "long_name", column.help);
+  check(H5DSattach_scale(dataset.get(), scale, 0), "attaching the id scale to " + what);
+}
+
+/// Collective; returns the agreed error message, "" on success.
+std::string write_table(const Context& ctx, const Table& table) {
+  const TableSpec& spec = table.spec();
+  const std::string path = absolute(spec.name);
+  const std::string where = "table '" + path + "'";
+  uint64_t local_rows = table.rows(), rows = 0;
+  MPI_Allreduce(&local_rows, &rows, 1, MPI_UINT64_T, MPI_SUM, ctx.comm);
+  const Blocks blocks(rows, ctx.ranks);
+  Routing routing;
+  if (std::string error = plan_routing(ctx, table, blocks, routing); !error.empty()) return error;
+
+  Handle group, scale;
+  std::string error = agree(
+      ctx.comm, attempt([&] {
+        group = open_or_create(ctx.file, path);
+        write_string_attribute(group.get(), "long_name", spec.help);
+        scale = create_dataset(group.get(), spec.id_name, H5T_STD_U64LE, blocks);
+        std::vector<uint64_t> ids(blocks.size(ctx.rank));
+        for (std::size_t k = 0; k < ids.size(); ++k) ids[k] = blocks.begin(ctx.rank) + k;
+        write_block(ctx, scale.get(), blocks, ids, "the ids of " + where);
+        check(H5DSset_scale(scale.get(), spec.id_name.c_str()), "making the id a dimension scale");
+        write_string_attribute(scale.get(), "units", "1");
+        write_string_attribute(scale.get(), "long_name", "row id");
+      }));
+  for (std::size_t c = 0; c < spec.columns.size() && error.empty(); ++c) {
+    const ColumnSpec& column = spec.columns[c];
+    error = agree(ctx.comm, attempt([&] {
+                    switch (column.type) {
+                      case ColumnType::kU64:
+                        write_column(ctx, group.get(), scale.get(), blocks, routing, column,
+                                     table.u64(c), where);
+                        break;
+                      case ColumnType::kI64:
+                        write_column(ctx, group.get(), scale.get(), blocks, routing, column,
+                                     table.i64(c), where);
+                        break;
+                      case ColumnType::kF64:
+                        write_column(ctx, group.get(), scale.get(), blocks, routing, column,
+                                     table.f64(c), where);
+                        break;
+                    }
+                  }));
+  }
+  return error;
+}
+
+Handle create_file(MPI_Comm comm, int rank, const std::string& path, const std::string& partial) {
+  const Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "creating file access properties");
+  check(H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL), "selecting MPI-IO");
+  const Handle fcpl(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "creating file properties");
+  const unsigned order = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
+  check(H5Pset_link_creation_order(fcpl.get(), order), "setting link creation order");
+  check(H5Pset_attr_creation_order(fcpl.get(), order), "setting attribute creation order");
+  const hid_t file = H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get());
+  if (file < 0) {
+    const std::string detail = hdf5_detail();
+    const std::string reason = rank == 0 ? diagnose_path(path) : std::string();
+    throw StepFailure("cannot create '" + partial + "'" +
+                      (reason.empty() ? detail : ": " + reason));
+  }
+  return Handle(file, H5Fclose, "");
+}
+
+}  // namespace
+
+void write_output(MPI_Comm comm, const std::string& path, const OutputContent& content) {
+  const QuietHdf5Errors quiet;
+  const std::string partial = path + ".partial";
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+
+  std::string error;
+  {
+    Handle file;
+    error = agree(comm, attempt([&] { file = create_file(comm, rank, path, partial); }));
+    Handle dxpl;
+    if (error.empty()) {
+      error = agree(
+          comm, attempt([&] {
+            dxpl = Handle(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "creating transfer properties");
+            check(H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE), "selecting collective I/O");
+          }));
+    }
+    const Context ctx{comm, rank, ranks, file.get(), dxpl.get()};
+    for (const auto& [text_path, text] : content.texts) {
+      if (error.empty()) error = agree(comm, attempt([&] { write_text(ctx, text_path, text); }));
+    }
+    for (const Table* table : content.tables) {
+      if (error.empty()) error = write_table(ctx, *table);
+    }
+    // Attributes last, so that they can decorate groups and datasets written above.
+    if (error.empty()) {
+      error = agree(comm, attempt([&] {
+                      for (const Attribute& attribute : content.attributes)
+                        write_attribute(ctx, attribute);
+                    }));
+    }
+    dxpl.reset();
+    if (error.empty()) error = agree(comm, attempt([&] { file.close("closing the file"); }));
+  }  // on failure the file handle closes here, collectively
+
+  MPI_Barrier(comm);
+  if (error.empty()) {
+    std::string rename_error;
+    if (rank == 0 && std::rename(partial.c_str(), path.c_str()) != 0) {
+      rename_error =
+          "cannot rename '" + partial + "' to '" + path + "' (" + std::strerror(errno) + ")";
+    }
+    error = broadcast(comm, rename_error, 0);
+  }
+  if (!error.empty()) {
+    if (rank == 0) std::remove(partial.c_str());
+    throw OutputError("cannot write output '" + path + "': " + error);
+  }
+}
+
+void check_output_path(MPI_Comm comm, const std::string& path) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const std::string error = broadcast(comm, rank == 0 ? diagnose_path(path) : std::string(), 0);
+  if (!error.empty()) throw OutputError("cannot write output '" + path + "': " + error);
+}
+
+}  // namespace hx

@@ -1,0 +1,26 @@
+// Factory for the partitioners.
+#include "partition/partitioner.h"
+
+#include <stdexcept>
+
+#include "core/error.h"
+#include "partition/group_partitioner.h"
+#include "partition/round_robin_partitioner.h"
+
+namespace hx {
+
+std::vector<std::string> partitioner_names() { return {"group", "round_robin"}; }
+
+std::unique_ptr<Partition> make_partition(const std::string& name, const Model& model, int ranks) {
+  if (ranks < 1) throw std::logic_error("make_partition: ranks must be >= 1");
+  if (static_cast<uint64_t>(ranks) > model.num_components()) {
+    throw InputError("cannot split " + std::to_string(model.num_components()) +
+                     " components over " + std::to_string(ranks) +
+                     " ranks: every rank needs at least one component");
+  }
+  if (name == "group") return std::make_unique<GroupPartition>(model, ranks);
+  if (name == "round_robin") return std::make_unique<RoundRobinPartition>(model, ranks);
+  throw InputError("sim.partitioner: unknown partitioner '" + name + "'; expected group or round_robin");
+}
+
+}  // namespace hx

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The one launcher for MPI programs outside CMake (scripts, the CLI tests, users on a workstation):
+#   scripts/mpirun.sh -n N prog args...
+# It adds the same flags as cmake/HxMpiexec.cmake gives the ctest MPI tests: --oversubscribe and
+# --bind-to none (so 3 or 4 ranks start on a 2-core machine) and, as root, --allow-run-as-root.
+# Environment: HX_MPIEXEC (launcher, default mpirun), HX_MPIEXEC_FLAGS (extra flags, split on
+# spaces). The Open MPI flags are added only when the launcher is mpirun/mpiexec/orterun, as in
+# HxMpiexec.cmake; any other launcher (srun, ...) gets only HX_MPIEXEC_FLAGS.
+set -euo pipefail
+
+usage() {
+  echo "usage: scripts/mpirun.sh -n N program [args...]" >&2
+  exit 2
+}
+
+main() {
+  (($# >= 3)) || usage
+  case $1 in -n | -np) ;; *) usage ;; esac
+  local ranks=$2
+  shift 2
+  [[ "$ranks" =~ ^[1-9][0-9]*$ ]] || usage
+
+  local launcher=${HX_MPIEXEC:-mpirun}
+  command -v "$launcher" >/dev/null ||
+    { echo "mpirun.sh: '$launcher' not found; run scripts/setup.sh to install Open MPI" >&2; exit 127; }
+
+  local -a flags=() extra=()
+  if [[ "$(basename "$launcher")" =~ mpirun|mpiexec|orterun ]]; then
+    flags=(--oversubscribe --bind-to none)
+    if [[ "$(id -u)" == 0 ]]; then
+      flags+=(--allow-run-as-root)
+      export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    fi
+  fi
+  read -r -a extra <<<"${HX_MPIEXEC_FLAGS:-}"
+  # Same order as the ctest MPI tests: launcher -n N <flags> program args.
+  exec "$launcher" -n "$ranks" "${flags[@]}" "${extra[@]}" "$@"
+}
+
+main "$@"

@@ -1,0 +1,99 @@
+// `hxsim validate` and `hxsim list`: everything about a config or a model short of running it.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "app/commands.h"
+#include "core/error.h"
+#include "engine/run.h"
+#include "io/config_file.h"
+#include "partition/cut_report.h"
+#include "partition/partitioner.h"
+
+namespace hx {
+namespace {
+
+void print_params(std::ostream& out, const std::string& section, const std::vector<ParamSpec>& ps) {
+  out << "  [" << section << "]\n";
+  for (const ParamSpec& p : ps) {
+    out << "    " << p.name << " (" << param_type_name(p.type);
+    if (p.type == ParamType::kChoice) {
+      out << ":";
+      for (const std::string& c : p.choices) out << " " << c;
+    }
+    out << ") = " << p.default_value;
+    if (std::isfinite(p.min) || std::isfinite(p.max)) out << "  range [" << p.min << ", " << p.max << "]";
+    out << "\n        " << p.help << "\n";
+  }
+}
+
+void print_tables(std::ostream& out, const std::vector<TableSpec>& tables) {
+  for (const TableSpec& t : tables) {
+    out << "  output /" << t.name << " (one row per " << t.id_name << "): " << t.help << "\n";
+    for (const ColumnSpec& c : t.columns) {
+      out << "    " << c.name << " [" << c.unit << "]: " << c.help << "\n";
+    }
+  }
+}
+
+}  // namespace
+
+int command_validate(MPI_Comm comm, const Registry& registry, const std::string& path,
+                     const std::vector<std::string>& overrides, int ranks) {
+  Config config = load_config_file(path);
+  for (const std::string& s : overrides) apply_override(config, s);
+  const ResolvedConfig resolved = resolve_config(registry, config);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (ranks == 0) MPI_Comm_size(comm, &ranks);
+  // Every rank checks (so every rank fails alike on bad input); rank 0 prints.
+  const Model& model = *resolved.model;
+  const auto partition = make_partition(resolved.sim.text("partitioner"), model, ranks);
+  std::vector<RankCut> cuts;
+  for (int r = 0; r < ranks; ++r) cuts.push_back(analyse_rank(model, *partition, r));
+  const CutReport cut = combine(std::move(cuts));
+  if (cut.links_cut > 0 && cut.lookahead <= SimTime::zero()) {
+    throw InputError("a link cut by the partition has zero latency; ranks could not run ahead");
+  }
+  if (rank != 0) return 0;
+
+  std::printf("# %s is valid (config hash %s)\n%s\n", path.c_str(), resolved.hash.c_str(),
+              resolved.text.c_str());
+  std::printf("# partition for %d rank(s): %s\n", ranks, partition->describe().c_str());
+  std::printf("#   components %llu, links %llu, links cut %llu, lookahead %s, imbalance %.3f\n",
+              static_cast<unsigned long long>(model.num_components()),
+              static_cast<unsigned long long>(cut.links),
+              static_cast<unsigned long long>(cut.links_cut), format_time(cut.lookahead).c_str(),
+              cut.imbalance);
+  for (int r = 0; r < ranks; ++r) {
+    const RankCut& c = cut.per_rank[static_cast<std::size_t>(r)];
+    std::printf("#   rank %d: %llu components, weight %llu, %llu cut link ends, %zu neighbour ranks\n",
+                r, static_cast<unsigned long long>(c.components),
+                static_cast<unsigned long long>(c.weight),
+                static_cast<unsigned long long>(c.cut_ports), c.neighbours.size());
+  }
+  return 0;
+}
+
+int command_list(MPI_Comm comm, const Registry& registry, const std::string& model) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (!model.empty()) registry.find(model);  // InputError for an unknown name, on every rank
+  if (rank != 0) return 0;
+  std::ostringstream out;
+  if (model.empty()) {
+    out << "run parameters\n";
+    print_params(out, "sim", sim_params(registry));
+  }
+  for (const ModelInfo& m : registry.models()) {
+    if (!model.empty() && m.name != model) continue;
+    out << "\nmodel " << m.name << ": " << m.help << "\n";
+    print_params(out, m.name, m.params);
+    print_tables(out, m.tables);
+  }
+  std::cout << out.str();
+  return 0;
+}
+
+}  // namespace hx

@@ -1,0 +1,32 @@
+// The subcommands of the hxsim executable. Each is collective over MPI_COMM_WORLD and returns
+// the process exit code; bad input is thrown as InputError/OutputError and handled in main().
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include "core/registry.h"
+#include "engine/progress.h"
+
+namespace hx {
+
+struct RunArgs {
+  std::string config;  // empty: the built-in quickstart
+  std::string output;
+  std::vector<std::string> overrides;
+  std::string progress = "auto";
+  double progress_interval_s = 10.0;
+  bool no_output = false;
+};
+
+int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args);
+/// `name_or_config`: a built-in benchmark name ("phold") or a config file.
+int command_bench(MPI_Comm comm, const Registry& registry, const std::string& name_or_config,
+                  const RunArgs& args);
+int command_validate(MPI_Comm comm, const Registry& registry, const std::string& config,
+                     const std::vector<std::string>& overrides, int ranks);
+int command_list(MPI_Comm comm, const Registry& registry, const std::string& model);
+
+}  // namespace hx

@@ -1,0 +1,110 @@
+// hxsim's entry point: parses the command line (CLI11), runs one subcommand, and turns errors
+// into one message from rank 0 and the same exit code on every rank (DESIGN §3.8).
+#include <CLI/CLI.hpp>
+#include <mpi.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "app/commands.h"
+#include "core/error.h"
+#include "core/version.h"
+#include "models/register_all.h"
+
+namespace {
+
+int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
+  hx::Registry registry;
+  hx::register_all_models(registry);
+
+  CLI::App app{"hxsim: parallel discrete-event simulator for hyper-scale interconnects"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("hxsim ") + hx::kVersion + " (" + hx::kGitHash + ")");
+
+  hx::RunArgs run;
+  auto add_run_options = [&run](CLI::App* sub) {
+    sub->add_option("-o,--output", run.output, "output HDF5 file (default: <config name>.h5)");
+    sub->add_option("--set", run.overrides, "override a config value: --set phold.lps=1000")
+        ->take_all();
+    sub->add_option("--progress", run.progress, "progress reports: auto, tty, lines or off")
+        ->capture_default_str();
+    sub->add_option("--progress-interval", run.progress_interval_s,
+                    "seconds between progress lines in batch logs")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+  };
+
+  CLI::App* run_cmd = app.add_subcommand("run", "run a simulation (no CONFIG: the quickstart)");
+  run_cmd->add_option("config", run.config, "TOML config file");
+  add_run_options(run_cmd);
+
+  std::string bench_target = "phold";
+  CLI::App* bench_cmd = app.add_subcommand("bench", "run a benchmark and report events/s");
+  bench_cmd->add_option("benchmark", bench_target, "built-in benchmark (phold) or a config file")
+      ->capture_default_str();
+  add_run_options(bench_cmd);
+  bench_cmd->add_flag("--no-output", run.no_output, "write no HDF5 file (the default for bench)");
+
+  std::string validate_config;
+  int validate_ranks = 0;
+  std::vector<std::string> validate_overrides;
+  CLI::App* validate_cmd =
+      app.add_subcommand("validate", "check a config, print it resolved and the partition's cut");
+  validate_cmd->add_option("config", validate_config, "TOML config file")->required();
+  validate_cmd->add_option("--set", validate_overrides, "override a config value")->take_all();
+  validate_cmd->add_option("--ranks", validate_ranks,
+                           "rank count to partition for (default: this run's)")
+      ->check(CLI::PositiveNumber);
+
+  std::string list_model;
+  CLI::App* list_cmd = app.add_subcommand("list", "list models with their parameters and outputs");
+  list_cmd->add_option("model", list_model, "only this model");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return rank == 0 ? app.exit(e) : 0;
+  } catch (const CLI::CallForAllHelp& e) {
+    return rank == 0 ? app.exit(e) : 0;
+  } catch (const CLI::CallForVersion& e) {
+    return rank == 0 ? app.exit(e) : 0;
+  } catch (const CLI::ParseError& e) {
+    throw hx::InputError(e.what() + std::string(" (see hxsim --help)"));
+  }
+
+  if (*run_cmd) return hx::command_run(comm, registry, run);
+  if (*bench_cmd) return hx::command_bench(comm, registry, bench_target, run);
+  if (*validate_cmd) {
+    return hx::command_validate(comm, registry, validate_config, validate_overrides,
+                                validate_ranks);
+  }
+  return hx::command_list(comm, registry, list_model);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm comm = MPI_COMM_WORLD;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+
+  int code = static_cast<int>(hx::ExitCode::kOk);
+  try {
+    code = dispatch(argc, argv, comm, rank);
+  } catch (const hx::InputError& e) {
+    // Input is checked identically on every rank, so every rank gets here; rank 0 speaks.
+    if (rank == 0) std::cerr << "hxsim: error: " << e.what() << "\n";
+    code = static_cast<int>(hx::ExitCode::kInput);
+  } catch (const hx::OutputError& e) {
+    if (rank == 0) std::cerr << "hxsim: error: " << e.what() << "\n";
+    code = static_cast<int>(hx::ExitCode::kOutput);
+  } catch (const std::exception& e) {
+    // Not an input problem: other ranks may be waiting in a collective, so abort them all.
+    std::cerr << "hxsim: internal error on rank " << rank << ": " << e.what() << "\n";
+    MPI_Abort(comm, static_cast<int>(hx::ExitCode::kInternal));
+  }
+  std::cout.flush();
+  MPI_Finalize();
+  return code;
+}

@@ -1,0 +1,100 @@
+// The component API (DESIGN §3.1): a component has numbered ports, each the end of a link with a
+// latency; it sends events through ports and schedules events for itself. It never sees ranks:
+// whether a peer lives on this rank or another is decided in the wiring the engine installs.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/event.h"
+#include "core/event_sink.h"
+#include "core/ids.h"
+#include "core/units.h"
+
+namespace boost::archive {
+class binary_oarchive;
+class binary_iarchive;
+}  // namespace boost::archive
+
+namespace hx {
+
+/// A port as the engine wired it: the far end, the latency, and where events for it go.
+struct PortLink {
+  ComponentId peer = 0;
+  PortId peer_port = 0;
+  uint16_t link_class = 0;
+  int32_t outbox = -1;       // -1: peer on this rank; else neighbour-rank index
+  uint32_t peer_local = 0;   // peer's local index when on this rank
+  SimTime latency;
+};
+
+class Component {
+ public:
+  explicit Component(ComponentId id) : id_(id) {}
+  virtual ~Component() = default;
+  Component(const Component&) = delete;
+  Component& operator=(const Component&) = delete;
+
+  ComponentId id() const { return id_; }
+
+  /// Called once before time starts: schedule initial events here.
+  virtual void setup() {}
+  /// Called for each event addressed to this component, in EventKey order.
+  virtual void handle(const Event& e) = 0;
+  /// Called once after the run: write statistics rows here.
+  virtual void finish() {}
+
+  /// Checkpoint hooks: save and restore all mutable state (counters, random streams).
+  virtual void save_state(boost::archive::binary_oarchive& ar) const = 0;
+  virtual void load_state(boost::archive::binary_iarchive& ar) = 0;
+
+  /// Engine only: installs the wiring. `local_index` is this component's index on its rank.
+  void wire(EventSink* sink, uint32_t local_index, std::vector<PortLink> ports) {
+    sink_ = sink;
+    local_index_ = local_index;
+    ports_ = std::move(ports);
+  }
+  uint64_t sent_count() const { return seq_; }
+
+ protected:
+  SimTime now() const { return sink_->now(); }
+  std::size_t num_ports() const { return ports_.size(); }
+  const PortLink& port(PortId p) const { return ports_[p]; }
+
+  /// Sends through `p`; arrives at the peer after the link latency plus `extra` (>= 0).
+  template <class P>
+  void send(PortId p, uint16_t kind, const P& payload, SimTime extra = SimTime::zero()) {
+    const PortLink& link = ports_[p];
+    Event e;
+    e.key = EventKey{now() + link.latency + extra, link.peer, id_, seq_++};
+    e.port = link.peer_port;
+    e.kind = kind;
+    e.dst_local = link.peer_local;
+    e.set_payload(payload);
+    sink_->post(e, link.outbox);
+  }
+
+  /// Schedules an event for this component after `delay` (>= 0).
+  template <class P>
+  void schedule(SimTime delay, uint16_t kind, const P& payload) {
+    Event e;
+    e.key = EventKey{now() + delay, id_, id_, seq_++};
+    e.port = kSelfPort;
+    e.kind = kind;
+    e.dst_local = local_index_;
+    e.set_payload(payload);
+    sink_->post(e, -1);
+  }
+
+  /// For save_state/load_state of subclasses.
+  uint64_t& seq_for_checkpoint() { return seq_; }
+
+ private:
+  ComponentId id_;
+  uint32_t local_index_ = 0;
+  uint64_t seq_ = 0;
+  EventSink* sink_ = nullptr;
+  std::vector<PortLink> ports_;
+};
+
+}  // namespace hx

@@ -1,0 +1,30 @@
+// Error types that carry the process exit code, so every rank exits the same way (DESIGN §3.8).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace hx {
+
+/// Documented exit codes of the hxsim executable (README, "Exit codes").
+enum class ExitCode : int {
+  kOk = 0,
+  kInternal = 1,   // a bug: an invariant broke
+  kInput = 2,      // bad config, bad key, bad value, bad unit, missing file
+  kOutput = 3,     // output path cannot be written
+  kDeadlock = 4,   // reserved for the network watchdog
+};
+
+/// Bad user input. The message names the key, the value and what was expected.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The output file or directory cannot be created or written.
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace hx

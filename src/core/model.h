@@ -1,0 +1,70 @@
+// What a model gives the engine: the network as pure functions of a component id (DESIGN §3.4),
+// so each rank builds only its own components. Nothing here knows about ranks or MPI.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/component.h"
+#include "core/ids.h"
+#include "core/params.h"
+#include "core/stats.h"
+#include "core/units.h"
+
+namespace hx {
+
+/// One end of a link as the model describes it: port `index` of a component connects to
+/// `peer_port` of `peer`. Links are bidirectional and symmetric: the peer's port `peer_port`
+/// must name this component and port back, with the same latency.
+struct PortSpec {
+  ComponentId peer = 0;
+  PortId peer_port = 0;
+  SimTime latency;
+  uint16_t link_class = 0;  // model-defined (on-chip, global, optical, ...)
+};
+
+/// A level of the model's grouping hierarchy (e.g. "wafer", "node"); `count` groups.
+struct GroupLevel {
+  std::string name;
+  uint64_t count = 0;
+};
+
+/// A contiguous range [begin, end) of component ids.
+struct ComponentRange {
+  ComponentId begin = 0;
+  ComponentId end = 0;
+  ComponentId size() const { return end - begin; }
+};
+
+/// Everything a component needs at construction; no ranks, no MPI.
+struct BuildContext {
+  uint64_t seed = 0;
+  StatsRegistry* stats = nullptr;
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+
+  virtual ComponentId num_components() const = 0;
+
+  /// Grouping levels, coarsest first. Every group is a contiguous id range and each level's
+  /// groups nest inside the previous level's. The partitioner keeps groups whole.
+  virtual std::vector<GroupLevel> group_levels() const = 0;
+  virtual ComponentRange group_range(std::size_t level, uint64_t group) const = 0;
+
+  /// Relative cost of a component, for load balancing.
+  virtual uint64_t weight(ComponentId /*id*/) const { return 1; }
+
+  /// Fills `out` with the component's ports, index = port id.
+  virtual void ports(ComponentId id, std::vector<PortSpec>& out) const = 0;
+
+  /// Statistics tables the model's components fill (declared on every rank).
+  virtual std::vector<TableSpec> tables() const = 0;
+
+  virtual std::unique_ptr<Component> create(ComponentId id, const BuildContext& ctx) const = 0;
+};
+
+}  // namespace hx

@@ -1,0 +1,62 @@
+// Column storage for statistics tables.
+#include "core/stats.h"
+
+#include <stdexcept>
+
+namespace hx {
+
+Table::Table(TableSpec spec) : spec_(std::move(spec)) {
+  for (const ColumnSpec& c : spec_.columns) {
+    switch (c.type) {
+      case ColumnType::kU64: data_.emplace_back(std::vector<uint64_t>{}); break;
+      case ColumnType::kI64: data_.emplace_back(std::vector<int64_t>{}); break;
+      case ColumnType::kF64: data_.emplace_back(std::vector<double>{}); break;
+    }
+  }
+}
+
+void Table::add_row(uint64_t id, std::initializer_list<Cell> cells) {
+  if (cells.size() != spec_.columns.size()) {
+    throw std::logic_error("table '" + spec_.name + "': row has " + std::to_string(cells.size()) +
+                           " cells, expected " + std::to_string(spec_.columns.size()));
+  }
+  std::size_t i = 0;
+  for (const Cell& cell : cells) {
+    std::visit(
+        [&](auto& column) {
+          using T = typename std::decay_t<decltype(column)>::value_type;
+          if (!std::holds_alternative<T>(cell)) {
+            throw std::logic_error("table '" + spec_.name + "': column '" +
+                                   spec_.columns[i].name + "' given a value of the wrong type");
+          }
+          column.push_back(std::get<T>(cell));
+        },
+        data_[i]);
+    ++i;
+  }
+  ids_.push_back(id);
+}
+
+const std::vector<uint64_t>& Table::u64(std::size_t column) const {
+  return std::get<std::vector<uint64_t>>(data_.at(column));
+}
+const std::vector<int64_t>& Table::i64(std::size_t column) const {
+  return std::get<std::vector<int64_t>>(data_.at(column));
+}
+const std::vector<double>& Table::f64(std::size_t column) const {
+  return std::get<std::vector<double>>(data_.at(column));
+}
+
+Table& StatsRegistry::declare(const TableSpec& spec) {
+  auto [it, inserted] = tables_.emplace(spec.name, std::make_unique<Table>(spec));
+  if (!inserted) throw std::logic_error("statistics table '" + spec.name + "' declared twice");
+  return *it->second;
+}
+
+Table& StatsRegistry::table(const std::string& name) {
+  auto it = tables_.find(name);
+  if (it == tables_.end()) throw std::logic_error("no statistics table '" + name + "'");
+  return *it->second;
+}
+
+}  // namespace hx

@@ -1,0 +1,39 @@
+// Executors run a rank's Simulation to the end time (DESIGN §4): sequentially on one rank, or
+// window-synchronously over MPI. In a window [t, t + lookahead) no event from another rank can
+// arrive, because every cross-rank link is at least `lookahead` long; between windows the ranks
+// swap their cross-rank events and agree, with one reduction, where the next window starts, so
+// idle stretches of simulated time cost nothing.
+#pragma once
+
+#include <cstdint>
+
+#include <mpi.h>
+
+#include "core/units.h"
+#include "engine/progress.h"
+#include "engine/simulation.h"
+
+namespace hx {
+
+/// Per-rank engine statistics (written to /engine).
+struct EngineStats {
+  uint64_t events = 0;
+  uint64_t remote_sent = 0;
+  uint64_t remote_received = 0;
+  uint64_t windows = 0;
+  double build_s = 0;     // constructing and wiring components
+  double run_s = 0;       // the executor, all of it
+  double exchange_s = 0;  // packing, sending, receiving and unpacking events
+  double reduce_s = 0;    // the per-window global-minimum reductions (includes waiting)
+  SimTime reached;        // simulated time the run got to (same on every rank)
+};
+
+/// Runs to `end` on one rank; `progress` may be null.
+EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress);
+
+/// Runs to `end` with all ranks of `comm`. `lookahead` is the global minimum latency of cut
+/// links (> 0; infinity when nothing is cut). `progress` is used on rank 0 only; may be null.
+EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTime end,
+                        Progress* progress);
+
+}  // namespace hx

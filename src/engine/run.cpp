@@ -1,0 +1,167 @@
+// Run orchestration and the assembly of the output file's run-level content.
+#include "engine/run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+#include "core/error.h"
+#include "core/version.h"
+#include "engine/output_tables.h"
+#include "io/config_file.h"
+#include "io/hdf5_output.h"
+#include "partition/partitioner.h"
+
+namespace hx {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string fnv1a_hex(const std::string& text) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// The global lookahead and cut, from each rank's own analysis.
+CutReport reduce_cut(MPI_Comm comm, const RankCut& mine) {
+  int ranks = 0;
+  MPI_Comm_size(comm, &ranks);
+  uint64_t sums[3] = {mine.ports, mine.cut_ports, mine.weight};
+  uint64_t totals[3];
+  MPI_Allreduce(sums, totals, 3, MPI_UINT64_T, MPI_SUM, comm);
+  uint64_t max_weight = 0;
+  MPI_Allreduce(&mine.weight, &max_weight, 1, MPI_UINT64_T, MPI_MAX, comm);
+  int64_t latency = mine.min_cut_latency.count_ps();
+  int64_t lookahead = 0;
+  MPI_Allreduce(&latency, &lookahead, 1, MPI_INT64_T, MPI_MIN, comm);
+
+  CutReport cut;
+  cut.ranks = ranks;
+  cut.links = totals[0] / 2;
+  cut.links_cut = totals[1] / 2;
+  cut.lookahead = SimTime::ps(lookahead);
+  cut.imbalance = totals[2] ? static_cast<double>(max_weight) * ranks / static_cast<double>(totals[2])
+                            : 1.0;
+  return cut;
+}
+
+}  // namespace
+
+std::vector<ParamSpec> sim_params(const Registry& registry) {
+  std::vector<std::string> models;
+  for (const ModelInfo& m : registry.models()) models.push_back(m.name);
+  return {
+      ParamSpec::choice("model", "phold", models, "the model to simulate"),
+      ParamSpec::time("end_time", "10us", "simulated time at which the run stops"),
+      ParamSpec::integer("seed", 1, "run seed; every random stream derives from it").range(0, 9.2e18),
+      ParamSpec::choice("partitioner", "group", partitioner_names(),
+                        "how components are assigned to MPI ranks"),
+      ParamSpec::time("cycle_time", "1ns", "the cycle that values in 'cycles' refer to"),
+  };
+}
+
+ResolvedConfig resolve_config(const Registry& registry, const Config& config) {
+  ResolvedConfig r;
+  // The model is chosen in [sim]; its own section is named after it. Resolve [sim] first so its
+  // cycle_time can convert "N cycles" in the model's section.
+  const Config::Entry* model_entry = config.find("sim.model");
+  const std::string model_name = model_entry ? model_entry->value : "phold";
+  r.info = &registry.find(model_name);
+  check_sections(config, {"sim", r.info->name});
+  r.sim = resolve_section(config, "sim", sim_params(registry));
+  r.model_params = resolve_section(config, r.info->name, r.info->params, r.sim.time("cycle_time"));
+  r.model = r.info->make(r.model_params);
+  r.text = format_resolved_config({&r.sim, &r.model_params});
+  r.hash = fnv1a_hex(r.text);
+  return r;
+}
+
+RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunOptions& options) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const std::string started = utc_now();
+  if (!options.output.empty()) check_output_path(comm, options.output);
+
+  const Model& model = *config.model;
+  const auto partition = make_partition(config.sim.text("partitioner"), model, ranks);
+  RunResult result;
+  result.cut = reduce_cut(comm, analyse_rank(model, *partition, rank));
+  if (result.cut.links_cut > 0 && result.cut.lookahead <= SimTime::zero()) {
+    throw InputError("a link cut by the partition has zero latency, so ranks cannot run ahead "
+                     "of each other; give every link between groups a latency > 0");
+  }
+
+  StatsRegistry stats;
+  for (const TableSpec& spec : model.tables()) stats.declare(spec);
+  const Clock::time_point build_start = Clock::now();
+  Simulation sim(model, *partition, rank, static_cast<uint64_t>(config.sim.integer("seed")), stats);
+  sim.setup();
+  const double build_s = std::chrono::duration<double>(Clock::now() - build_start).count();
+
+  const SimTime end = config.sim.time("end_time");
+  Progress progress(rank == 0 ? options.progress : ProgressMode::kOff, options.progress_interval_s,
+                    end);
+  result.local = ranks == 1 ? run_sequential(sim, end, &progress)
+                            : run_windows(sim, comm, result.cut.lookahead, end, &progress);
+  result.local.build_s = build_s;
+  result.reached = result.local.reached;
+  sim.finish();
+
+  uint64_t mine[2] = {result.local.events, result.local.remote_sent};
+  uint64_t totals[2];
+  MPI_Allreduce(mine, totals, 2, MPI_UINT64_T, MPI_SUM, comm);
+  result.total_events = totals[0];
+  result.total_remote = totals[1];
+  MPI_Allreduce(&result.local.run_s, &result.max_run_s, 1, MPI_DOUBLE, MPI_MAX, comm);
+
+  if (!options.output.empty()) {
+    RunTables tables = make_run_tables(rank, sim.component_count(), result.local,
+                                       analyse_rank(model, *partition, rank));
+    OutputContent content;
+    content.texts.push_back({"/config", config.text});
+    content.attributes = {
+        {"/", "hxsim_version", std::string(kVersion)},
+        {"/", "git_hash", std::string(kGitHash)},
+        {"/", "config_hash", config.hash},
+        {"/", "model", config.info->name},
+        {"/", "seed", config.sim.integer("seed")},
+        {"/", "ranks", static_cast<int64_t>(ranks)},
+        {"/", "partitioner", config.sim.text("partitioner")},
+        {"/", "start_time", started},
+        {"/", "end_time", utc_now()},
+        {"/", "complete", int64_t{1}},
+        {"/summary", "events", result.total_events},
+        {"/summary", "components", static_cast<uint64_t>(model.num_components())},
+        {"/summary", "end_time_ps", end.count_ps()},
+        {"/summary", "sim_time_ps", result.reached.count_ps()},
+        {"/partition", "description", partition->describe()},
+        {"/partition", "links", result.cut.links},
+        {"/partition", "links_cut", result.cut.links_cut},
+        {"/partition", "lookahead_ps", result.cut.lookahead.count_ps()},
+        {"/partition", "imbalance", result.cut.imbalance},
+    };
+    content.tables = {&tables.engine, &tables.partition};
+    for (const auto& [name, table] : stats.tables()) content.tables.push_back(table.get());
+    write_output(comm, options.output, content);
+  }
+  return result;
+}
+
+}  // namespace hx

@@ -1,0 +1,53 @@
+// A whole run, from a config to an output file: resolve and check the config, build the model,
+// partition it, build this rank's part, execute, and write the statistics (DESIGN §1).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <mpi.h>
+
+#include "core/model.h"
+#include "core/params.h"
+#include "core/registry.h"
+#include "engine/executor.h"
+#include "engine/progress.h"
+#include "partition/cut_report.h"
+
+namespace hx {
+
+/// The [sim] section: parameters of the run itself rather than of a model.
+std::vector<ParamSpec> sim_params(const Registry& registry);
+
+/// A config resolved against the registry: typed sections, the built model and the resolved
+/// config text. Pure: no MPI, same result on every rank. InputError on any bad input.
+struct ResolvedConfig {
+  ParamSet sim;
+  ParamSet model_params;
+  const ModelInfo* info = nullptr;
+  std::unique_ptr<Model> model;
+  std::string text;  // resolved TOML, every key with its value
+  std::string hash;  // 16 hex digits of FNV-1a 64 over `text`
+};
+ResolvedConfig resolve_config(const Registry& registry, const Config& config);
+
+struct RunOptions {
+  std::string output;  // empty: write no file
+  ProgressMode progress = ProgressMode::kAuto;
+  double progress_interval_s = 10.0;
+};
+
+/// What a run reports back to the command line (rank 0's view of the global figures).
+struct RunResult {
+  CutReport cut;
+  EngineStats local;        // this rank
+  uint64_t total_events = 0;
+  uint64_t total_remote = 0;
+  double max_run_s = 0;     // the slowest rank's executor time
+  SimTime reached;
+};
+
+/// Collective over `comm`. InputError / OutputError are thrown on every rank alike.
+RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunOptions& options);
+
+}  // namespace hx

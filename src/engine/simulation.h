@@ -1,0 +1,48 @@
+// One rank's part of a simulation: the components it owns, wired to each other and to the
+// neighbouring ranks' outboxes, and the loop that hands events to them. No MPI here; the
+// executors decide when to run and how outboxes cross ranks.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/component.h"
+#include "core/event_sink.h"
+#include "core/model.h"
+#include "core/stats.h"
+#include "partition/partitioner.h"
+
+namespace hx {
+
+class Simulation {
+ public:
+  /// Builds the components `partition` gives to `rank`. `model` and `stats` must outlive this.
+  Simulation(const Model& model, const Partition& partition, int rank, uint64_t seed,
+             StatsRegistry& stats);
+
+  void setup();
+  /// Handles every local event with time < until, but stops after `max_events` (so callers can
+  /// report progress). Returns the number handled.
+  uint64_t run_until(SimTime until, uint64_t max_events);
+  /// Queues events received from other ranks.
+  void receive(const std::vector<Event>& events);
+  void finish();
+
+  SimTime next_time() const { return sink_.queue().next_time(); }
+  /// Time of the last event handled (zero before any).
+  SimTime now() const { return sink_.now(); }
+  std::size_t component_count() const { return components_.size(); }
+  /// Ranks that own the far end of a cut link, ascending; outbox i goes to neighbours()[i].
+  const std::vector<int>& neighbours() const { return neighbours_; }
+  std::vector<std::vector<Event>>& outboxes() { return sink_.outboxes(); }
+  const EventQueue& queue() const { return sink_.queue(); }
+
+ private:
+  const Partition& partition_;
+  int rank_;
+  EventSink sink_;
+  std::vector<int> neighbours_;
+  std::vector<std::unique_ptr<Component>> components_;
+};
+
+}  // namespace hx

@@ -1,0 +1,256 @@
+// Tests of parameter declarations, Config, section resolution, overrides and the model registry.
+#include "core/params.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <stdexcept>
+
+#include "core/error.h"
+#include "core/registry.h"
+
+namespace hx {
+namespace {
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+#define EXPECT_CONTAINS(text, part) \
+  EXPECT_NE(std::string(text).find(part), std::string::npos) << "message: " << (text)
+
+std::vector<ParamSpec> phold_specs() {
+  return {
+      ParamSpec::integer("lps", 64, "logical processes").range(1, 1e9),
+      ParamSpec::real("remote", 0.1, "fraction of remote events").range(0, 1),
+      ParamSpec::flag("verbose", false, "chatty"),
+      ParamSpec::text("label", "run a", "free text"),
+      ParamSpec::time("delay", "10ns", "mean delay"),
+      ParamSpec::bandwidth("bw", "400Gbps", "link rate"),
+      ParamSpec::bytes("buffer", "64KiB", "buffer size"),
+      ParamSpec::choice("dist", "uniform", {"uniform", "exponential"}, "delay distribution"),
+  };
+}
+
+Config one(const std::string& key, const std::string& value, const std::string& origin = "t.toml") {
+  Config c;
+  c.set(key, value, origin);
+  return c;
+}
+
+TEST(ParamSpec, Builders) {
+  const ParamSpec s = ParamSpec::integer("lps", 64, "h").range(1, 100);
+  EXPECT_EQ(s.type, ParamType::kInt);
+  EXPECT_EQ(s.default_value, "64");
+  EXPECT_EQ(s.min, 1);
+  EXPECT_EQ(s.max, 100);
+  EXPECT_EQ(ParamSpec::real("x", 0.1, "").default_value, "0.1");
+  EXPECT_EQ(ParamSpec::flag("x", true, "").default_value, "true");
+  EXPECT_EQ(ParamSpec::choice("x", "a", {"a", "b"}, "").choices.size(), 2u);
+  EXPECT_STREQ(param_type_name(ParamType::kBandwidth), "bandwidth");
+  EXPECT_STREQ(param_type_name(ParamType::kChoice), "choice");
+  EXPECT_STREQ(param_type_name(ParamType::kInt), "int");
+}
+
+TEST(ResolveSection, Defaults) {
+  const ParamSet p = resolve_section(Config(), "phold", phold_specs());
+  EXPECT_EQ(p.section(), "phold");
+  EXPECT_EQ(p.integer("lps"), 64);
+  EXPECT_EQ(p.real("remote"), 0.1);
+  EXPECT_FALSE(p.flag("verbose"));
+  EXPECT_EQ(p.text("label"), "run a");
+  EXPECT_EQ(p.time("delay"), SimTime::ns(10));
+  EXPECT_EQ(p.bandwidth("bw").bps(), 400e9);
+  EXPECT_EQ(p.bytes("buffer").count(), 65536u);
+  EXPECT_EQ(p.text("dist"), "uniform");
+  const std::vector<std::pair<std::string, std::string>> canonical = {
+      {"lps", "64"},     {"remote", "0.1"}, {"verbose", "false"}, {"label", "run a"},
+      {"delay", "10ns"}, {"bw", "400Gbps"}, {"buffer", "64KiB"},  {"dist", "uniform"}};
+  EXPECT_EQ(p.canonical(), canonical);
+}
+
+TEST(ResolveSection, ValuesAndOverrides) {
+  Config c;
+  c.set("phold.lps", "1000", "a.toml");
+  c.set("phold.delay", "1500 ps", "a.toml");
+  c.set("phold.verbose", "true", "a.toml");
+  c.set("sim.end_time", "1us", "a.toml");  // other sections are not this section's business
+  apply_override(c, "phold.lps = 2000");
+  apply_override(c, "phold.dist='exponential'");
+  ASSERT_EQ(c.entries().size(), 5u);
+  EXPECT_EQ(c.find("phold.lps")->value, "2000");
+  EXPECT_EQ(c.find("phold.lps")->origin, "--set");
+  EXPECT_EQ(c.find("phold.nope"), nullptr);
+
+  const ParamSet p = resolve_section(c, "phold", phold_specs());
+  EXPECT_EQ(p.integer("lps"), 2000);
+  EXPECT_EQ(p.time("delay").count_ps(), 1500);
+  EXPECT_TRUE(p.flag("verbose"));
+  EXPECT_EQ(p.text("dist"), "exponential");
+  EXPECT_EQ(p.canonical()[0].second, "2000");
+  EXPECT_EQ(p.canonical()[4].second, "1.5ns");
+}
+
+TEST(ResolveSection, CyclesUseCycleTime) {
+  const Config c = one("phold.delay", "8cycles");
+  EXPECT_EQ(resolve_section(c, "phold", phold_specs(), SimTime::ps(250)).time("delay").count_ps(),
+            2000);
+  EXPECT_CONTAINS(error_of([&] { resolve_section(c, "phold", phold_specs()); }),
+                  "'cycles' needs sim.cycle_time");
+}
+
+TEST(ResolveSection, TypeErrorsNameKeyValueAndOrigin) {
+  struct Case {
+    const char* key;
+    const char* value;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"lps", "abc", "expected an integer in [1, 1e+09]"},
+      {"lps", "12x", "expected an integer"},
+      {"lps", "1.5", "expected an integer"},
+      {"lps", "", "expected an integer"},
+      {"lps", "99999999999999999999", "expected an integer"},
+      {"remote", "half", "expected a number in [0, 1]"},
+      {"remote", "inf", "expected a number"},
+      {"remote", "nan", "expected a number"},
+      {"verbose", "yes", "expected true or false"},
+      {"verbose", "True", "expected true or false"},
+      {"dist", "gaussian", "expected one of uniform, exponential"},
+      {"delay", "10", "has no unit"},
+      {"bw", "400 parsecs", "is not a bandwidth"},
+      {"buffer", "1.5B", "whole number of bytes"},
+  };
+  for (const Case& k : cases) {
+    const std::string key = std::string("phold.") + k.key;
+    const std::string m =
+        error_of([&] { resolve_section(one(key, k.value, "quick.toml"), "phold", phold_specs()); });
+    EXPECT_CONTAINS(m, k.expected);
+    EXPECT_CONTAINS(m, key);
+    EXPECT_CONTAINS(m, "'" + std::string(k.value) + "'");
+    EXPECT_CONTAINS(m, "quick.toml");
+  }
+  EXPECT_EQ(error_of([] {
+              resolve_section(one("phold.lps", "abc", "quick.toml"), "phold", phold_specs());
+            }),
+            "phold.lps = 'abc' (from quick.toml): expected an integer in [1, 1e+09]");
+}
+
+TEST(ResolveSection, ChoiceSuggestsNearMiss) {
+  EXPECT_CONTAINS(
+      error_of([] { resolve_section(one("phold.dist", "unifrm"), "phold", phold_specs()); }),
+      "did you mean 'uniform'?");
+}
+
+TEST(ResolveSection, RangeErrors) {
+  EXPECT_CONTAINS(error_of([] { resolve_section(one("phold.lps", "0"), "phold", phold_specs()); }),
+                  "in [1, 1e+09]");
+  EXPECT_CONTAINS(
+      error_of([] { resolve_section(one("phold.remote", "1.5"), "phold", phold_specs()); }),
+      "in [0, 1]");
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<ParamSpec> one_sided = {ParamSpec::integer("n", 1, "").range(2, inf)};
+  EXPECT_CONTAINS(error_of([&] { resolve_section(Config(), "s", one_sided); }), "integer >= 2");
+  // Bounds are inclusive.
+  EXPECT_EQ(resolve_section(one("phold.lps", "1000000000"), "phold", phold_specs()).integer("lps"),
+            1'000'000'000);
+  EXPECT_EQ(resolve_section(one("phold.remote", "1"), "phold", phold_specs()).real("remote"), 1.0);
+}
+
+TEST(ResolveSection, NumbersParseFully) {
+  EXPECT_EQ(resolve_section(one("phold.lps", " 42 "), "phold", phold_specs()).integer("lps"), 42);
+  EXPECT_EQ(resolve_section(one("phold.remote", "1e-3"), "phold", phold_specs()).real("remote"),
+            1e-3);
+  const std::vector<ParamSpec> specs = {ParamSpec::integer("n", 0, "")};
+  EXPECT_EQ(resolve_section(one("s.n", "-9223372036854775808"), "s", specs).integer("n"),
+            std::numeric_limits<int64_t>::min());
+  const ParamSet p =
+      resolve_section(one("phold.remote", "0.30000000000000004"), "phold", phold_specs());
+  EXPECT_EQ(p.canonical()[1].second, "0.30000000000000004");
+}
+
+TEST(ResolveSection, UnknownKeys) {
+  const std::string near = error_of(
+      [] { resolve_section(one("phold.lpz", "3", "quick.toml"), "phold", phold_specs()); });
+  EXPECT_CONTAINS(near, "unknown key 'phold.lpz' in [phold]");
+  EXPECT_CONTAINS(near, "quick.toml");
+  EXPECT_CONTAINS(near, "did you mean 'lps'?");
+
+  const std::string far =
+      error_of([] { resolve_section(one("phold.zzzzzz", "3"), "phold", phold_specs()); });
+  EXPECT_CONTAINS(far, "unknown key 'phold.zzzzzz'");
+  EXPECT_CONTAINS(far, "valid keys: lps, remote, verbose, label, delay, bw, buffer, dist");
+
+  EXPECT_CONTAINS(
+      error_of([] { resolve_section(one("phold.lps.x", "3"), "phold", phold_specs()); }),
+      "unknown key 'phold.lps.x'");
+}
+
+TEST(ParamSet, ProgrammingErrorsAreLogicErrors) {
+  const ParamSet p = resolve_section(Config(), "phold", phold_specs());
+  EXPECT_THROW(p.integer("nope"), std::logic_error);
+  EXPECT_THROW(p.integer("remote"), std::logic_error);
+  EXPECT_THROW(p.text("lps"), std::logic_error);
+  EXPECT_THROW(p.time("bw"), std::logic_error);
+  EXPECT_THROW(p.bandwidth("delay"), std::logic_error);
+  EXPECT_THROW(p.bytes("dist"), std::logic_error);
+  EXPECT_THROW(p.flag("lps"), std::logic_error);
+  EXPECT_THROW(p.real("lps"), std::logic_error);
+}
+
+TEST(CheckSections, UnknownAndMissingSections) {
+  Config c;
+  c.set("sim.end_time", "1us", "a.toml");
+  c.set("phold.lps", "2", "a.toml");
+  EXPECT_NO_THROW(check_sections(c, {"sim", "phold"}));
+  c.set("foo.bar", "1", "a.toml");
+  EXPECT_EQ(error_of([&] {
+              check_sections(c, {"sim", "phold"});
+            }),
+            "unknown section [foo] (key 'foo.bar', from a.toml); known sections: sim, phold");
+  EXPECT_CONTAINS(error_of([] {
+                    check_sections(one("phodl.lps", "1"), {"sim", "phold"});
+                  }),
+                  "did you mean 'phold'?");
+  const std::string top = error_of([] { check_sections(one("lps", "1"), {"sim", "phold"}); });
+  EXPECT_CONTAINS(top, "key 'lps'");
+  EXPECT_CONTAINS(top, "not in a section");
+}
+
+TEST(ApplyOverride, ParsesAndRejects) {
+  Config c;
+  apply_override(c, "  sim.end_time =  \"10 us\" ");
+  EXPECT_EQ(c.find("sim.end_time")->value, "10 us");
+  apply_override(c, "sim.label='it''s'");
+  EXPECT_EQ(c.find("sim.label")->value, "it''s");
+  apply_override(c, "sim.expr=a=b");  // split at the first '='
+  EXPECT_EQ(c.find("sim.expr")->value, "a=b");
+  apply_override(c, "sim.empty=");
+  EXPECT_EQ(c.find("sim.empty")->value, "");
+  apply_override(c, "sim.end_time=20us");
+  EXPECT_EQ(c.find("sim.end_time")->value, "20us");
+  EXPECT_EQ(c.entries().size(), 4u);  // replaced, not appended
+  EXPECT_CONTAINS(error_of([&] { apply_override(c, "sim.end_time"); }), "expected key=value");
+  EXPECT_CONTAINS(error_of([&] { apply_override(c, " = 3"); }), "expected key=value");
+}
+
+TEST(Registry, AddAndFind) {
+  Registry r;
+  r.add(ModelInfo{"phold", "benchmark", phold_specs(), {}, nullptr});
+  r.add(ModelInfo{"mesh", "2D mesh", {}, {}, nullptr});
+  EXPECT_EQ(r.find("phold").help, "benchmark");
+  EXPECT_EQ(r.models().size(), 2u);
+  EXPECT_THROW(r.add(ModelInfo{"phold", "again", {}, {}, nullptr}), std::logic_error);
+  EXPECT_EQ(error_of([&] { r.find("pold"); }),
+            "unknown model 'pold'; known models: phold, mesh; did you mean 'phold'?");
+  EXPECT_EQ(error_of([&] { r.find("torus"); }), "unknown model 'torus'; known models: phold, mesh");
+}
+
+}  // namespace
+}  // namespace hx

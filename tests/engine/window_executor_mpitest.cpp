@@ -1,0 +1,131 @@
+// The window executor over MPI gives exactly the sequential result: each rank runs its part of
+// PHOLD with both partitioners, the rows are gathered on rank 0 and compared, per LP, with a
+// sequential run of the whole model made in the same process.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <map>
+
+#include "engine/executor.h"
+#include "engine/simulation.h"
+#include "models/phold/phold.h"
+#include "partition/cut_report.h"
+#include "partition/partitioner.h"
+#include "support/token_ring.h"
+
+namespace hx {
+namespace {
+
+phold::PholdConfig config() {
+  phold::PholdConfig c;
+  // Group size 5 is coprime to 2, 3 and 4, so round-robin cuts links at every rank count tested.
+  c.lps = 100;
+  c.group_size = 5;
+  c.neighbors = 3;
+  c.remote_probability = 0.25;
+  c.mean_delay = SimTime::ns(2);
+  c.min_delay = SimTime::zero();  // zero-delay self events: ties at equal times are common
+  c.link_latency = SimTime::ns(7);
+  c.events_per_lp = 2;
+  return c;
+}
+
+// (id -> events, checksum) for the rows of a table.
+std::map<uint64_t, std::pair<uint64_t, uint64_t>> rows_of(const Table& t) {
+  std::map<uint64_t, std::pair<uint64_t, uint64_t>> rows;
+  for (std::size_t i = 0; i < t.rows(); ++i) rows[t.ids()[i]] = {t.u64(0)[i], t.u64(4)[i]};
+  return rows;
+}
+
+std::map<uint64_t, std::pair<uint64_t, uint64_t>> run_parallel(const std::string& partitioner,
+                                                               SimTime end, EngineStats& out) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const auto model = phold::make_model(config());
+  const auto partition = make_partition(partitioner, *model, ranks);
+  const RankCut cut = analyse_rank(*model, *partition, rank);
+  int64_t mine = cut.min_cut_latency.count_ps(), lookahead = 0;
+  MPI_Allreduce(&mine, &lookahead, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+
+  StatsRegistry stats;
+  for (const TableSpec& t : model->tables()) stats.declare(t);
+  Simulation sim(*model, *partition, rank, 11, stats);
+  sim.setup();
+  out = run_windows(sim, MPI_COMM_WORLD, SimTime::ps(lookahead), end, nullptr);
+  sim.finish();
+
+  // Gather (id, events, checksum) triples on rank 0.
+  const Table& t = stats.table("lps");
+  std::vector<uint64_t> flat;
+  for (std::size_t i = 0; i < t.rows(); ++i) {
+    flat.insert(flat.end(), {t.ids()[i], t.u64(0)[i], t.u64(4)[i]});
+  }
+  int count = static_cast<int>(flat.size());
+  std::vector<int> counts(static_cast<std::size_t>(ranks)), displs(static_cast<std::size_t>(ranks));
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int total = 0;
+  for (int r = 0; r < ranks; ++r) displs[r] = total, total += counts[r];
+  std::vector<uint64_t> all(static_cast<std::size_t>(total));
+  MPI_Gatherv(flat.data(), count, MPI_UINT64_T, all.data(), counts.data(), displs.data(),
+              MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  std::map<uint64_t, std::pair<uint64_t, uint64_t>> rows;
+  for (std::size_t i = 0; i + 2 < all.size(); i += 3) rows[all[i]] = {all[i + 1], all[i + 2]};
+  return rows;
+}
+
+std::map<uint64_t, std::pair<uint64_t, uint64_t>> run_sequential_reference(SimTime end) {
+  const auto model = phold::make_model(config());
+  const auto partition = make_partition("group", *model, 1);
+  StatsRegistry stats;
+  for (const TableSpec& t : model->tables()) stats.declare(t);
+  Simulation sim(*model, *partition, 0, 11, stats);
+  sim.setup();
+  run_sequential(sim, end, nullptr);
+  sim.finish();
+  return rows_of(stats.table("lps"));
+}
+
+class WindowExecutor : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(WindowExecutor, MatchesSequentialRunExactly) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const SimTime end = SimTime::ns(300);
+  EngineStats stats;
+  const auto parallel = run_parallel(GetParam(), end, stats);
+  EXPECT_EQ(stats.reached, end);
+  if (ranks > 1) {
+    EXPECT_GT(stats.windows, 10u);  // 300 ns in windows of at most 7 ns
+  }
+  if (rank != 0) return;
+  const auto reference = run_sequential_reference(end);
+  ASSERT_EQ(parallel.size(), reference.size());
+  EXPECT_EQ(parallel, reference);
+}
+
+TEST_P(WindowExecutor, StopsWhenNoEventsRemainAnywhere) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const testing::TokenRing model(24, 2, 50, SimTime::ns(3));
+  const auto partition = make_partition(GetParam(), model, ranks);
+  StatsRegistry stats;
+  Simulation sim(model, *partition, rank, 1, stats);
+  sim.setup();
+  const SimTime lookahead = ranks == 1 ? SimTime::infinity() : SimTime::ns(3);
+  const EngineStats s = run_windows(sim, MPI_COMM_WORLD, lookahead, SimTime::us(1000), nullptr);
+  EXPECT_EQ(s.reached, SimTime::ns(150));  // 50 hops of 3 ns, not the far end time
+  uint64_t total = 0;
+  MPI_Allreduce(&s.events, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(total, 24u * 50u);
+  if (ranks > 1) {
+    EXPECT_LE(s.windows, 51u);  // idle time is skipped: one window per hop at most
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Partitioners, WindowExecutor, ::testing::Values("group", "round_robin"));
+
+}  // namespace
+}  // namespace hx
