@@ -28,12 +28,6 @@ namespace {
 constexpr uint64_t kChunkRows = 65536;
 constexpr unsigned kGzipLevel = 4;
 
-/// One HDF5 step that failed on this rank; all ranks agree on it before anyone throws.
-class StepFailure : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 // HDF5's innermost error frame usually says what really went wrong (errno text for file errors).
 std::string hdf5_detail() {
   std::string detail;
@@ -46,7 +40,7 @@ std::string hdf5_detail() {
   return detail.empty() ? std::string() : " (HDF5: " + detail + ")";
 }
 
-[[noreturn]] void fail(const std::string& what) { throw StepFailure(what + hdf5_detail()); }
+[[noreturn]] void fail(const std::string& what) { throw std::runtime_error(what + hdf5_detail()); }
 
 void check(herr_t status, const std::string& what) {
   if (status < 0) fail(what);
@@ -62,16 +56,11 @@ class Handle {
   }
   Handle(Handle&& other) noexcept
       : id_(std::exchange(other.id_, H5I_INVALID_HID)), closer_(other.closer_) {}
-  Handle& operator=(Handle&& other) noexcept {
-    if (this != &other) {
-      reset();
-      id_ = std::exchange(other.id_, H5I_INVALID_HID);
-      closer_ = other.closer_;
-    }
+  Handle& operator=(Handle other) noexcept {
+    std::swap(id_, other.id_);
+    std::swap(closer_, other.closer_);
     return *this;
   }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
   ~Handle() { reset(); }
 
   hid_t get() const { return id_; }
@@ -126,14 +115,30 @@ std::string agree(MPI_Comm comm, const std::string& local_error) {
   return first == ranks ? std::string() : broadcast(comm, local_error, first);
 }
 
+/// Collective: runs `body` on every rank and returns the agreed error, "" if all succeeded.
 template <class F>
-std::string attempt(F&& step) {
+std::string step(MPI_Comm comm, F&& body) {
+  std::string error;
   try {
-    step();
-    return {};
+    body();
   } catch (const std::exception& e) {
-    return *e.what() != '\0' ? e.what() : "unknown error";
+    error = *e.what() != '\0' ? e.what() : "unknown error";
   }
+  return agree(comm, error);
+}
+
+struct Types {
+  hid_t memory;
+  hid_t file;
+  MPI_Datatype mpi;
+};
+
+template <class T>
+Types types_of() {
+  if constexpr (std::is_same_v<T, uint64_t>)
+    return {H5T_NATIVE_UINT64, H5T_STD_U64LE, MPI_UINT64_T};
+  if constexpr (std::is_same_v<T, int64_t>) return {H5T_NATIVE_INT64, H5T_STD_I64LE, MPI_INT64_T};
+  return {H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, MPI_DOUBLE};
 }
 
 std::string absolute(const std::string& path) { return path.starts_with('/') ? path : "/" + path; }
@@ -195,16 +200,8 @@ void write_string_attribute(hid_t object, const std::string& name, const std::st
 
 template <class T>
 void write_number_attribute(hid_t object, const std::string& name, T value) {
-  hid_t file_type = H5T_IEEE_F64LE, memory_type = H5T_NATIVE_DOUBLE;
-  if constexpr (std::is_same_v<T, int64_t>) {
-    file_type = H5T_STD_I64LE;
-    memory_type = H5T_NATIVE_INT64;
-  } else if constexpr (std::is_same_v<T, uint64_t>) {
-    file_type = H5T_STD_U64LE;
-    memory_type = H5T_NATIVE_UINT64;
-  }
-  const Handle attr = fresh_attribute(object, name, file_type);
-  check(H5Awrite(attr.get(), memory_type, &value), "writing attribute '" + name + "'");
+  const Handle attr = fresh_attribute(object, name, types_of<T>().file);
+  check(H5Awrite(attr.get(), types_of<T>().memory, &value), "writing attribute '" + name + "'");
 }
 
 // Creation order is tracked so h5py, pandas and xarray list columns in declaration order (id
@@ -244,28 +241,20 @@ struct Context {
 };
 
 void write_attribute(const Context& ctx, const Attribute& attribute) {
+  const Handle object = open_or_create(ctx.file, absolute(attribute.group));
   // Ranks may disagree on values such as a wall-clock end time; parallel HDF5 needs identical
   // metadata everywhere, so rank 0's value is written.
-  AttrValue value = attribute.value;
-  if (auto* text = std::get_if<std::string>(&value)) {
-    *text = broadcast(ctx.comm, *text, 0);
-  } else {
-    std::visit(
-        [&](auto& number) {
-          MPI_Bcast(&number, static_cast<int>(sizeof number), MPI_BYTE, 0, ctx.comm);
-        },
-        value);
-  }
-  const Handle object = open_or_create(ctx.file, absolute(attribute.group));
   std::visit(
-      [&](const auto& v) {
-        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) {
-          write_string_attribute(object.get(), attribute.name, v);
+      [&](auto value) {
+        using T = decltype(value);
+        if constexpr (std::is_same_v<T, std::string>) {
+          write_string_attribute(object.get(), attribute.name, broadcast(ctx.comm, value, 0));
         } else {
-          write_number_attribute(object.get(), attribute.name, v);
+          MPI_Bcast(&value, 1, types_of<T>().mpi, 0, ctx.comm);
+          write_number_attribute(object.get(), attribute.name, value);
         }
       },
-      value);
+      attribute.value);
 }
 
 // Fixed-length: parallel HDF5 1.10 cannot write variable-length data to datasets.
@@ -320,13 +309,6 @@ struct Routing {
   std::vector<std::size_t> slot;   // slot[k]: receive-buffer index of the row with id begin+k
 };
 
-template <class T>
-MPI_Datatype mpi_type() {
-  if constexpr (std::is_same_v<T, uint64_t>) return MPI_UINT64_T;
-  if constexpr (std::is_same_v<T, int64_t>) return MPI_INT64_T;
-  return MPI_DOUBLE;
-}
-
 /// Collective: this rank's block of `local` (a column, or the ids), sorted by id.
 template <class T>
 std::vector<T> redistribute(const Context& ctx, const Routing& routing,
@@ -336,9 +318,9 @@ std::vector<T> redistribute(const Context& ctx, const Routing& routing,
   const std::size_t arriving =
       routing.recv_counts.empty() ? 0 : routing.recv_offsets.back() + routing.recv_counts.back();
   std::vector<T> received(arriving);
-  MPI_Alltoallv(send.data(), routing.send_counts.data(), routing.send_offsets.data(), mpi_type<T>(),
-                received.data(), routing.recv_counts.data(), routing.recv_offsets.data(),
-                mpi_type<T>(), ctx.comm);
+  MPI_Alltoallv(send.data(), routing.send_counts.data(), routing.send_offsets.data(),
+                types_of<T>().mpi, received.data(), routing.recv_counts.data(),
+                routing.recv_offsets.data(), types_of<T>().mpi, ctx.comm);
   if (routing.slot.empty()) return received;
   std::vector<T> block(routing.slot.size());
   for (std::size_t k = 0; k < block.size(); ++k) block[k] = received[routing.slot[k]];
@@ -403,8 +385,9 @@ std::string plan_routing(const Context& ctx, const Table& table, const Blocks& b
   routing.slot.assign(arrived.size(), unset);
   for (std::size_t k = 0; k < arrived.size() && error.empty(); ++k) {
     std::size_t& slot = routing.slot[arrived[k] - begin];
-    if (slot != unset)
+    if (slot != unset) {
       error = name + "row id " + std::to_string(arrived[k]) + " occurs more than once";
+    }
     slot = k;
   }
   return agree(ctx.comm, error);
@@ -432,9 +415,6 @@ template <class T>
 void write_block(const Context& ctx, hid_t dataset, const Blocks& blocks,
                  const std::vector<T>& block, const std::string& what) {
   if (blocks.rows == 0) return;
-  hid_t memory_type = H5T_NATIVE_DOUBLE;
-  if constexpr (std::is_same_v<T, uint64_t>) memory_type = H5T_NATIVE_UINT64;
-  if constexpr (std::is_same_v<T, int64_t>) memory_type = H5T_NATIVE_INT64;
   const hsize_t count[1] = {block.size()};
   const hsize_t start[1] = {blocks.begin(ctx.rank)};
   const Handle file_space(H5Dget_space(dataset), H5Sclose, "getting a dataspace");
@@ -448,7 +428,7 @@ void write_block(const Context& ctx, hid_t dataset, const Blocks& blocks,
           "selecting rows");
   }
   const T dummy{};
-  check(H5Dwrite(dataset, memory_type, memory_space.get(), file_space.get(), ctx.dxpl,
+  check(H5Dwrite(dataset, types_of<T>().memory, memory_space.get(), file_space.get(), ctx.dxpl,
                  block.empty() ? &dummy : block.data()),
         "writing " + what);
 }
@@ -458,22 +438,30 @@ void write_column(const Context& ctx, hid_t group, hid_t scale, const Blocks& bl
                   const Routing& routing, const ColumnSpec& column, const std::vector<T>& local,
                   const std::string& where) {
   const std::vector<T> block = redistribute(ctx, routing, local);
-  hid_t file_type = H5T_IEEE_F64LE;
-  if constexpr (std::is_same_v<T, uint64_t>) file_type = H5T_STD_U64LE;
-  if constexpr (std::is_same_v<T, int64_t>) file_type = H5T_STD_I64LE;
   const std::string what = "column '" + column.name + "' of " + where;
-  const Handle dataset = create_dataset(group, column.name, file_type, blocks);
+  const Handle dataset = create_dataset(group, column.name, types_of<T>().file, blocks);
   write_block(ctx, dataset.get(), blocks, block, what);
   write_string_attribute(dataset.get(), "units", column.unit);
   write_string_attribute(dataset.get(), "long_name", column.help);
   check(H5DSattach_scale(dataset.get(), scale, 0), "attaching the id scale to " + what);
 }
 
+/// The group with its id dataset, which is the dimension scale of every column.
+Handle write_ids(const Context& ctx, hid_t group, const TableSpec& spec, const Blocks& blocks) {
+  Handle scale = create_dataset(group, spec.id_name, H5T_STD_U64LE, blocks);
+  std::vector<uint64_t> ids(blocks.size(ctx.rank));
+  for (std::size_t k = 0; k < ids.size(); ++k) ids[k] = blocks.begin(ctx.rank) + k;
+  write_block(ctx, scale.get(), blocks, ids, "the ids of table '" + spec.name + "'");
+  check(H5DSset_scale(scale.get(), spec.id_name.c_str()), "making the id a dimension scale");
+  write_string_attribute(scale.get(), "units", "1");
+  write_string_attribute(scale.get(), "long_name", "row id");
+  return scale;
+}
+
 /// Collective; returns the agreed error message, "" on success.
 std::string write_table(const Context& ctx, const Table& table) {
   const TableSpec& spec = table.spec();
   const std::string path = absolute(spec.name);
-  const std::string where = "table '" + path + "'";
   uint64_t local_rows = table.rows(), rows = 0;
   MPI_Allreduce(&local_rows, &rows, 1, MPI_UINT64_T, MPI_SUM, ctx.comm);
   const Blocks blocks(rows, ctx.ranks);
@@ -481,36 +469,29 @@ std::string write_table(const Context& ctx, const Table& table) {
   if (std::string error = plan_routing(ctx, table, blocks, routing); !error.empty()) return error;
 
   Handle group, scale;
-  std::string error = agree(
-      ctx.comm, attempt([&] {
-        group = open_or_create(ctx.file, path);
-        write_string_attribute(group.get(), "long_name", spec.help);
-        scale = create_dataset(group.get(), spec.id_name, H5T_STD_U64LE, blocks);
-        std::vector<uint64_t> ids(blocks.size(ctx.rank));
-        for (std::size_t k = 0; k < ids.size(); ++k) ids[k] = blocks.begin(ctx.rank) + k;
-        write_block(ctx, scale.get(), blocks, ids, "the ids of " + where);
-        check(H5DSset_scale(scale.get(), spec.id_name.c_str()), "making the id a dimension scale");
-        write_string_attribute(scale.get(), "units", "1");
-        write_string_attribute(scale.get(), "long_name", "row id");
-      }));
+  std::string error = step(ctx.comm, [&] {
+    group = open_or_create(ctx.file, path);
+    write_string_attribute(group.get(), "long_name", spec.help);
+    scale = write_ids(ctx, group.get(), spec, blocks);
+  });
   for (std::size_t c = 0; c < spec.columns.size() && error.empty(); ++c) {
-    const ColumnSpec& column = spec.columns[c];
-    error = agree(ctx.comm, attempt([&] {
-                    switch (column.type) {
-                      case ColumnType::kU64:
-                        write_column(ctx, group.get(), scale.get(), blocks, routing, column,
-                                     table.u64(c), where);
-                        break;
-                      case ColumnType::kI64:
-                        write_column(ctx, group.get(), scale.get(), blocks, routing, column,
-                                     table.i64(c), where);
-                        break;
-                      case ColumnType::kF64:
-                        write_column(ctx, group.get(), scale.get(), blocks, routing, column,
-                                     table.f64(c), where);
-                        break;
-                    }
-                  }));
+    const auto write = [&](const auto& values) {
+      write_column(ctx, group.get(), scale.get(), blocks, routing, spec.columns[c], values,
+                   "table '" + path + "'");
+    };
+    error = step(ctx.comm, [&] {
+      switch (spec.columns[c].type) {
+        case ColumnType::kU64:
+          write(table.u64(c));
+          break;
+        case ColumnType::kI64:
+          write(table.i64(c));
+          break;
+        case ColumnType::kF64:
+          write(table.f64(c));
+          break;
+      }
+    });
   }
   return error;
 }
@@ -526,8 +507,8 @@ Handle create_file(MPI_Comm comm, int rank, const std::string& path, const std::
   if (file < 0) {
     const std::string detail = hdf5_detail();
     const std::string reason = rank == 0 ? diagnose_path(path) : std::string();
-    throw StepFailure("cannot create '" + partial + "'" +
-                      (reason.empty() ? detail : ": " + reason));
+    throw std::runtime_error("cannot create '" + partial + "'" +
+                             (reason.empty() ? detail : ": " + reason));
   }
   return Handle(file, H5Fclose, "");
 }
@@ -543,32 +524,24 @@ void write_output(MPI_Comm comm, const std::string& path, const OutputContent& c
 
   std::string error;
   {
-    Handle file;
-    error = agree(comm, attempt([&] { file = create_file(comm, rank, path, partial); }));
-    Handle dxpl;
-    if (error.empty()) {
-      error = agree(
-          comm, attempt([&] {
-            dxpl = Handle(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "creating transfer properties");
-            check(H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE), "selecting collective I/O");
-          }));
-    }
+    Handle file, dxpl;
+    error = step(comm, [&] {
+      file = create_file(comm, rank, path, partial);
+      dxpl = Handle(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "creating transfer properties");
+      check(H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE), "selecting collective I/O");
+    });
     const Context ctx{comm, rank, ranks, file.get(), dxpl.get()};
     for (const auto& [text_path, text] : content.texts) {
-      if (error.empty()) error = agree(comm, attempt([&] { write_text(ctx, text_path, text); }));
+      if (error.empty()) error = step(comm, [&] { write_text(ctx, text_path, text); });
     }
     for (const Table* table : content.tables) {
       if (error.empty()) error = write_table(ctx, *table);
     }
     // Attributes last, so that they can decorate groups and datasets written above.
-    if (error.empty()) {
-      error = agree(comm, attempt([&] {
-                      for (const Attribute& attribute : content.attributes)
-                        write_attribute(ctx, attribute);
-                    }));
+    for (const Attribute& attribute : content.attributes) {
+      if (error.empty()) error = step(comm, [&] { write_attribute(ctx, attribute); });
     }
-    dxpl.reset();
-    if (error.empty()) error = agree(comm, attempt([&] { file.close("closing the file"); }));
+    if (error.empty()) error = step(comm, [&] { file.close("closing the file"); });
   }  // on failure the file handle closes here, collectively
 
   MPI_Barrier(comm);

@@ -5,13 +5,16 @@ Every group and dataset (recursively) must exist in both files; datasets must ha
 dtype and values (exact equality, NaN equals NaN); attributes of every group and dataset must be
 equal too, and so must the dimension scales attached to each dataset. Left out by default: paths
 under /engine and /partition (per-rank statistics and the partition, which legitimately depend on
-the rank count) and the run-specific root attributes in IGNORED_ROOT_ATTRS.
+the rank count) and the run-specific root attributes in IGNORED_ROOT_ATTRS. Runs with different
+partitioners also differ in /config and the config_hash attribute (the resolved config names the
+partitioner): add --ignore /config --ignore-attr config_hash to compare those.
 
 Usage: /usr/bin/python3 scripts/h5compare.py A.h5 B.h5 [--ignore PATH]... [--ignore-attr NAME]...
 Exit status: 0 identical, 1 differences found (each printed), 2 usage or I/O error.
 """
 
 import argparse
+import os
 import sys
 import traceback
 
@@ -66,6 +69,15 @@ def show(value):
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def text_from_first_difference(a, b, context=20):
+    """Cut two long texts to start a little before the first character where they differ."""
+    a, b = (t.decode("utf-8", "replace") if isinstance(t, bytes) else t for t in (a, b))
+    i = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = max(0, i - context)
+    prefix = "..." if start else ""
+    return prefix + a[start:], prefix + b[start:]
+
+
 def diff_mask(a, b):
     """Boolean array, True where a and b differ (NaN == NaN); a and b have one dtype and shape."""
     if a.dtype.names:
@@ -92,8 +104,11 @@ def compare_values(path, da, db):
         return []
     if da.ndim == 0:
         a, b = da[()], db[()]
-        return [f"{path}: value differs: {show(a)} != {show(b)}"] if diff_mask(
-            np.asarray(a), np.asarray(b)).any() else []
+        if not diff_mask(np.asarray(a), np.asarray(b)).any():
+            return []
+        if isinstance(a, (bytes, str)) and isinstance(b, (bytes, str)):
+            a, b = text_from_first_difference(a, b)
+        return [f"{path}: value differs: {show(a)} != {show(b)}"]
     row_elems = max(1, da.size // da.shape[0])
     step = max(1, BLOCK_ELEMENTS // row_elems)
     count, first = 0, None
@@ -167,8 +182,9 @@ def compare_dataset(path, da, db):
     """Compare shape, dtype, values and dimension scales of two datasets."""
     if da.shape != db.shape:
         return [f"{path}: shape differs: {da.shape} != {db.shape}"]
-    if da.dtype != db.dtype or h5py.check_string_dtype(da.dtype) != h5py.check_string_dtype(
-            db.dtype):
+    fixed_strings = da.dtype.kind == "S" and db.dtype.kind == "S"  # lengths may differ
+    if not fixed_strings and (da.dtype != db.dtype or h5py.check_string_dtype(
+            da.dtype) != h5py.check_string_dtype(db.dtype)):
         return [f"{path}: dtype differs: {da.dtype} != {db.dtype}"]
     out = compare_values(path, da, db)
     if dims_of(da) != dims_of(db):
@@ -240,9 +256,13 @@ def main(argv=None):
         print("h5compare: error: internal error while comparing", file=sys.stderr)
         return 2
     if not args.quiet:
-        for line in diffs:
-            print(line)
-        print(f"h5compare: {len(diffs)} difference(s)" if diffs else "h5compare: identical")
+        try:
+            for line in diffs:
+                print(line)
+            print(f"h5compare: {len(diffs)} difference(s)" if diffs else "h5compare: identical")
+            sys.stdout.flush()
+        except BrokenPipeError:  # e.g. piped into head
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 1 if diffs else 0
 
 

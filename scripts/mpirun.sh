@@ -21,8 +21,10 @@ main() {
   [[ "$ranks" =~ ^[1-9][0-9]*$ ]] || usage
 
   local launcher=${HX_MPIEXEC:-mpirun}
-  command -v "$launcher" >/dev/null ||
-    { echo "mpirun.sh: '$launcher' not found; run scripts/setup.sh to install Open MPI" >&2; exit 127; }
+  if ! command -v "$launcher" >/dev/null; then
+    echo "mpirun.sh: '$launcher' not found; run scripts/setup.sh to install Open MPI" >&2
+    exit 127
+  fi
 
   local -a flags=() extra=()
   if [[ "$(basename "$launcher")" =~ mpirun|mpiexec|orterun ]]; then

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # README set-up command 1: installs what is missing, builds hxsim, runs a simulation on 2 MPI
 # ranks and prints a summary of its HDF5 output.
-#   bash scripts/run.sh                                    # built-in quickstart -> results/quickstart.h5
-#   bash scripts/run.sh configs/x.toml -o results/x.h5    # any `hxsim run` arguments
+#   bash scripts/run.sh                                  # quickstart -> results/quickstart.h5
+#   bash scripts/run.sh configs/x.toml -o results/x.h5  # any `hxsim run` arguments
 # Arguments go to `hxsim run` unchanged (relative paths are taken from the current directory);
 # without -o/--output the output is results/quickstart.h5 in the repository.
 # Environment: HX_RANKS (default 2), plus those of scripts/setup.sh and scripts/mpirun.sh.

@@ -28,6 +28,7 @@ HX_PACKAGES=(
   python3-h5py
   python3-pandas
   python3-xarray
+  python3-h5netcdf            # xarray's engine for HDF5 (only a Recommends of python3-xarray)
   python3-matplotlib
   python3-numpy
   valgrind                    # memory checks of MPI tests
@@ -60,7 +61,7 @@ hx_root_prefix() {
 }
 
 hx_install_packages() {
-  command -v dpkg-query >/dev/null || hx_die "dpkg-query not found: this script expects Debian/Ubuntu"
+  command -v dpkg-query >/dev/null || hx_die "dpkg-query not found: this script expects Debian"
   local -a missing as_root
   local prefix
   mapfile -t missing < <(hx_missing_packages)
@@ -70,7 +71,7 @@ hx_install_packages() {
   fi
   hx_say "installing ${#missing[@]} missing packages: ${missing[*]}"
   prefix=$(hx_root_prefix) ||
-    hx_die "not root and no password-less sudo; install them yourself: sudo apt-get install ${missing[*]}"
+    hx_die "not root and no password-less sudo; as root run: apt-get install ${missing[*]}"
   read -r -a as_root <<<"$prefix"
   local -a apt=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -q -y
     -o DPkg::Lock::Timeout=300)

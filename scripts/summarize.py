@@ -10,6 +10,7 @@ Usage: /usr/bin/python3 scripts/summarize.py results/quickstart.h5 [--max-rows N
 """
 
 import argparse
+import os
 import sys
 
 import h5py
@@ -17,8 +18,9 @@ import numpy as np
 
 # Root attributes shown first, in this order; any others follow alphabetically.
 ROOT_ATTR_ORDER = (
-    "version", "hxsim_version", "git_hash", "ranks", "seed", "partitioner", "config_hash",
-    "sim_end_time", "end_time_ps", "start_time", "end_time", "wall_time_s",
+    "hxsim_version", "version", "git_hash", "model", "ranks", "seed", "partitioner",
+    "config_hash", "sim_end_time", "end_time_ps", "start_time", "end_time", "wall_time_s",
+    "complete",
 )
 # Groups whose attributes are shown (their datasets, if any, are shown like any other group's).
 ATTR_GROUPS = ("summary", "partition")
@@ -147,7 +149,7 @@ def print_table(name, columns):
     width = max(len(n) for n in columns)
     for col, dataset in columns.items():
         units = dataset.attrs.get("units")
-        unit_text = f" [{fmt_value(units)}]" if units is not None else ""
+        unit_text = "" if units is None or fmt_value(units) == "1" else f" [{fmt_value(units)}]"
         print(f"  {col:<{width}}  {column_text(col, dataset)}{unit_text}")
 
 
@@ -189,6 +191,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         summarize(args.file, args.max_rows)
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. piped into head
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except OSError as err:
         print(f"summarize.py: error: cannot read {args.file}: {err}", file=sys.stderr)
         return 2

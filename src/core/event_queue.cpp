@@ -1,10 +1,33 @@
-// 4-ary heap: half the depth of a binary heap, and the four children of a node share a cache line
-// pair, which measured faster than a binary heap for the PHOLD benchmark (docs/PERFORMANCE.md).
+// Radix-heap event queue: push, pop and the bucket redistribution that advances time.
 #include "core/event_queue.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace hx {
 
+bool EventQueue::later(const Entry& a, const Entry& b) const {
+  if (a.ids != b.ids) return a.ids > b.ids;
+  return pool_[a.slot].key.seq > pool_[b.slot].key.seq;
+}
+
+void EventQueue::place(const Entry& en) {
+  if (en.time == last_) {
+    now_bucket_.push_back(en);
+    std::push_heap(now_bucket_.begin(), now_bucket_.end(),
+                   [this](const Entry& a, const Entry& b) { return later(a, b); });
+  } else {
+    buckets_[63 - __builtin_clzll(en.time ^ last_)].push_back(en);
+  }
+}
+
 void EventQueue::push(const Event& e) {
+  const auto time = static_cast<uint64_t>(e.key.time.count_ps());
+  if (time < last_) {
+    throw std::logic_error("event scheduled at " + std::to_string(time) +
+                           " ps, before the current time " + std::to_string(last_) + " ps");
+  }
   uint32_t slot;
   if (!free_slots_.empty()) {
     slot = free_slots_.back();
@@ -14,52 +37,59 @@ void EventQueue::push(const Event& e) {
     slot = static_cast<uint32_t>(pool_.size());
     pool_.push_back(e);
   }
-  heap_.push_back(Entry{e.key, slot});
-  sift_up(heap_.size() - 1);
+  if (now_bucket_.empty()) pending_min_ = std::min(pending_min_, time);
+  place(Entry{time, static_cast<uint64_t>(e.key.dst) << 32 | e.key.src, slot, e.dst_local});
+  ++size_;
 }
 
 void EventQueue::pop(Event& out) {
-  const uint32_t slot = heap_[0].slot;
+  if (now_bucket_.empty()) refill();
+  std::pop_heap(now_bucket_.begin(), now_bucket_.end(),
+                [this](const Entry& a, const Entry& b) { return later(a, b); });
+  const uint32_t slot = now_bucket_.back().slot;
+  now_bucket_.pop_back();
   out = pool_[slot];
   free_slots_.push_back(slot);
-  heap_[0] = heap_.back();
-  heap_.pop_back();
-  if (!heap_.empty()) sift_down(0);
+  --size_;
+  // now_bucket_ empty: cache the earliest pending time for next_time() without advancing
+  // last_, because the caller may still schedule events at the time just popped.
+  if (now_bucket_.empty()) pending_min_ = earliest_in_buckets();
+}
+
+uint64_t EventQueue::earliest_in_buckets() const {
+  // Bucket ranges are disjoint and increase with the index: the first non-empty one holds the
+  // earliest time.
+  for (const auto& bucket : buckets_) {
+    if (bucket.empty()) continue;
+    uint64_t earliest = kNone;
+    for (const Entry& en : bucket) earliest = std::min(earliest, en.time);
+    return earliest;
+  }
+  return kNone;
+}
+
+void EventQueue::refill() {
+  std::size_t b = 0;
+  while (buckets_[b].empty()) ++b;  // size_ > 0 guarantees a non-empty bucket
+  std::vector<Entry>& bucket = buckets_[b];
+  last_ = pending_min_;
+  // Every entry of bucket b now differs from last_ in a lower bit: each moves down.
+  std::vector<Entry> moving;
+  moving.swap(bucket);
+  for (const Entry& en : moving) place(en);
+  moving.clear();
+  bucket.swap(moving);  // keep the capacity for the next fill
+  pending_min_ = kNone;
 }
 
 void EventQueue::clear() {
-  heap_.clear();
+  last_ = 0;
+  pending_min_ = kNone;
+  size_ = 0;
+  now_bucket_.clear();
+  for (auto& bucket : buckets_) bucket.clear();
   pool_.clear();
   free_slots_.clear();
-}
-
-void EventQueue::sift_up(std::size_t i) {
-  const Entry moving = heap_[i];
-  while (i > 0) {
-    const std::size_t parent = (i - 1) / kArity;
-    if (!(moving.key < heap_[parent].key)) break;
-    heap_[i] = heap_[parent];
-    i = parent;
-  }
-  heap_[i] = moving;
-}
-
-void EventQueue::sift_down(std::size_t i) {
-  const Entry moving = heap_[i];
-  const std::size_t n = heap_.size();
-  for (;;) {
-    const std::size_t first = i * kArity + 1;
-    if (first >= n) break;
-    const std::size_t last = first + kArity < n ? first + kArity : n;
-    std::size_t best = first;
-    for (std::size_t c = first + 1; c < last; ++c) {
-      if (heap_[c].key < heap_[best].key) best = c;
-    }
-    if (!(heap_[best].key < moving.key)) break;
-    heap_[i] = heap_[best];
-    i = best;
-  }
-  heap_[i] = moving;
 }
 
 }  // namespace hx

@@ -1,7 +1,14 @@
-// The pending-event set of one rank: a 4-ary min-heap of (key, slot) entries over a pool of
-// event slots that is reused, so steady-state push/pop never allocates.
+// The pending-event set of one rank. Simulated time never runs backwards, so it is a radix heap
+// (Ahuja et al., 1990) over integer picosecond times: an event waits in the bucket named by the
+// highest bit in which its time differs from the last time popped, and moves to lower buckets as
+// time advances. Pushes append to a bucket and pops stream through short vectors, instead of
+// walking a large heap that does not fit in cache (docs/PERFORMANCE.md has the measurements).
+// Events at exactly the current time sit in bucket 0, a small heap that orders them by
+// destination, source and source sequence: the rest of the EventKey total order.
+// Event bodies live in a pool of reused slots; buckets hold compact (time, ids, slot) entries.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -11,32 +18,56 @@ namespace hx {
 
 class EventQueue {
  public:
-  bool empty() const { return heap_.empty(); }
-  std::size_t size() const { return heap_.size(); }
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
   /// Time of the earliest event; SimTime::infinity() when empty.
-  SimTime next_time() const { return heap_.empty() ? SimTime::infinity() : heap_[0].key.time; }
+  SimTime next_time() const {
+    return SimTime::ps(static_cast<int64_t>(now_bucket_.empty() ? pending_min_ : last_));
+  }
 
+  /// Precondition: e's time is not earlier than the last event popped.
   void push(const Event& e);
   /// Removes the earliest event and copies it into `out`. Precondition: !empty().
   void pop(Event& out);
 
+  /// Rank-local index of the next event's destination when it is already known without work
+  /// (UINT32_MAX otherwise), and a prefetch of its body: the engine uses both to start the
+  /// next event's cache misses while it handles the current one.
+  uint32_t next_local() const {
+    if (now_bucket_.empty()) return UINT32_MAX;
+    __builtin_prefetch(&pool_[now_bucket_.front().slot]);
+    return now_bucket_.front().dst_local;
+  }
+
   /// Every pending event, in no particular order (for checkpoints and the deadlock report).
   template <class F>
   void for_each(F&& f) const {
-    for (const Entry& en : heap_) f(pool_[en.slot]);
+    for (const Entry& en : now_bucket_) f(pool_[en.slot]);
+    for (const auto& bucket : buckets_) {
+      for (const Entry& en : bucket) f(pool_[en.slot]);
+    }
   }
   void clear();
 
  private:
   struct Entry {
-    EventKey key;
+    uint64_t time;
+    uint64_t ids;  // dst << 32 | src: one integer compare orders by destination, then source
     uint32_t slot;
+    uint32_t dst_local;  // for prefetching; fills what would be padding
   };
-  static constexpr std::size_t kArity = 4;
-  void sift_up(std::size_t i);
-  void sift_down(std::size_t i);
+  static constexpr uint64_t kNone = static_cast<uint64_t>(INT64_MAX);
 
-  std::vector<Entry> heap_;
+  void place(const Entry& en);  // into now_bucket_ or buckets_[bit index of time ^ last_]
+  void refill();  // advances last_ to pending_min_ and moves that bucket's entries down
+  uint64_t earliest_in_buckets() const;
+  bool later(const Entry& a, const Entry& b) const;  // heap order within now_bucket_
+
+  uint64_t last_ = 0;               // time of bucket 0; no pending event is earlier
+  uint64_t pending_min_ = kNone;    // while now_bucket_ is empty: the earliest pending time
+  std::size_t size_ = 0;
+  std::vector<Entry> now_bucket_;   // min-heap by (ids, seq), all at time last_
+  std::array<std::vector<Entry>, 64> buckets_;  // buckets_[b]: highest differing bit is b
   std::vector<Event> pool_;
   std::vector<uint32_t> free_slots_;
 };

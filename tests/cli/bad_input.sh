@@ -6,7 +6,7 @@
 #     fails, so a rank left hanging (say, in a collective rank 0 never joined) is a timeout,
 #     not hidden by mpirun killing it;
 #   - stderr holds exactly one "hxsim: error: " message (from rank 0, not one per rank),
-#     and the expected substring;
+#     and the expected substring (counted by the prefix: one message may name a key twice);
 #   - nothing crashed (no "Segmentation fault", "signal", "core dumped", uncaught exception,
 #     MPI_ABORT) and nothing hung (each case has a time limit);
 #   - no output was left behind: no file under the -o name, no "<name>.partial", and nothing new
@@ -22,7 +22,7 @@
 # Environment: HX_CLI_RANKS (default 2), HX_CLI_TIMEOUT seconds per case (default 60).
 set -euo pipefail
 
-CRASH_PATTERN='Segmentation fault|signal|core dumped|terminate called|MPI_ABORT|Aborted'
+CRASH_PATTERN='Segmentation fault|signal|core dumped|terminate called|MPI_ABORT|Aborted|internal error'
 ERROR_PREFIX='hxsim: error: '
 # Runs one rank ("$@" after the record prefix) and writes its exit code to <prefix>.<rank>.
 # shellcheck disable=SC2016  # expanded by the per-rank shell, not here

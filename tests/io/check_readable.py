@@ -15,7 +15,15 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-XARRAY_ENGINES = ["h5netcdf", "netcdf4"]  # h5netcdf is the documented one; both must work
+# h5netcdf (python3-h5netcdf) is the documented engine and required; netcdf4
+# (python3-netcdf4) is checked too when it is installed.
+XARRAY_ENGINES = ["h5netcdf"]
+try:
+    import netCDF4  # noqa: F401
+
+    XARRAY_ENGINES.append("netcdf4")
+except ImportError:
+    print("check_readable: netCDF4 not installed, checking xarray's h5netcdf engine only")
 
 
 def require(condition, message):
