@@ -160,6 +160,10 @@ std::unique_ptr<Model> make_model(const PholdConfig& c) {
                      " must be less than the number of groups (" + std::to_string(groups) +
                      " = lps / group_size)");
   }
+  if (c.neighbors > 0 && c.link_latency <= SimTime::zero()) {
+    throw InputError("phold.link_latency = " + format_time(c.link_latency) +
+                     ": expected a time > 0 (links carry the lookahead between ranks)");
+  }
   if (c.remote_probability > 0 && c.neighbors == 0) {
     throw InputError("phold.remote_probability = " + std::to_string(c.remote_probability) +
                      " needs phold.neighbors >= 1 (remote events travel over links)");

@@ -69,6 +69,13 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   } catch (const CLI::CallForVersion& e) {
     return rank == 0 ? app.exit(e) : 0;
   } catch (const CLI::ParseError& e) {
+    // CLI11 reports a mistyped command as "a subcommand is required"; name the word instead.
+    const std::string first = argc > 1 ? argv[1] : "";
+    const auto known = app.get_subcommands([&first](CLI::App* sub) { return sub->get_name() == first; });
+    if (!first.empty() && first[0] != '-' && known.empty()) {
+      throw hx::InputError(std::string("unknown command '") + argv[1] +
+                           "'; expected run, bench, validate or list (see hxsim --help)");
+    }
     throw hx::InputError(e.what() + std::string(" (see hxsim --help)"));
   }
 
