@@ -5,27 +5,9 @@
 #include <stdexcept>
 
 #include "core/error.h"
+#include "core/suggest.h"
 
 namespace hx {
-namespace {
-
-// Levenshtein distance; model lists are short, so the quadratic cost does not matter.
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
-}  // namespace
 
 void Registry::add(ModelInfo info) {
   for (const auto& m : models_) {
@@ -35,22 +17,12 @@ void Registry::add(ModelInfo info) {
 }
 
 const ModelInfo& Registry::find(const std::string& name) const {
-  std::string known;
-  const ModelInfo* closest = nullptr;
-  size_t closest_distance = 3;  // suggest only names within edit distance 2
+  std::vector<std::string> names;
   for (const auto& m : models_) {
     if (m.name == name) return m;
-    known += (known.empty() ? "" : ", ") + m.name;
-    const size_t d = edit_distance(name, m.name);
-    if (d < closest_distance) {
-      closest_distance = d;
-      closest = &m;
-    }
+    names.push_back(m.name);
   }
-  std::string msg =
-      "unknown model '" + name + "'; known models: " + (known.empty() ? "(none)" : known);
-  if (closest != nullptr) msg += "; did you mean '" + closest->name + "'?";
-  throw InputError(msg);
+  throw InputError("unknown model '" + name + "'" + suggestion(name, names, "known models"));
 }
 
 }  // namespace hx

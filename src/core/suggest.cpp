@@ -1,0 +1,48 @@
+// Closest-name suggestions (Levenshtein distance; the name lists are short, so quadratic is fine).
+#include "core/suggest.h"
+
+#include <algorithm>
+
+namespace hx {
+namespace {
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// "; did you mean 'x'?" for the closest name within edit distance 2, else "; <what>: a, b, c".
+std::string suggestion(const std::string& wrong, const std::vector<std::string>& names,
+                       const std::string& what) {
+  const std::string* best = nullptr;
+  size_t best_distance = 3;
+  for (const auto& n : names) {
+    const size_t d = edit_distance(wrong, n);
+    if (d < best_distance) {
+      best_distance = d;
+      best = &n;
+    }
+  }
+  if (best != nullptr) return "; did you mean '" + *best + "'?";
+  return "; " + what + ": " + (names.empty() ? "(none)" : join(names));
+}
+
+}  // namespace hx

@@ -1,0 +1,15 @@
+// "Did you mean ...?" for error messages about mistyped names (keys, sections, models, choices).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace hx {
+
+std::string join(const std::vector<std::string>& items);  // "a, b, c"
+
+/// "; did you mean 'x'?" for the closest name within edit distance 2, else "; <what>: a, b, c".
+std::string suggestion(const std::string& wrong, const std::vector<std::string>& names,
+                       const std::string& what);
+
+}  // namespace hx
