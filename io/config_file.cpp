@@ -22,16 +22,10 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/text.h"
 
 namespace hx {
 namespace {
-
-std::string trim(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  const auto last = s.find_last_not_of(" \t\r\n");
-  return s.substr(first, last - first + 1);
-}
 
 // Bare TOML keys and section names: letters, digits, '_' and '-', joined by single dots.
 bool is_dotted_name(const std::string& s) {

@@ -7,17 +7,10 @@
 #include <stdexcept>
 
 #include "core/error.h"
-#include "core/suggest.h"
+#include "core/text.h"
 
 namespace hx {
 namespace {
-
-std::string trim(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  const auto last = s.find_last_not_of(" \t\r\n");
-  return s.substr(first, last - first + 1);
-}
 
 // Shortest text that reads back to the same double ("0.1", "1e+09").
 std::string format_double(double v) {

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "core/error.h"
-#include "core/suggest.h"
+#include "core/text.h"
 
 namespace hx {
 

@@ -7,23 +7,13 @@
 #include <stdexcept>
 
 #include "core/error.h"
+#include "support/input_error.h"
 #include "core/registry.h"
 
 namespace hx {
 namespace {
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-#define EXPECT_CONTAINS(text, part) \
-  EXPECT_NE(std::string(text).find(part), std::string::npos) << "message: " << (text)
+using testing::error_of;
 
 std::vector<ParamSpec> phold_specs() {
   return {

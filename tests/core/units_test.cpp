@@ -6,21 +6,14 @@
 #include <string>
 
 #include "core/error.h"
+#include "support/input_error.h"
 
 namespace hx {
 namespace {
 
-// The InputError message of `f`, or "" if it did not throw one.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::error_of;
 
+// The InputError message of `f`, or "" if it did not throw one.
 int64_t ps(std::string_view text, SimTime cycle = SimTime()) {
   return parse_time("k", text, cycle).count_ps();
 }

@@ -8,22 +8,12 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "support/input_error.h"
 
 namespace hx {
 namespace {
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-#define EXPECT_CONTAINS(text, part) \
-  EXPECT_NE(std::string(text).find(part), std::string::npos) << "message: " << (text)
+using testing::error_of;
 
 std::string value_of(const Config& c, const std::string& key) {
   const Config::Entry* e = c.find(key);

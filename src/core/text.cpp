@@ -1,5 +1,5 @@
-// Closest-name suggestions (Levenshtein distance; the name lists are short, so quadratic is fine).
-#include "core/suggest.h"
+// Text helpers; closest-name suggestions (Levenshtein distance; the name lists are short, so quadratic is fine).
+#include "core/text.h"
 
 #include <algorithm>
 
@@ -22,6 +22,13 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 }  // namespace
+
+std::string trim(const std::string& s) {
+  const auto first = s.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  const auto last = s.find_last_not_of(" \t\r\n");
+  return s.substr(first, last - first + 1);
+}
 
 std::string join(const std::vector<std::string>& items) {
   std::string out;

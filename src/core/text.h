@@ -1,4 +1,4 @@
-// "Did you mean ...?" for error messages about mistyped names (keys, sections, models, choices).
+// Small text helpers for parsing configs and for error messages about mistyped names.
 #pragma once
 
 #include <string>
@@ -7,6 +7,7 @@
 namespace hx {
 
 std::string join(const std::vector<std::string>& items);  // "a, b, c"
+std::string trim(const std::string& s);                     // without surrounding white space
 
 /// "; did you mean 'x'?" for the closest name within edit distance 2, else "; <what>: a, b, c".
 std::string suggestion(const std::string& wrong, const std::vector<std::string>& names,
