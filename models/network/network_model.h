@@ -1,0 +1,33 @@
+// The network model: a topology family's topology and routing, routers and endpoints built from
+// the shared [router] and [traffic] sections, as an engine Model. Also what `hxsim verify`,
+// `hxsim sweep` and `hxsim topo` need to see of a configured network.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/model.h"
+#include "core/registry.h"
+#include "models/network/family.h"
+#include "models/network/routing.h"
+#include "models/network/topology.h"
+
+namespace hx::net {
+
+class NetworkModel;
+
+/// The network behind `model`, or nullptr when it is not a network model (e.g. PHOLD).
+const NetworkModel* as_network(const Model& model);
+
+/// Registers one model per family: section [family.name] plus [router] and [traffic].
+void register_network_family(Registry& registry, TopologyFamily family);
+
+class NetworkModel : public Model {
+ public:
+  virtual const Topology& topology() const = 0;
+  virtual const Routing& routing() const = 0;
+  /// Virtual channels per port the routers are built with (>= routing().vcs()).
+  virtual uint8_t vcs() const = 0;
+};
+
+}  // namespace hx::net

@@ -1,0 +1,79 @@
+// Routing as a per-topology plug-in (DESIGN §6). A routing object is shared read-only by every
+// router on a rank: all packet-specific state lives in the packet (phase, intermediate, flags)
+// and all router-specific state is passed in. The router chooses among the candidates it returns
+// with its selection function (most downstream credits), which makes routing adaptive whenever
+// more than one candidate is offered.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/ids.h"
+#include "core/rng.h"
+#include "models/network/packet.h"
+
+namespace hx::net {
+
+/// An output port and the virtual channel to take on the link behind it. `escape` marks the
+/// candidates of the deadlock-free escape sub-network of an adaptive routing; `hxsim verify`
+/// checks the channel dependency graph of those (for non-adaptive routing: of all of them).
+struct Candidate {
+  PortId port = 0;
+  uint8_t vc = 0;
+  bool escape = true;
+};
+
+/// A small fixed-capacity list of candidates; routings list their preferred choice first.
+class Candidates {
+ public:
+  static constexpr std::size_t kCapacity = 64;
+  void add(PortId port, uint8_t vc, bool escape = true) {
+    if (size_ < kCapacity) items_[size_++] = Candidate{port, vc, escape};
+  }
+  void clear() { size_ = 0; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const Candidate& operator[](std::size_t i) const { return items_[i]; }
+  const Candidate* begin() const { return items_.data(); }
+  const Candidate* end() const { return items_.data() + size_; }
+
+ private:
+  std::array<Candidate, kCapacity> items_{};
+  std::size_t size_ = 0;
+};
+
+/// What the packet's first router knows when it makes a source decision (UGAL-L): the load of
+/// each of its output ports in flits (queued there plus held in the downstream buffers).
+class PortLoad {
+ public:
+  virtual ~PortLoad() = default;
+  virtual uint32_t load(PortId port) const = 0;
+};
+
+class Routing {
+ public:
+  virtual ~Routing() = default;
+
+  /// Name as configured, e.g. "ugal_l".
+  virtual std::string name() const = 0;
+  /// Virtual channels per port the algorithm needs; routers are built with at least this many.
+  virtual uint8_t vcs() const = 0;
+
+  /// At the packet's first router, before its first route(): source decisions such as the
+  /// Valiant intermediate or UGAL's minimal/non-minimal choice. Default: none.
+  virtual void start(uint32_t /*router*/, const PortLoad& /*load*/, Rng& /*rng*/,
+                     Packet& /*packet*/) const {}
+  /// Every packet state start() can produce at `router` (for `hxsim verify`). Default: {packet}.
+  virtual void start_states(uint32_t router, const Packet& packet,
+                            std::vector<Packet>& out) const;
+
+  /// Candidate (port, VC) pairs for `packet` at `router`; it arrived on `in_port` over VC
+  /// packet.vc. Deterministic and idempotent: the router may call it again while the packet
+  /// waits, and it may update the packet's routing fields (phase, flags) from the router alone.
+  /// At the destination's router the candidates are the ports to the destination endpoint.
+  virtual void route(uint32_t router, PortId in_port, Packet& packet, Candidates& out) const = 0;
+};
+
+}  // namespace hx::net

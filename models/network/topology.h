@@ -1,0 +1,87 @@
+// A topology as pure functions of a component id (DESIGN §3.4): which components are routers
+// and which are endpoints, how their ports connect, how they group for partitioning, and the
+// classes of their links. Nothing here holds the whole network; a 200K-chip topology is a few
+// integers. Routing algorithms live beside their topology (routing.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/ids.h"
+#include "core/model.h"
+#include "core/units.h"
+
+namespace hx::net {
+
+enum class NodeKind : uint8_t { kRouter, kEndpoint };
+
+/// What a component is: a router or an endpoint, and its index among those (dense from 0).
+struct Node {
+  NodeKind kind = NodeKind::kRouter;
+  uint32_t index = 0;
+};
+
+/// A kind of link (on-chip, local, global, optical rail, ...). Every PortSpec::link_class
+/// indexes the topology's link_classes().
+struct LinkClass {
+  std::string name;
+  SimTime latency;
+  double flits_per_cycle = 1.0;  // bandwidth as a multiple of the base 1 flit/cycle
+};
+
+class Topology {
+ public:
+  virtual ~Topology() = default;
+
+  /// One line, e.g. "dragonfly p=4 a=8 h=4 g=33: 1056 endpoints, 264 routers".
+  virtual std::string describe() const = 0;
+
+  virtual uint32_t num_routers() const = 0;
+  virtual uint32_t num_endpoints() const = 0;
+  ComponentId num_components() const { return num_routers() + num_endpoints(); }
+
+  virtual Node node(ComponentId id) const = 0;
+  virtual ComponentId router_component(uint32_t router) const = 0;
+  virtual ComponentId endpoint_component(uint32_t endpoint) const = 0;
+
+  /// The ports of a component, index = port id. Links are symmetric (model.h). An endpoint's
+  /// ports all lead to routers; a router's ports lead to routers or endpoints.
+  virtual void ports(ComponentId id, std::vector<PortSpec>& out) const = 0;
+
+  /// Directed links are numbered densely: the link leaving port p of component c has id
+  /// first_link(c) + p. (Used for the per-link statistics table.)
+  virtual uint64_t first_link(ComponentId id) const = 0;
+  virtual uint64_t num_links() const = 0;
+
+  /// Partitioning hierarchy (model.h): coarsest first, contiguous nested id ranges.
+  virtual std::vector<GroupLevel> group_levels() const = 0;
+  virtual ComponentRange group_range(std::size_t level, uint64_t group) const = 0;
+
+  virtual const std::vector<LinkClass>& link_classes() const = 0;
+
+  /// Endpoint groups for the group-based traffic patterns (group shift, hotspot): Dragonfly
+  /// groups, fat-tree pods, ... Each group is a contiguous range [first, last) of endpoint
+  /// indices; together they tile [0, num_endpoints()).
+  virtual uint32_t num_endpoint_groups() const = 0;
+  virtual uint32_t endpoint_group(uint32_t endpoint) const = 0;
+  struct EndpointRange {
+    uint32_t first = 0;
+    uint32_t last = 0;
+  };
+  virtual EndpointRange endpoint_group_range(uint32_t group) const = 0;
+
+  /// Endpoint coordinates for the coordinate-based traffic patterns (tornado, neighbour): the
+  /// radices of a mixed-radix numbering of endpoint indices, least significant first, with
+  /// product num_endpoints(). Default: one dimension.
+  virtual std::vector<uint32_t> endpoint_dims() const { return {num_endpoints()}; }
+
+  /// The router an endpoint's port 0 attaches to.
+  virtual uint32_t endpoint_router(uint32_t endpoint) const = 0;
+
+  /// Router-to-router hops on the longest minimal path between two endpoints.
+  virtual uint32_t diameter() const = 0;
+};
+
+}  // namespace hx::net
