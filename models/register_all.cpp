@@ -1,10 +1,20 @@
 // Calls each model module's registration function.
 #include "models/register_all.h"
 
+#include "models/network/network_model.h"
 #include "models/phold/phold.h"
+#include "models/topologies/crossbar/crossbar.h"
+#include "models/topologies/hyperx/hyperx.h"
+#include "models/topologies/torus/torus.h"
 
 namespace hx {
 
-void register_all_models(Registry& registry) { phold::register_models(registry); }
+void register_all_models(Registry& registry) {
+  phold::register_models(registry);
+  net::register_network_family(registry, net::mesh_family());
+  net::register_network_family(registry, net::torus_family());
+  net::register_network_family(registry, net::hyperx_family());
+  net::register_network_family(registry, net::crossbar_family());
+}
 
 }  // namespace hx

@@ -189,8 +189,9 @@ void register_models(Registry& registry) {
           ParamSpec::time("link_latency", "100ns", "latency of every link (the lookahead)"),
           ParamSpec::integer("events_per_lp", 1, "events each LP starts with").range(1, 1e6),
       },
+      {},
       phold_tables(),
-      [](const ParamSet& p) { return make_model(config_from(p)); }});
+      [](const ModelParams& p) { return make_model(config_from(p.section("phold"))); }});
 }
 
 }  // namespace hx::phold

@@ -90,6 +90,7 @@ int command_list(MPI_Comm comm, const Registry& registry, const std::string& mod
     if (!model.empty() && m.name != model) continue;
     out << "\nmodel " << m.name << ": " << m.help << "\n";
     print_params(out, m.name, m.params);
+    for (const SectionSpec& s : m.extra_sections) print_params(out, s.name, s.params);
     print_tables(out, m.tables);
   }
   std::cout << out.str();

@@ -28,5 +28,10 @@ int command_bench(MPI_Comm comm, const Registry& registry, const std::string& na
 int command_validate(MPI_Comm comm, const Registry& registry, const std::string& config,
                      const std::vector<std::string>& overrides, int ranks);
 int command_list(MPI_Comm comm, const Registry& registry, const std::string& model);
+/// Checks the configured network's routing for deadlock (its channel dependency graph); returns
+/// 0 when acyclic, ExitCode::kDeadlock when a cycle was found and printed, ExitCode::kInternal
+/// when a path of the routing is broken. The same code on every rank.
+int command_verify(MPI_Comm comm, const Registry& registry, const std::string& config,
+                   const std::vector<std::string>& overrides);
 
 }  // namespace hx

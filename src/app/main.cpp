@@ -56,6 +56,21 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
                            "rank count to partition for (default: this run's)")
       ->check(CLI::PositiveNumber);
 
+  std::string verify_config;
+  std::vector<std::string> verify_overrides;
+  CLI::App* verify_cmd =
+      app.add_subcommand("verify", "check that a network's routing cannot deadlock (exit code 4 "
+                                   "if it can)");
+  verify_cmd->footer(
+      "Builds the channel dependency graph of the routing over every pair of endpoints (for an\n"
+      "adaptive routing: the dependencies on its escape candidates) and prints a cycle if there\n"
+      "is one, one channel per line. Sources are shared out over the MPI ranks.\n"
+      "Exit codes: 0 acyclic; 4 a cycle (the routing can deadlock); 1 the routing is broken (a\n"
+      "path dead-ends, exceeds the hop bound or reaches the wrong endpoint); 2 bad input.");
+  verify_cmd->add_option("config", verify_config, "TOML config file of a network model")
+      ->required();
+  verify_cmd->add_option("--set", verify_overrides, "override a config value")->take_all();
+
   std::string list_model;
   CLI::App* list_cmd = app.add_subcommand("list", "list models with their parameters and outputs");
   list_cmd->add_option("model", list_model, "only this model");
@@ -74,7 +89,7 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
     const auto known = app.get_subcommands([&first](CLI::App* sub) { return sub->get_name() == first; });
     if (!first.empty() && first[0] != '-' && known.empty()) {
       throw hx::InputError(std::string("unknown command '") + argv[1] +
-                           "'; expected run, bench, validate or list (see hxsim --help)");
+                           "'; expected run, bench, validate, verify or list (see hxsim --help)");
     }
     throw hx::InputError(e.what() + std::string(" (see hxsim --help)"));
   }
@@ -85,6 +100,7 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
     return hx::command_validate(comm, registry, validate_config, validate_overrides,
                                 validate_ranks);
   }
+  if (*verify_cmd) return hx::command_verify(comm, registry, verify_config, verify_overrides);
   return hx::command_list(comm, registry, list_model);
 }
 
@@ -103,6 +119,10 @@ int main(int argc, char** argv) {
     // Input is checked identically on every rank, so every rank gets here; rank 0 speaks.
     if (rank == 0) std::cerr << "hxsim: error: " << e.what() << "\n";
     code = static_cast<int>(hx::ExitCode::kInput);
+  } catch (const hx::DeadlockError& e) {
+    // The network watchdog's report, gathered to rank 0.
+    if (rank == 0) std::cerr << "hxsim: error: " << e.what() << "\n";
+    code = static_cast<int>(hx::ExitCode::kDeadlock);
   } catch (const hx::OutputError& e) {
     if (rank == 0) std::cerr << "hxsim: error: " << e.what() << "\n";
     code = static_cast<int>(hx::ExitCode::kOutput);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/event.h"
@@ -85,6 +86,19 @@ class Component {
     e.set_payload(payload);
     sink_->post(e, -1);
   }
+
+  /// Stops the whole run after this event with `reason` (a DeadlockError on every rank).
+  void stop_run(std::string reason) { sink_->request_stop(std::move(reason)); }
+
+  /// Like schedule(), for a timer that must not keep the run alive (Event::kBackground).
+  template <class P>
+  void schedule_background(SimTime delay, uint16_t kind, const P& payload) {
+    schedule(delay, static_cast<uint16_t>(kind | Event::kBackground), payload);
+  }
+
+  /// True in finish() when the run ended because no (foreground) events remained anywhere,
+  /// false when it reached sim.end_time: what is still queued then will never move.
+  bool run_drained() const { return sink_->drained(); }
 
   /// For save_state/load_state of subclasses.
   uint64_t& seq_for_checkpoint() { return seq_; }

@@ -12,11 +12,18 @@ enum class ExitCode : int {
   kInternal = 1,   // a bug: an invariant broke
   kInput = 2,      // bad config, bad key, bad value, bad unit, missing file
   kOutput = 3,     // output path cannot be written
-  kDeadlock = 4,   // reserved for the network watchdog
+  kDeadlock = 4,   // the network watchdog stopped a run; `hxsim verify` found a cycle
 };
 
 /// Bad user input. The message names the key, the value and what was expected.
 class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A model stopped the run because it cannot make progress (the network watchdog); the
+/// message is the model's report.
+class DeadlockError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };

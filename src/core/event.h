@@ -36,6 +36,9 @@ struct EventKey {
 
 struct Event {
   static constexpr std::size_t kPayloadBytes = 64;
+  /// Set in `kind` for background events (timers such as a watchdog): they are handled like
+  /// any other event, but do not keep a run going. The engine clears the bit before handle().
+  static constexpr uint16_t kBackground = 0x8000;
 
   EventKey key;
   PortId port = kSelfPort;  // receiving port on the destination, or kSelfPort

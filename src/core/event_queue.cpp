@@ -40,6 +40,7 @@ void EventQueue::push(const Event& e) {
   if (now_bucket_.empty()) pending_min_ = std::min(pending_min_, time);
   place(Entry{time, static_cast<uint64_t>(e.key.dst) << 32 | e.key.src, slot, e.dst_local});
   ++size_;
+  if (!(e.kind & Event::kBackground)) ++foreground_;
 }
 
 void EventQueue::pop(Event& out) {
@@ -51,6 +52,7 @@ void EventQueue::pop(Event& out) {
   out = pool_[slot];
   free_slots_.push_back(slot);
   --size_;
+  if (!(out.kind & Event::kBackground)) --foreground_;
   // now_bucket_ empty: cache the earliest pending time for next_time() without advancing
   // last_, because the caller may still schedule events at the time just popped.
   if (now_bucket_.empty()) pending_min_ = earliest_in_buckets();
@@ -86,6 +88,7 @@ void EventQueue::clear() {
   last_ = 0;
   pending_min_ = kNone;
   size_ = 0;
+  foreground_ = 0;
   now_bucket_.clear();
   for (auto& bucket : buckets_) bucket.clear();
   pool_.clear();

@@ -19,6 +19,8 @@ namespace hx {
 class EventQueue {
  public:
   bool empty() const { return size_ == 0; }
+  /// Events without Event::kBackground: while none remain, a run has nothing left to do.
+  std::size_t foreground() const { return foreground_; }
   std::size_t size() const { return size_; }
   /// Time of the earliest event; SimTime::infinity() when empty.
   SimTime next_time() const {
@@ -66,6 +68,7 @@ class EventQueue {
   uint64_t last_ = 0;               // time of bucket 0; no pending event is earlier
   uint64_t pending_min_ = kNone;    // while now_bucket_ is empty: the earliest pending time
   std::size_t size_ = 0;
+  std::size_t foreground_ = 0;
   std::vector<Entry> now_bucket_;   // min-heap by (ids, seq), all at time last_
   std::array<std::vector<Entry>, 64> buckets_;  // buckets_[b]: highest differing bit is b
   std::vector<Event> pool_;

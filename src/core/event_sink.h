@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/event.h"
@@ -26,6 +27,16 @@ class EventSink {
     }
   }
 
+  /// A component asks the engine to stop the run (the deadlock watchdog); the first reason
+  /// wins. The engine checks after each event and between windows.
+  void request_stop(std::string reason) {
+    if (stop_reason_.empty()) stop_reason_ = std::move(reason);
+  }
+  bool stop_requested() const { return !stop_reason_.empty(); }
+  void set_drained(bool d) { drained_ = d; }
+  bool drained() const { return drained_; }
+  const std::string& stop_reason() const { return stop_reason_; }
+
   EventQueue& queue() { return queue_; }
   const EventQueue& queue() const { return queue_; }
   std::vector<std::vector<Event>>& outboxes() { return outboxes_; }
@@ -34,6 +45,8 @@ class EventSink {
   SimTime now_;
   EventQueue queue_;
   std::vector<std::vector<Event>> outboxes_;
+  std::string stop_reason_;
+  bool drained_ = false;
 };
 
 }  // namespace hx

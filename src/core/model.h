@@ -65,6 +65,14 @@ class Model {
   virtual std::vector<TableSpec> tables() const = 0;
 
   virtual std::unique_ptr<Component> create(ComponentId id, const BuildContext& ctx) const = 0;
+
+  /// True when the model's events run out on their own (a network whose traffic stops), so a
+  /// run may have no end time. Endless models (PHOLD) need sim.end_time.
+  virtual bool ends_by_itself() const { return false; }
+
+  /// Run-level results derived from the tables after the engine has reduced them across ranks
+  /// (same on every rank); written as attributes of /summary.
+  virtual std::vector<SummaryValue> summarize(const StatsRegistry& /*stats*/) const { return {}; }
 };
 
 }  // namespace hx

@@ -9,6 +9,13 @@
 
 namespace hx {
 
+const ParamSet& ModelParams::section(const std::string& name) const {
+  for (const ParamSet& s : sections) {
+    if (s.section() == name) return s;
+  }
+  throw std::logic_error("model parameters have no section '" + name + "'");
+}
+
 void Registry::add(ModelInfo info) {
   for (const auto& m : models_) {
     if (m.name == info.name) throw std::logic_error("model '" + info.name + "' registered twice");

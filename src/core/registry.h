@@ -13,13 +13,28 @@
 
 namespace hx {
 
-struct ModelInfo {
-  std::string name;  // also the name of its config section
-  std::string help;
+/// A config section a model reads besides its own (e.g. the network models' [router]).
+struct SectionSpec {
+  std::string name;
   std::vector<ParamSpec> params;
+};
+
+/// The resolved sections a model is built from.
+struct ModelParams {
+  const ParamSet* sim = nullptr;  // [sim]: seed, cycle_time, ...
+  std::vector<ParamSet> sections;  // the model's own section first, then its extra sections
+  /// The section named `name`; std::logic_error if the model did not declare it.
+  const ParamSet& section(const std::string& name) const;
+};
+
+struct ModelInfo {
+  std::string name;  // also the name of its own config section
+  std::string help;
+  std::vector<ParamSpec> params;  // its own section
+  std::vector<SectionSpec> extra_sections;
   std::vector<TableSpec> tables;  // what it writes, for `hxsim list`
-  /// Builds the model from its resolved section; InputError on inconsistent values.
-  std::function<std::unique_ptr<Model>(const ParamSet&)> make;
+  /// Builds the model from its resolved sections; InputError on inconsistent values.
+  std::function<std::unique_ptr<Model>(const ModelParams&)> make;
 };
 
 class Registry {

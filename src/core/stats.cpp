@@ -6,13 +6,32 @@
 namespace hx {
 
 Table::Table(TableSpec spec) : spec_(std::move(spec)) {
+  const bool summed = spec_.kind == TableKind::kSummed;
+  const std::size_t rows = summed ? spec_.size : 0;
   for (const ColumnSpec& c : spec_.columns) {
     switch (c.type) {
-      case ColumnType::kU64: data_.emplace_back(std::vector<uint64_t>{}); break;
-      case ColumnType::kI64: data_.emplace_back(std::vector<int64_t>{}); break;
-      case ColumnType::kF64: data_.emplace_back(std::vector<double>{}); break;
+      case ColumnType::kU64: data_.emplace_back(std::vector<uint64_t>(rows)); break;
+      case ColumnType::kI64: data_.emplace_back(std::vector<int64_t>(rows)); break;
+      case ColumnType::kF64:
+        // Floating-point sums depend on the order of addition, so on the partition.
+        if (summed) throw std::logic_error("summed table '" + spec_.name + "' has a float column");
+        data_.emplace_back(std::vector<double>(rows));
+        break;
     }
   }
+  for (uint64_t i = 0; i < rows; ++i) ids_.push_back(i);
+}
+
+std::vector<uint64_t>& Table::u64_mutable(std::size_t column) {
+  return std::get<std::vector<uint64_t>>(data_.at(column));
+}
+std::vector<int64_t>& Table::i64_mutable(std::size_t column) {
+  return std::get<std::vector<int64_t>>(data_.at(column));
+}
+
+void Table::clear_rows() {
+  ids_.clear();
+  for (auto& column : data_) std::visit([](auto& v) { v.clear(); }, column);
 }
 
 void Table::add_row(uint64_t id, std::initializer_list<Cell> cells) {
@@ -50,6 +69,12 @@ const std::vector<double>& Table::f64(std::size_t column) const {
 Table& StatsRegistry::declare(const TableSpec& spec) {
   auto [it, inserted] = tables_.emplace(spec.name, std::make_unique<Table>(spec));
   if (!inserted) throw std::logic_error("statistics table '" + spec.name + "' declared twice");
+  return *it->second;
+}
+
+const Table& StatsRegistry::table(const std::string& name) const {
+  auto it = tables_.find(name);
+  if (it == tables_.end()) throw std::logic_error("no statistics table '" + name + "'");
   return *it->second;
 }
 

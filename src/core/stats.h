@@ -22,11 +22,30 @@ struct ColumnSpec {
   std::string help;
 };
 
+/// How a table's rows are identified across ranks.
+enum class TableKind {
+  kById,      // each rank adds rows with their global ids; all ranks' ids form [0, total rows)
+  kSummed,    // every rank holds the same `size` rows (ids 0..size-1) of integer counters; the
+              // engine adds them up across ranks (exact, so order-free) and writes one copy
+  kPerOwner,  // rows are added as (owner, seq) with seq = 0, 1, 2, ... per owner < `size`; the
+              // engine numbers them by owner then seq, so ids do not depend on the partition
+};
+
 struct TableSpec {
   std::string name;     // HDF5 group path relative to the root, e.g. "lps" or "links"
   std::string id_name;  // name of the id dimension scale, e.g. "id"
   std::string help;
   std::vector<ColumnSpec> columns;
+  TableKind kind = TableKind::kById;
+  uint64_t size = 0;  // kSummed: number of rows; kPerOwner: number of owners
+};
+
+/// A run-level result a model derives from its reduced tables (written to /summary).
+struct SummaryValue {
+  std::string name;
+  std::variant<int64_t, uint64_t, double, std::string> value;
+  std::string unit;
+  std::string help;
 };
 
 using Cell = std::variant<uint64_t, int64_t, double>;
@@ -43,6 +62,19 @@ class Table {
 
   /// Appends a row; `cells` follow spec().columns in order and must match their types.
   void add_row(uint64_t id, std::initializer_list<Cell> cells);
+  /// kPerOwner tables: the `seq`-th row of `owner`.
+  void add_owned_row(uint64_t owner, uint64_t seq, std::initializer_list<Cell> cells) {
+    add_row(owner << 32 | seq, cells);
+  }
+  /// kSummed tables: adds `v` to an integer cell.
+  void add_to(uint64_t row, std::size_t column, uint64_t v) { u64_mutable(column)[row] += v; }
+  void add_to(uint64_t row, std::size_t column, int64_t v) { i64_mutable(column)[row] += v; }
+
+  /// Engine only: after reducing or renumbering rows across ranks.
+  std::vector<uint64_t>& u64_mutable(std::size_t column);
+  std::vector<int64_t>& i64_mutable(std::size_t column);
+  std::vector<uint64_t>& ids_mutable() { return ids_; }
+  void clear_rows();
 
   const std::vector<uint64_t>& u64(std::size_t column) const;
   const std::vector<int64_t>& i64(std::size_t column) const;
@@ -60,6 +92,7 @@ class StatsRegistry {
  public:
   Table& declare(const TableSpec& spec);  // InputError-free: a duplicate name is a programming error
   Table& table(const std::string& name);
+  const Table& table(const std::string& name) const;
   const std::map<std::string, std::unique_ptr<Table>>& tables() const { return tables_; }
 
  private:

@@ -222,6 +222,7 @@ constexpr const char* kBytesExpected =
 
 SimTime parse_time(std::string_view key, std::string_view text, SimTime cycle_time) {
   const std::string head = prefix(key) + quoted(text);
+  if (text == "inf") return SimTime::infinity();  // as format_time writes it: "never"
   const Quantity q = split_quantity(text);
   if (!q.number) throw InputError(head + " is not a time; " + kTimeExpected);
   if (q.unit.empty()) throw InputError(head + " has no unit; " + kTimeExpected);

@@ -67,7 +67,8 @@ class Bandwidth {
 
 /// Parsers for config values. `key` is only used to build the error message; every failure is
 /// an InputError naming the key, the value and the accepted forms.
-/// Times: "<number><unit>" with unit ps, ns, us, ms, s, or cycles/cycle (needs cycle_time > 0).
+/// Times: "<number><unit>" with unit ps, ns, us, ms, s, or cycles/cycle (needs cycle_time > 0);
+/// "inf" is SimTime::infinity().
 SimTime parse_time(std::string_view key, std::string_view text, SimTime cycle_time = SimTime());
 /// Bandwidths: bps, Kbps, Mbps, Gbps, Tbps (bits/s) or B/s, KB/s, MB/s, GB/s, TB/s (bytes/s),
 /// decimal SI prefixes.

@@ -24,11 +24,12 @@ constexpr uint64_t kProgressChunk = 1 << 18;
 EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress) {
   EngineStats stats;
   const Clock::time_point start = Clock::now();
-  while (sim.next_time() < end) {
+  while (sim.next_work_time() < end && !sim.stop_requested()) {
     stats.events += sim.run_until(end, kProgressChunk);
     if (progress && progress->due()) progress->report(sim.now(), stats.events);
   }
-  stats.reached = sim.next_time().is_infinite() ? sim.now() : end;
+  stats.drained = sim.next_work_time().is_infinite() && !sim.stop_requested();
+  stats.reached = stats.drained ? sim.last_work_time() : end;
   stats.run_s = seconds_since(start);
   if (progress) progress->finish();
   return stats;
@@ -52,13 +53,15 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
     sim.receive(received);
     stats.exchange_s += seconds_since(t);
 
-    // One reduction both finds the next window's start and carries rank 0's decision to
-    // report progress, so all ranks agree on when to take the extra event-count reduction.
+    // One reduction finds the next window's start, carries rank 0's decision to report
+    // progress (so all ranks agree on when to take the extra event-count reduction) and tells
+    // every rank whether a component anywhere asked to stop.
     t = Clock::now();
     const bool want_report = rank == 0 && progress && progress->due();
-    int64_t local[2] = {sim.next_time().count_ps(), want_report ? 0 : 1};
-    int64_t global[2];
-    MPI_Allreduce(local, global, 2, MPI_INT64_T, MPI_MIN, comm);
+    int64_t local[3] = {sim.next_work_time().count_ps(), want_report ? 0 : 1,
+                        sim.stop_requested() ? 0 : 1};
+    int64_t global[3];
+    MPI_Allreduce(local, global, 3, MPI_INT64_T, MPI_MIN, comm);
     if (global[1] == 0) {
       uint64_t total = 0;
       MPI_Reduce(&stats.events, &total, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
@@ -67,6 +70,7 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
     stats.reduce_s += seconds_since(t);
 
     const SimTime window_start = SimTime::ps(global[0]);
+    if (global[2] == 0) break;       // run_simulation reports why
     if (window_start >= end) break;  // also when no events remain anywhere (infinity)
     const SimTime window_end =
         lookahead >= end - window_start ? end : window_start + lookahead;
@@ -75,13 +79,14 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
   }
 
   // Where the run stopped is a global fact: the end time, or the last event anywhere.
-  int64_t last = sim.now().count_ps();
+  int64_t last = sim.last_work_time().count_ps();
   int64_t global_last = 0;
   MPI_Allreduce(&last, &global_last, 1, MPI_INT64_T, MPI_MAX, comm);
-  int64_t next = sim.next_time().count_ps();
+  int64_t next = sim.next_work_time().count_ps();
   int64_t global_next = 0;
   MPI_Allreduce(&next, &global_next, 1, MPI_INT64_T, MPI_MIN, comm);
-  stats.reached = global_next == SimTime::infinity().count_ps() ? SimTime::ps(global_last) : end;
+  stats.drained = global_next == SimTime::infinity().count_ps();
+  stats.reached = stats.drained ? SimTime::ps(global_last) : end;
   stats.run_s = seconds_since(start);
   if (progress && rank == 0) progress->finish();
   return stats;

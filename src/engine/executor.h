@@ -26,6 +26,7 @@ struct EngineStats {
   double exchange_s = 0;  // packing, sending, receiving and unpacking events
   double reduce_s = 0;    // the per-window global-minimum reductions (includes waiting)
   SimTime reached;        // simulated time the run got to (same on every rank)
+  bool drained = false;   // it ended because no foreground events remained anywhere
 };
 
 /// Runs to `end` on one rank; `progress` may be null.

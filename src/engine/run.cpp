@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/version.h"
 #include "engine/output_tables.h"
+#include "engine/table_reduce.h"
 #include "io/config_file.h"
 #include "io/hdf5_output.h"
 #include "partition/partitioner.h"
@@ -61,6 +62,38 @@ CutReport reduce_cut(MPI_Comm comm, const RankCut& mine) {
   return cut;
 }
 
+// A component on some rank asked to stop (the deadlock watchdog): every rank throws, and rank
+// 0's message holds every rank's report, in rank order.
+void throw_if_stopped(MPI_Comm comm, const Simulation& sim) {
+  int stopped = sim.stop_requested() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &stopped, 1, MPI_INT, MPI_MAX, comm);
+  if (!stopped) return;
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const std::string& mine = sim.stop_reason();
+  int length = static_cast<int>(mine.size());
+  std::vector<int> lengths(static_cast<std::size_t>(ranks));
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm);
+  std::vector<int> offsets(static_cast<std::size_t>(ranks), 0);
+  int total = 0;
+  for (int r = 0; r < ranks; ++r) {
+    offsets[static_cast<std::size_t>(r)] = total;
+    total += lengths[static_cast<std::size_t>(r)];
+  }
+  std::string all(static_cast<std::size_t>(rank == 0 ? total : 0), '\0');
+  MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
+              0, comm);
+  std::string report;
+  for (int r = 0; rank == 0 && r < ranks; ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    if (lengths[i] == 0) continue;
+    if (!report.empty()) report += "\n";
+    report += all.substr(static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i]));
+  }
+  throw DeadlockError(report);
+}
+
 }  // namespace
 
 std::vector<ParamSpec> sim_params(const Registry& registry) {
@@ -68,7 +101,9 @@ std::vector<ParamSpec> sim_params(const Registry& registry) {
   for (const ModelInfo& m : registry.models()) models.push_back(m.name);
   return {
       ParamSpec::choice("model", "phold", models, "the model to simulate"),
-      ParamSpec::time("end_time", "10us", "simulated time at which the run stops"),
+      ParamSpec::time("end_time", "inf",
+                      "simulated time at which the run stops; inf: when no events remain (models "
+                      "whose events never run out, like phold, need a finite time)"),
       ParamSpec::integer("seed", 1, "run seed; every random stream derives from it").range(0, 9.2e18),
       ParamSpec::choice("partitioner", "group", partitioner_names(),
                         "how components are assigned to MPI ranks"),
@@ -83,11 +118,26 @@ ResolvedConfig resolve_config(const Registry& registry, const Config& config) {
   const Config::Entry* model_entry = config.find("sim.model");
   const std::string model_name = model_entry ? model_entry->value : "phold";
   r.info = &registry.find(model_name);
-  check_sections(config, {"sim", r.info->name});
+  std::vector<std::string> sections = {"sim", r.info->name};
+  for (const SectionSpec& s : r.info->extra_sections) sections.push_back(s.name);
+  check_sections(config, sections);
   r.sim = resolve_section(config, "sim", sim_params(registry));
-  r.model_params = resolve_section(config, r.info->name, r.info->params, r.sim.time("cycle_time"));
-  r.model = r.info->make(r.model_params);
-  r.text = format_resolved_config({&r.sim, &r.model_params});
+  const SimTime cycle = r.sim.time("cycle_time");
+  r.sections.push_back(resolve_section(config, r.info->name, r.info->params, cycle));
+  for (const SectionSpec& s : r.info->extra_sections) {
+    r.sections.push_back(resolve_section(config, s.name, s.params, cycle));
+  }
+  ModelParams params;
+  params.sim = &r.sim;
+  params.sections = r.sections;
+  r.model = r.info->make(params);
+  if (r.sim.time("end_time").is_infinite() && !r.model->ends_by_itself()) {
+    throw InputError("sim.end_time = inf: model '" + r.info->name +
+                     "' never runs out of events; give sim.end_time a finite time such as \"10us\"");
+  }
+  std::vector<const ParamSet*> resolved = {&r.sim};
+  for (const ParamSet& s : r.sections) resolved.push_back(&s);
+  r.text = format_resolved_config(resolved);
   r.hash = fnv1a_hex(r.text);
   return r;
 }
@@ -122,7 +172,10 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
                             : run_windows(sim, comm, result.cut.lookahead, end, &progress);
   result.local.build_s = build_s;
   result.reached = result.local.reached;
-  sim.finish();
+  sim.finish(result.local.drained);
+  throw_if_stopped(comm, sim);
+  reduce_summed_tables(comm, stats);
+  result.summary = model.summarize(stats);
 
   uint64_t mine[2] = {result.local.events, result.local.remote_sent};
   uint64_t totals[2];
@@ -157,6 +210,10 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
         {"/partition", "lookahead_ps", result.cut.lookahead.count_ps()},
         {"/partition", "imbalance", result.cut.imbalance},
     };
+    for (const SummaryValue& v : result.summary) {
+      std::visit([&](auto x) { content.attributes.push_back({"/summary", v.name, x}); }, v.value);
+    }
+    prepare_tables_for_output(comm, stats);
     content.tables = {&tables.engine, &tables.partition};
     for (const auto& [name, table] : stats.tables()) content.tables.push_back(table.get());
     write_output(comm, options.output, content);

@@ -23,7 +23,7 @@ std::vector<ParamSpec> sim_params(const Registry& registry);
 /// config text. Pure: no MPI, same result on every rank. InputError on any bad input.
 struct ResolvedConfig {
   ParamSet sim;
-  ParamSet model_params;
+  std::vector<ParamSet> sections;  // the model's own section first, then its extra sections
   const ModelInfo* info = nullptr;
   std::unique_ptr<Model> model;
   std::string text;  // resolved TOML, every key with its value
@@ -45,9 +45,11 @@ struct RunResult {
   uint64_t total_remote = 0;
   double max_run_s = 0;     // the slowest rank's executor time
   SimTime reached;
+  std::vector<SummaryValue> summary;  // the model's run-level results (same on every rank)
 };
 
-/// Collective over `comm`. InputError / OutputError are thrown on every rank alike.
+/// Collective over `comm`. InputError / OutputError / DeadlockError are thrown on every rank
+/// alike (a DeadlockError's message is the report, complete on rank 0).
 RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunOptions& options);
 
 }  // namespace hx

@@ -70,8 +70,13 @@ uint64_t Simulation::run_until(SimTime until, uint64_t max_events) {
   EventQueue& queue = sink_.queue();
   uint64_t handled = 0;
   Event e;
-  while (handled < max_events && queue.next_time() < until) {
+  while (handled < max_events && queue.next_time() < until && !sink_.stop_requested()) {
     queue.pop(e);
+    if (e.kind & Event::kBackground) {
+      e.kind = static_cast<uint16_t>(e.kind & ~Event::kBackground);
+    } else {
+      last_work_ = e.key.time;
+    }
     // Start loading the next event's component while this one is handled: with many
     // components these loads are cache misses that otherwise stall one after another.
     const uint32_t next = queue.next_local();
@@ -100,7 +105,8 @@ void Simulation::receive(const std::vector<Event>& events) {
   }
 }
 
-void Simulation::finish() {
+void Simulation::finish(bool drained) {
+  sink_.set_drained(drained);
   for (auto& c : components_) c->finish();
 }
 

@@ -26,9 +26,20 @@ class Simulation {
   uint64_t run_until(SimTime until, uint64_t max_events);
   /// Queues events received from other ranks.
   void receive(const std::vector<Event>& events);
-  void finish();
+  /// `drained`: the run ended because no foreground events remained anywhere.
+  void finish(bool drained);
 
   SimTime next_time() const { return sink_.queue().next_time(); }
+  /// The next event's time if any foreground event remains, else infinity (background
+  /// timers alone do not keep a run going).
+  SimTime next_work_time() const {
+    return sink_.queue().foreground() > 0 ? sink_.queue().next_time() : SimTime::infinity();
+  }
+  /// Time of the last foreground event handled: how far the run really got.
+  SimTime last_work_time() const { return last_work_; }
+  /// A component asked to stop the run (EventSink::request_stop); run_until returns early.
+  bool stop_requested() const { return sink_.stop_requested(); }
+  const std::string& stop_reason() const { return sink_.stop_reason(); }
   /// Time of the last event handled (zero before any).
   SimTime now() const { return sink_.now(); }
   std::size_t component_count() const { return components_.size(); }
@@ -41,6 +52,7 @@ class Simulation {
   const Partition& partition_;
   int rank_;
   EventSink sink_;
+  SimTime last_work_;
   std::vector<int> neighbours_;
   std::vector<std::unique_ptr<Component>> components_;
 };

@@ -232,11 +232,11 @@ TEST(ApplyOverride, ParsesAndRejects) {
 
 TEST(Registry, AddAndFind) {
   Registry r;
-  r.add(ModelInfo{"phold", "benchmark", phold_specs(), {}, nullptr});
-  r.add(ModelInfo{"mesh", "2D mesh", {}, {}, nullptr});
+  r.add(ModelInfo{"phold", "benchmark", phold_specs(), {}, {}, nullptr});
+  r.add(ModelInfo{"mesh", "2D mesh", {}, {}, {}, nullptr});
   EXPECT_EQ(r.find("phold").help, "benchmark");
   EXPECT_EQ(r.models().size(), 2u);
-  EXPECT_THROW(r.add(ModelInfo{"phold", "again", {}, {}, nullptr}), std::logic_error);
+  EXPECT_THROW(r.add(ModelInfo{"phold", "again", {}, {}, {}, nullptr}), std::logic_error);
   EXPECT_EQ(error_of([&] { r.find("pold"); }),
             "unknown model 'pold'; did you mean 'phold'?");
   EXPECT_EQ(error_of([&] { r.find("torus"); }), "unknown model 'torus'; known models: phold, mesh");

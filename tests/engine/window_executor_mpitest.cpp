@@ -53,7 +53,7 @@ std::map<uint64_t, std::pair<uint64_t, uint64_t>> run_parallel(const std::string
   Simulation sim(*model, *partition, rank, 11, stats);
   sim.setup();
   out = run_windows(sim, MPI_COMM_WORLD, SimTime::ps(lookahead), end, nullptr);
-  sim.finish();
+  sim.finish(false);
 
   // Gather (id, events, checksum) triples on rank 0.
   const Table& t = stats.table("lps");
@@ -82,7 +82,7 @@ std::map<uint64_t, std::pair<uint64_t, uint64_t>> run_sequential_reference(SimTi
   Simulation sim(*model, *partition, 0, 11, stats);
   sim.setup();
   run_sequential(sim, end, nullptr);
-  sim.finish();
+  sim.finish(false);
   return rows_of(stats.table("lps"));
 }
 

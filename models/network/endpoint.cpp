@@ -1,0 +1,262 @@
+// Endpoint: Bernoulli message generation, the source queue and injection, and ejection.
+#include "models/network/endpoint.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+
+#include <boost/serialization/array.hpp>
+
+#include "models/network/network_stats.h"
+#include "models/network/state_io.h"
+
+namespace hx::net {
+namespace {
+
+constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+
+}  // namespace
+
+Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
+                   const BuildContext& ctx)
+    : Component(id),
+      net_(net),
+      index_(index),
+      vcs_(net.router.vcs),
+      rng_(ctx.seed, id, static_cast<uint64_t>(RngPurpose::kTraffic)),
+      links_(&ctx.stats->table("links")),
+      flows_(&ctx.stats->table("flows")),
+      endpoints_(&ctx.stats->table("endpoints")),
+      totals_(&ctx.stats->table("network_totals")),
+      histogram_(&ctx.stats->table("latency_histogram")) {
+  std::vector<PortSpec> ports;
+  net.topology->ports(id, ports);
+  injectors_.resize(ports.size());
+  for (std::size_t p = 0; p < ports.size(); ++p) {
+    injectors_[p].ps_per_flit = net.ps_per_flit[ports[p].link_class];
+  }
+  credits_.assign(ports.size() * vcs_, net.router.buffer_flits);
+
+  // Bernoulli injection: each slot starts a message with probability q. Above one message per
+  // cycle the cycle is split into n slots, so any offered load the ports can carry is possible.
+  const double per_cycle = net.traffic.load /
+                           (static_cast<double>(net.traffic.packet_flits) * net.traffic.message_packets);
+  const double slots = std::max(1.0, std::ceil(per_cycle));
+  slot_ps_ = net.cycle_ps / static_cast<int64_t>(slots);
+  slot_probability_ = per_cycle / slots;
+  sends_ = per_cycle > 0 && net.pattern->sends(index);
+}
+
+void Endpoint::setup() {
+  if (!sends_) return;
+  next_slot_ = -1;
+  schedule_next_message();
+}
+
+// Geometric gap to the next successful slot, then one event at that slot if it is before the
+// end of the measurement window (injection stops there and the network drains).
+void Endpoint::schedule_next_message() {
+  int64_t gap = 1;
+  if (slot_probability_ < 1.0) {
+    gap += static_cast<int64_t>(std::floor(std::log1p(-rng_.uniform()) /
+                                           std::log1p(-slot_probability_)));
+  }
+  next_slot_ += gap;
+  const int64_t at = next_slot_ * slot_ps_;
+  if (at < net_.window_end_ps) schedule(SimTime::ps(at - now().count_ps()), kGenerate, uint8_t{0});
+}
+
+void Endpoint::handle(const Event& e) {
+  switch (e.kind) {
+    case kGenerate: generate(); break;
+    case kInject:
+      inject_pending_ = -1;
+      try_inject();
+      break;
+    case kPacketArrival: deliver(e.port, e.payload_as<Packet>()); break;
+    case kCreditArrival: {
+      const auto credit = e.payload_as<Credit>();
+      credits(e.port, credit.vc) += credit.flits;
+      if (!queue_.empty()) try_inject();
+      break;
+    }
+    default: break;
+  }
+}
+
+void Endpoint::generate() {
+  const int64_t now = this->now().count_ps();
+  const uint32_t packets = net_.traffic.message_packets;
+  queue_.push_back(Message{messages_++, now, net_.pattern->destination(index_, rng_), 0});
+  queued_packets_ += packets;
+  max_queue_ = std::max(max_queue_, queued_packets_);
+  if (net_.in_window(now)) {
+    measured_created_ += packets;
+    flits_offered_ += uint64_t{packets} * net_.traffic.packet_flits;
+  }
+  schedule_next_message();
+  try_inject();
+}
+
+void Endpoint::try_inject() {
+  const int64_t now = this->now().count_ps();
+  const uint16_t flits = net_.traffic.packet_flits;
+  const auto ports = static_cast<uint32_t>(injectors_.size());
+  while (!queue_.empty()) {
+    int64_t wake = kNever;
+    bool sent = false;
+    for (uint32_t k = 0; k < ports && !sent; ++k) {
+      const uint32_t port = (next_port_ + k) % ports;
+      Injector& inj = injectors_[port];
+      if (inj.free_ps > now) {
+        wake = std::min(wake, inj.free_ps);
+        continue;
+      }
+      for (uint8_t v = 0; v < vcs_; ++v) {
+        const auto vc = static_cast<uint8_t>((inj.next_vc + v) % vcs_);
+        if (credits(static_cast<PortId>(port), vc) < flits) continue;
+        Message& m = queue_.front();
+        Packet p;
+        p.message = m.seq;
+        p.created_ps = m.created_ps;
+        p.injected_ps = now;
+        p.src = index_;
+        p.dst = m.dst;
+        p.message_flits = net_.traffic.message_packets * flits;
+        p.flits = flits;
+        p.index = static_cast<uint16_t>(m.packets_sent);
+        p.vc = vc;
+        if (net_.in_window(m.created_ps)) p.flags |= Packet::kMeasured;
+        const int64_t ser = flits * inj.ps_per_flit;
+        p.stream_ps = static_cast<int32_t>(ser);
+        send(static_cast<PortId>(port), kPacketArrival, p);
+        credits(static_cast<PortId>(port), vc) -= flits;
+        inj.free_ps = now + ser;
+        inj.next_vc = static_cast<uint8_t>((vc + 1) % vcs_);
+        inj.stats.record(net_, now, now + ser, flits);
+        next_port_ = (port + 1) % ports;
+        ++injected_;
+        --queued_packets_;
+        if (++m.packets_sent == net_.traffic.message_packets) queue_.pop_front();
+        sent = true;
+        break;
+      }
+    }
+    if (sent) continue;
+    // Blocked: wake when a port frees; credit-blocked ports wake us with their credits.
+    if (wake != kNever && (inject_pending_ < 0 || inject_pending_ > wake)) {
+      inject_pending_ = wake;
+      schedule(SimTime::ps(wake - now), kInject, uint8_t{0});
+    }
+    return;
+  }
+}
+
+void Endpoint::deliver(PortId port, const Packet& p) {
+  const int64_t tail = now().count_ps() + p.stream_ps;
+  send(port, kCreditArrival, Credit{p.flits, p.vc}, SimTime::ps(p.stream_ps));
+  ++received_;
+  if (net_.in_window(tail)) flits_accepted_ += p.flits;
+  const bool measured = (p.flags & Packet::kMeasured) != 0;
+  if (measured) {
+    const int64_t latency = tail - p.created_ps;
+    ++measured_delivered_;
+    latency_sum_ += latency;
+    network_latency_sum_ += tail - p.injected_ps;
+    hops_sum_ += p.hops;
+    const uint64_t bins = net_.traffic.histogram_bins;
+    const auto bin = std::min<uint64_t>(static_cast<uint64_t>(latency / net_.cycle_ps), bins - 1);
+    histogram_->add_to(bin, 0, uint64_t{1});
+  }
+  if (net_.traffic.flows == FlowRecords::kNone ||
+      (net_.traffic.flows == FlowRecords::kMeasured && !measured)) {
+    return;
+  }
+  if (net_.traffic.message_packets == 1) {
+    add_flow(p, tail, tail, p.hops);
+    return;
+  }
+  const uint64_t key = static_cast<uint64_t>(p.src) << 32 | (p.message & 0xFFFFFFFFULL);
+  auto [it, fresh] = partial_.try_emplace(key, Partial{p.created_ps, tail, 0, 0});
+  Partial& part = it->second;
+  part.hops += p.hops;
+  if (++part.packets == net_.traffic.message_packets) {
+    add_flow(p, part.first_ps, tail, part.hops);
+    partial_.erase(it);
+  }
+}
+
+void Endpoint::add_flow(const Packet& p, int64_t first_ps, int64_t last_ps, uint32_t hops) {
+  const uint32_t packets = net_.traffic.message_packets;
+  flows_->add_owned_row(
+      index_, flows_recorded_++,
+      {uint64_t{p.src}, uint64_t{p.dst}, p.message, uint64_t{packets},
+       uint64_t{p.message_flits} * net_.router.flit_bytes, p.created_ps, first_ps, last_ps,
+       last_ps - p.created_ps, static_cast<double>(hops) / packets,
+       uint64_t{(p.flags & Packet::kMeasured) ? 1u : 0u}});
+}
+
+void Endpoint::finish() {
+  const double window = static_cast<double>(net_.window_end_ps - net_.window_begin_ps);
+  for (PortId p = 0; p < injectors_.size(); ++p) {
+    const LinkStats& s = injectors_[p].stats;
+    const PortLink& link = port(p);
+    links_->add_row(net_.topology->first_link(id()) + p,
+                    {uint64_t{id()}, uint64_t{p}, uint64_t{link.peer}, uint64_t{link.peer_port},
+                     uint64_t{link.link_class}, s.packets, s.flits,
+                     s.flits * net_.router.flit_bytes, s.busy_ps,
+                     static_cast<double>(s.busy_ps) / window, s.stall_ps});
+  }
+  endpoints_->add_row(index_, {messages_, injected_, received_, flits_offered_, flits_accepted_,
+                               measured_delivered_, latency_sum_, max_queue_});
+  using namespace totals;
+  totals_->add_to(0, kPacketsInjected, injected_);
+  totals_->add_to(0, kPacketsEjected, received_);
+  totals_->add_to(0, kLinkSent, injected_);
+  totals_->add_to(0, kLinkReceived, received_);
+  totals_->add_to(0, kPacketsQueued, queued_packets_);
+  totals_->add_to(0, kFlitsOffered, flits_offered_);
+  totals_->add_to(0, kFlitsAccepted, flits_accepted_);
+  totals_->add_to(0, kMeasuredCreated, measured_created_);
+  totals_->add_to(0, kMeasuredDelivered, measured_delivered_);
+  totals_->add_to(0, kLatencySumPs, latency_sum_);
+  totals_->add_to(0, kNetworkLatencySumPs, network_latency_sum_);
+  totals_->add_to(0, kHopsSum, hops_sum_);
+  totals_->add_to(0, kSenders, uint64_t{sends_ ? 1u : 0u});
+}
+
+void Endpoint::save_state(boost::archive::binary_oarchive& ar) const {
+  const uint64_t seq = sent_count();
+  ar << seq << rng_ << next_slot_ << queued_packets_ << inject_pending_ << next_port_;
+  save_queue(ar, queue_);
+  save_pods(ar, injectors_);
+  save_pods(ar, credits_);
+  std::vector<KeyedPartial> partial;
+  for (const auto& [key, part] : partial_) partial.push_back({key, part});
+  std::sort(partial.begin(), partial.end(),
+            [](const KeyedPartial& a, const KeyedPartial& b) { return a.key < b.key; });
+  save_pods(ar, partial);
+  ar << messages_ << injected_ << received_ << flits_offered_ << flits_accepted_
+     << measured_created_ << measured_delivered_ << latency_sum_ << network_latency_sum_
+     << hops_sum_ << max_queue_ << flows_recorded_;
+}
+
+void Endpoint::load_state(boost::archive::binary_iarchive& ar) {
+  ar >> seq_for_checkpoint() >> rng_ >> next_slot_ >> queued_packets_ >> inject_pending_ >>
+      next_port_;
+  load_queue(ar, queue_);
+  load_pods(ar, injectors_);
+  load_pods(ar, credits_);
+  std::vector<KeyedPartial> partial;
+  load_pods(ar, partial);
+  partial_.clear();
+  for (const KeyedPartial& k : partial) partial_.emplace(k.key, k.partial);
+  ar >> messages_ >> injected_ >> received_ >> flits_offered_ >> flits_accepted_ >>
+      measured_created_ >> measured_delivered_ >> latency_sum_ >> network_latency_sum_ >>
+      hops_sum_ >> max_queue_ >> flows_recorded_;
+}
+
+}  // namespace hx::net

@@ -1,0 +1,97 @@
+// The endpoint (chip or NIC, DESIGN §6): generates messages of the synthetic pattern with
+// Bernoulli injection, keeps them in an unbounded source queue (so offered and accepted load can
+// differ), splits them into packets, injects through one or more ports under credit flow
+// control, and ejects arriving packets, recording latency and flows.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "core/component.h"
+#include "core/model.h"
+#include "core/rng.h"
+#include "core/stats.h"
+#include "models/network/network_context.h"
+#include "models/network/ring_queue.h"
+
+namespace hx::net {
+
+class Endpoint final : public Component {
+ public:
+  Endpoint(ComponentId id, uint32_t index, const NetworkContext& net, const BuildContext& ctx);
+
+  void setup() override;
+  void handle(const Event& e) override;
+  void finish() override;
+  void save_state(boost::archive::binary_oarchive& ar) const override;
+  void load_state(boost::archive::binary_iarchive& ar) override;
+
+ private:
+  struct Message {
+    uint64_t seq;
+    int64_t created_ps;
+    uint32_t dst;
+    uint32_t packets_sent;
+  };
+  struct Injector {  // one per port
+    int64_t free_ps = 0;
+    int64_t ps_per_flit = 0;
+    uint8_t next_vc = 0;
+    LinkStats stats;
+  };
+  struct Partial {  // a multi-packet message being received
+    int64_t created_ps;
+    int64_t first_ps;
+    uint32_t packets;
+    uint32_t hops;
+  };
+  struct KeyedPartial {  // for checkpoints, in key order
+    uint64_t key;
+    Partial partial;
+  };
+
+  void generate();
+  void schedule_next_message();
+  void try_inject();
+  void deliver(PortId port, const Packet& packet);
+  void add_flow(const Packet& p, int64_t first_ps, int64_t last_ps, uint32_t hops);
+  uint32_t& credits(PortId port, uint8_t vc) { return credits_[port * vcs_ + vc]; }
+
+  const NetworkContext& net_;
+  uint32_t index_;
+  uint8_t vcs_;
+  Rng rng_;
+  Table* links_;
+  Table* flows_;
+  Table* endpoints_;
+  Table* totals_;
+  Table* histogram_;
+  bool sends_ = false;
+  double slot_probability_ = 0;  // of a new message in each slot
+  int64_t slot_ps_ = 0;           // generation slots: one cycle, or a fraction above 1 msg/cycle
+  int64_t next_slot_ = 0;         // index of the slot of the next message
+
+  RingQueue<Message> queue_;
+  uint64_t queued_packets_ = 0;
+  std::vector<Injector> injectors_;
+  std::vector<uint32_t> credits_;     // [port * vcs + vc] at the router's input
+  int64_t inject_pending_ = -1;       // time of the scheduled kInject, -1: none
+  uint32_t next_port_ = 0;
+  std::unordered_map<uint64_t, Partial> partial_;  // (src << 32 | message) -> progress
+
+  uint64_t messages_ = 0;
+  uint64_t injected_ = 0;
+  uint64_t received_ = 0;
+  uint64_t flits_offered_ = 0;
+  uint64_t flits_accepted_ = 0;
+  uint64_t measured_created_ = 0;
+  uint64_t measured_delivered_ = 0;
+  int64_t latency_sum_ = 0;
+  int64_t network_latency_sum_ = 0;
+  uint64_t hops_sum_ = 0;
+  uint64_t max_queue_ = 0;
+  uint64_t flows_recorded_ = 0;
+};
+
+}  // namespace hx::net

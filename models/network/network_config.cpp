@@ -1,0 +1,91 @@
+// Declarations and resolution of the [router] and [traffic] sections. Defaults follow the
+// papers' simulation set-ups (RailX Table 5, switch-less Dragonfly Table IV).
+#include "models/network/network_config.h"
+
+#include "core/error.h"
+#include "models/traffic/pattern.h"
+
+namespace hx::net {
+
+std::vector<ParamSpec> router_params() {
+  return {
+      ParamSpec::integer("vcs", 0,
+                         "virtual channels per port; 0: as many as the routing needs")
+          .range(0, 32),
+      ParamSpec::integer("buffer_flits", 32,
+                         "input buffer per virtual channel, in flits (papers: 16 or 32)")
+          .range(1, 1 << 20),
+      ParamSpec::time("pipeline_delay", "1cycles",
+                      "router pipeline: from a head flit's arrival to its earliest departure"),
+      ParamSpec::bytes("flit_size", "8B", "bytes per flit (RailX: 8B); only scales byte counts"),
+      ParamSpec::time("watchdog", "50000cycles",
+                      "deadlock watchdog: a router that holds packets and moves none for this "
+                      "long stops the run with a report (exit code 4)"),
+  };
+}
+
+std::vector<ParamSpec> traffic_params() {
+  return {
+      ParamSpec::choice("pattern", "uniform", pattern_names(), "synthetic traffic pattern"),
+      ParamSpec::real("load", 0.1, "offered load in flits/cycle per endpoint (Bernoulli)")
+          .range(0, 64),
+      ParamSpec::integer("packet_flits", 4, "flits per packet (papers: 4)").range(1, 1024),
+      ParamSpec::integer("message_packets", 1, "packets per message (one /flows row each)")
+          .range(1, 1 << 20),
+      ParamSpec::time("warmup", "5000cycles", "warm-up before measurement (papers: 5,000 cycles)"),
+      ParamSpec::time("measure", "10000cycles",
+                      "measurement window; injection stops at its end and the network drains "
+                      "(papers: 10,000 cycles)"),
+      ParamSpec::integer("hotspot_groups", 4,
+                         "hotspot pattern: endpoint groups [0, n) talk among themselves")
+          .range(1, 1e9),
+      ParamSpec::choice("flows", "measured", {"none", "measured", "all"},
+                        "which messages get a row in /flows"),
+      ParamSpec::integer("histogram_bins", 10000,
+                         "latency histogram bins of one cycle each; the last is open-ended")
+          .range(2, 1e7),
+  };
+}
+
+RouterConfig router_config_from(const ParamSet& p, uint8_t routing_vcs,
+                                const std::string& routing_name) {
+  RouterConfig c;
+  const auto vcs = static_cast<uint8_t>(p.integer("vcs"));
+  if (vcs != 0 && vcs < routing_vcs) {
+    throw InputError("router.vcs = " + std::to_string(vcs) + ": routing '" + routing_name +
+                     "' needs at least " + std::to_string(routing_vcs) +
+                     " virtual channels (or set 0 for exactly that many)");
+  }
+  c.vcs = vcs == 0 ? routing_vcs : vcs;
+  c.buffer_flits = static_cast<uint32_t>(p.integer("buffer_flits"));
+  c.pipeline = p.time("pipeline_delay");
+  c.flit_bytes = p.bytes("flit_size").count();
+  c.watchdog = p.time("watchdog");
+  if (c.flit_bytes == 0) throw InputError("router.flit_size = 0B: expected at least 1B");
+  if (c.watchdog <= SimTime::zero()) {
+    throw InputError("router.watchdog = " + format_time(c.watchdog) + ": expected a time > 0");
+  }
+  return c;
+}
+
+TrafficConfig traffic_config_from(const ParamSet& p) {
+  TrafficConfig c;
+  c.pattern = p.text("pattern");
+  c.load = p.real("load");
+  c.packet_flits = static_cast<uint16_t>(p.integer("packet_flits"));
+  c.message_packets = static_cast<uint32_t>(p.integer("message_packets"));
+  c.warmup = p.time("warmup");
+  c.measure = p.time("measure");
+  c.hotspot_groups = static_cast<uint32_t>(p.integer("hotspot_groups"));
+  const std::string& flows = p.text("flows");
+  c.flows = flows == "none" ? FlowRecords::kNone
+            : flows == "all" ? FlowRecords::kAll
+                             : FlowRecords::kMeasured;
+  c.histogram_bins = static_cast<uint32_t>(p.integer("histogram_bins"));
+  if (c.measure <= SimTime::zero()) {
+    throw InputError("traffic.measure = " + format_time(c.measure) + ": expected a time > 0");
+  }
+  return c;
+}
+
+}  // namespace hx::net

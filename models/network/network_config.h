@@ -1,0 +1,46 @@
+// The shared [router] and [traffic] sections of every network model, resolved into plain values
+// the router and endpoint read on their hot paths.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/params.h"
+#include "core/units.h"
+
+namespace hx::net {
+
+struct RouterConfig {
+  uint8_t vcs = 0;             // virtual channels per port
+  uint32_t buffer_flits = 0;   // input buffer depth per VC
+  SimTime pipeline;            // head arrival to earliest departure
+  uint64_t flit_bytes = 0;     // for byte counts only
+  SimTime watchdog;            // no movement at a loaded router for this long: deadlock
+};
+
+/// What to keep in the per-message /flows table.
+enum class FlowRecords { kNone, kMeasured, kAll };
+
+struct TrafficConfig {
+  std::string pattern;
+  double load = 0;              // offered flits per cycle per endpoint
+  uint16_t packet_flits = 0;
+  uint32_t message_packets = 0;
+  SimTime warmup;
+  SimTime measure;
+  uint32_t hotspot_groups = 0;
+  FlowRecords flows = FlowRecords::kMeasured;
+  uint32_t histogram_bins = 0;  // latency histogram: bins of one cycle, the last one open-ended
+};
+
+std::vector<ParamSpec> router_params();
+std::vector<ParamSpec> traffic_params();
+
+/// `routing_vcs`: the VCs the routing needs; router.vcs = 0 means exactly that many, a smaller
+/// non-zero value is an InputError naming router.vcs.
+RouterConfig router_config_from(const ParamSet& p, uint8_t routing_vcs,
+                                const std::string& routing_name);
+TrafficConfig traffic_config_from(const ParamSet& p);
+
+}  // namespace hx::net

@@ -1,0 +1,68 @@
+// What every router and endpoint of one network model shares, read-only: the topology, the
+// routing, the traffic pattern, the resolved [router] and [traffic] sections, and the timing
+// derived from them. Owned by the NetworkModel, which outlives the components.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "core/units.h"
+#include "models/network/network_config.h"
+#include "models/network/routing.h"
+#include "models/network/topology.h"
+#include "models/traffic/pattern.h"
+
+namespace hx::net {
+
+/// Event kinds of the network components.
+enum EventKind : uint16_t {
+  kPacketArrival = 1,  // payload Packet: a head flit arrives (its tail stream_ps later)
+  kCreditArrival,      // payload Credit: buffer space freed downstream
+  kAllocate,           // router: run the allocators
+  kWatchdog,           // router: check for lack of progress
+  kGenerate,           // endpoint: a new message
+  kInject,             // endpoint: try to inject from the source queue
+};
+
+struct Credit {
+  uint16_t flits = 0;
+  uint8_t vc = 0;
+};
+
+struct NetworkContext {
+  const Topology* topology = nullptr;
+  const Routing* routing = nullptr;
+  const TrafficPattern* pattern = nullptr;
+  RouterConfig router;
+  TrafficConfig traffic;
+  int64_t cycle_ps = 0;
+  std::vector<int64_t> ps_per_flit;  // per link class: serialisation time of one flit
+  int64_t window_begin_ps = 0;       // measurement window [begin, end)
+  int64_t window_end_ps = 0;
+
+  bool in_window(int64_t t) const { return t >= window_begin_ps && t < window_end_ps; }
+  /// Length of [from, to) that falls inside the window.
+  int64_t window_overlap(int64_t from, int64_t to) const {
+    return std::max<int64_t>(0, std::min(to, window_end_ps) - std::max(from, window_begin_ps));
+  }
+};
+
+/// Per-link counters kept by the link's sender, for the /links table.
+struct LinkStats {
+  uint64_t packets = 0;
+  uint64_t flits = 0;
+  int64_t busy_ps = 0;
+  int64_t stall_ps = 0;
+
+  /// A packet's head enters the link at `head`, its tail at `tail`.
+  void record(const NetworkContext& net, int64_t head, int64_t tail, uint32_t flits_sent) {
+    if (net.in_window(head)) {
+      ++packets;
+      flits += flits_sent;
+    }
+    busy_ps += net.window_overlap(head, tail);
+  }
+};
+
+}  // namespace hx::net

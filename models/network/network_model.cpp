@@ -1,0 +1,139 @@
+// The network model: builds routers and endpoints over a topology family, and registers each
+// family as a model with the shared [router] and [traffic] sections.
+#include "models/network/network_model.h"
+
+#include <cmath>
+
+#include "core/error.h"
+#include "models/network/endpoint.h"
+#include "models/network/network_context.h"
+#include "models/network/network_stats.h"
+#include "models/network/router.h"
+
+namespace hx::net {
+namespace {
+
+class BuiltNetworkModel final : public NetworkModel {
+ public:
+  BuiltNetworkModel(Network network, const ModelParams& params, const std::string& family)
+      : network_(std::move(network)) {
+    const Topology& t = *network_.topology;
+    const Routing& r = *network_.routing;
+    net_.topology = &t;
+    net_.routing = &r;
+    net_.router = router_config_from(params.section("router"), r.vcs(), r.name());
+    net_.traffic = traffic_config_from(params.section("traffic"));
+    net_.cycle_ps = params.sim->time("cycle_time").count_ps();
+    if (net_.cycle_ps <= 0) throw InputError("sim.cycle_time = 0ps: network models need a cycle");
+    if (net_.traffic.packet_flits > net_.router.buffer_flits) {
+      throw InputError("traffic.packet_flits = " + std::to_string(net_.traffic.packet_flits) +
+                       " exceeds router.buffer_flits = " +
+                       std::to_string(net_.router.buffer_flits) +
+                       ": virtual cut-through needs room for a whole packet in one VC buffer");
+    }
+    for (const LinkClass& c : t.link_classes()) {
+      const auto ps = static_cast<int64_t>(std::llround(static_cast<double>(net_.cycle_ps) /
+                                                        c.flits_per_cycle));
+      if (ps <= 0) {
+        throw InputError(family + ": link class '" + c.name + "' at " +
+                         std::to_string(c.flits_per_cycle) +
+                         " flits/cycle is faster than one flit per picosecond");
+      }
+      net_.ps_per_flit.push_back(ps);
+    }
+    net_.window_begin_ps = net_.traffic.warmup.count_ps();
+    net_.window_end_ps = net_.window_begin_ps + net_.traffic.measure.count_ps();
+
+    PatternParams pattern;
+    pattern.name = net_.traffic.pattern;
+    pattern.hotspot_groups = net_.traffic.hotspot_groups;
+    pattern.seed = static_cast<uint64_t>(params.sim->integer("seed"));
+    pattern_ = make_pattern(pattern, t);
+    net_.pattern = pattern_.get();
+  }
+
+  const Topology& topology() const override { return *network_.topology; }
+  const Routing& routing() const override { return *network_.routing; }
+  uint8_t vcs() const override { return net_.router.vcs; }
+
+  ComponentId num_components() const override { return topology().num_components(); }
+  std::vector<GroupLevel> group_levels() const override { return topology().group_levels(); }
+  ComponentRange group_range(std::size_t level, uint64_t group) const override {
+    return topology().group_range(level, group);
+  }
+  // Routers handle several events per packet hop, endpoints about two per packet.
+  uint64_t weight(ComponentId id) const override {
+    return topology().node(id).kind == NodeKind::kRouter ? 4 : 1;
+  }
+  void ports(ComponentId id, std::vector<PortSpec>& out) const override {
+    topology().ports(id, out);
+  }
+  std::vector<TableSpec> tables() const override {
+    return network_tables(topology(), net_.traffic.histogram_bins);
+  }
+  std::unique_ptr<Component> create(ComponentId id, const BuildContext& ctx) const override {
+    const Node n = topology().node(id);
+    if (n.kind == NodeKind::kRouter) return std::make_unique<Router>(id, n.index, net_, ctx);
+    return std::make_unique<Endpoint>(id, n.index, net_, ctx);
+  }
+  bool ends_by_itself() const override { return true; }
+  std::vector<SummaryValue> summarize(const StatsRegistry& stats) const override {
+    return summarize_network(stats, topology(), SimTime::ps(net_.cycle_ps),
+                             net_.traffic.measure);
+  }
+
+ private:
+  Network network_;
+  std::unique_ptr<TrafficPattern> pattern_;
+  NetworkContext net_;
+};
+
+// What `hxsim list` shows for the tables of a network model, without building one.
+std::vector<TableSpec> table_descriptions() {
+  class Empty final : public Topology {
+   public:
+    std::string describe() const override { return ""; }
+    uint32_t num_routers() const override { return 0; }
+    uint32_t num_endpoints() const override { return 0; }
+    Node node(ComponentId) const override { return {}; }
+    ComponentId router_component(uint32_t) const override { return 0; }
+    ComponentId endpoint_component(uint32_t) const override { return 0; }
+    void ports(ComponentId, std::vector<PortSpec>&) const override {}
+    uint64_t first_link(ComponentId) const override { return 0; }
+    uint64_t num_links() const override { return 0; }
+    std::vector<GroupLevel> group_levels() const override { return {}; }
+    ComponentRange group_range(std::size_t, uint64_t) const override { return {}; }
+    const std::vector<LinkClass>& link_classes() const override { return classes_; }
+    uint32_t num_endpoint_groups() const override { return 0; }
+    uint32_t endpoint_group(uint32_t) const override { return 0; }
+    EndpointRange endpoint_group_range(uint32_t) const override { return {}; }
+    uint32_t endpoint_router(uint32_t) const override { return 0; }
+    uint32_t diameter() const override { return 0; }
+
+   private:
+    std::vector<LinkClass> classes_;
+  };
+  return network_tables(Empty(), 1);
+}
+
+}  // namespace
+
+const NetworkModel* as_network(const Model& model) {
+  return dynamic_cast<const NetworkModel*>(&model);
+}
+
+void register_network_family(Registry& registry, TopologyFamily family) {
+  ModelInfo info;
+  info.name = family.name;
+  info.help = family.help;
+  info.params = family.params;
+  info.extra_sections = {{"router", router_params()}, {"traffic", traffic_params()}};
+  info.tables = table_descriptions();
+  info.make = [family](const ModelParams& params) -> std::unique_ptr<Model> {
+    return std::make_unique<BuiltNetworkModel>(family.make(params.section(family.name)), params,
+                                               family.name);
+  };
+  registry.add(std::move(info));
+}
+
+}  // namespace hx::net

@@ -1,0 +1,145 @@
+// Table declarations and the run summary of network models.
+#include "models/network/network_stats.h"
+
+#include <algorithm>
+#include <string>
+
+namespace hx::net {
+
+std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogram_bins) {
+  using T = ColumnType;
+  TableSpec links{
+      "links", "link", "one row per directed link (the sender's output port), measurement window",
+      {
+          {"src_component", T::kU64, "1", "component the link leaves"},
+          {"src_port", T::kU64, "1", "its port"},
+          {"dst_component", T::kU64, "1", "component the link enters"},
+          {"dst_port", T::kU64, "1", "its port"},
+          {"link_class", T::kU64, "1", "index into the /summary attribute link_classes"},
+          {"packets", T::kU64, "1", "packets whose head entered the link in the window"},
+          {"flits", T::kU64, "1", "their flits"},
+          {"bytes", T::kU64, "bytes", "their bytes (router.flit_size per flit)"},
+          {"busy_ps", T::kI64, "ps", "time the link carried flits, within the window"},
+          {"utilisation", T::kF64, "1", "busy_ps / window"},
+          {"credit_stall_ps", T::kI64, "ps",
+           "time a ready packet waited at the free link for downstream credits, in the window"},
+      }};
+  TableSpec flows{
+      "flows", "flow", "one row per delivered message (traffic.flows), ordered by destination "
+      "then arrival",
+      {
+          {"src", T::kU64, "1", "source endpoint"},
+          {"dst", T::kU64, "1", "destination endpoint"},
+          {"message", T::kU64, "1", "the source's message number"},
+          {"packets", T::kU64, "1", "packets of the message"},
+          {"bytes", T::kU64, "bytes", "message size"},
+          {"created_ps", T::kI64, "ps", "when the message entered the source queue"},
+          {"first_arrival_ps", T::kI64, "ps", "tail arrival of its first packet"},
+          {"last_arrival_ps", T::kI64, "ps", "tail arrival of its last packet"},
+          {"latency_ps", T::kI64, "ps", "last_arrival_ps - created_ps"},
+          {"mean_hops", T::kF64, "1", "router-to-router hops per packet"},
+          {"measured", T::kU64, "1", "1 if created inside the measurement window"},
+      },
+      TableKind::kPerOwner, topology.num_endpoints()};
+  TableSpec endpoints{
+      "endpoints", "endpoint", "one row per endpoint",
+      {
+          {"messages_created", T::kU64, "1", "messages generated over the whole run"},
+          {"packets_injected", T::kU64, "1", "packets whose head left the endpoint"},
+          {"packets_received", T::kU64, "1", "packets delivered to it"},
+          {"flits_offered", T::kU64, "1", "flits created inside the measurement window"},
+          {"flits_accepted", T::kU64, "1", "flits delivered to it inside the window"},
+          {"measured_delivered", T::kU64, "1", "measured packets delivered to it"},
+          {"latency_sum_ps", T::kI64, "ps", "sum of those packets' latencies"},
+          {"max_queue_packets", T::kU64, "1", "longest source queue seen"},
+      }};
+  std::vector<ColumnSpec> total_columns = {
+      {"packets_injected", T::kU64, "1", "packets that left a source endpoint"},
+      {"packets_ejected", T::kU64, "1", "packets delivered"},
+      {"packets_buffered", T::kU64, "1", "packets in router buffers at the end"},
+      {"link_sent", T::kU64, "1", "packet transmissions over links"},
+      {"link_received", T::kU64, "1", "packet receptions from links"},
+      {"packets_queued", T::kU64, "1", "packets still in source queues at the end"},
+      {"flits_offered", T::kU64, "1", "flits created inside the window"},
+      {"flits_accepted", T::kU64, "1", "flits delivered inside the window"},
+      {"measured_created", T::kU64, "1", "packets created inside the window"},
+      {"measured_delivered", T::kU64, "1", "of those, delivered by the end"},
+      {"latency_sum_ps", T::kI64, "ps", "their creation-to-tail latencies, summed"},
+      {"network_latency_sum_ps", T::kI64, "ps", "their injection-to-tail latencies, summed"},
+      {"hops_sum", T::kU64, "1", "their router-to-router hops, summed"},
+      {"senders", T::kU64, "1", "endpoints that send under the pattern"},
+  };
+  TableSpec totals{"network_totals", "row", "run totals (one row, summed over ranks)",
+                   total_columns, TableKind::kSummed, 1};
+  TableSpec histogram{
+      "latency_histogram", "bin",
+      "measured packets by latency: bin b holds [b, b+1) cycles; the last bin is open-ended",
+      {{"packets", T::kU64, "1", "delivered measured packets in the bin"}},
+      TableKind::kSummed, histogram_bins};
+  return {links, flows, endpoints, totals, histogram};
+}
+
+std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const Topology& topology,
+                                            SimTime cycle, SimTime measure) {
+  const Table& totals_table = stats.table("network_totals");
+  auto total = [&](std::size_t column) -> uint64_t {
+    const TableSpec& spec = totals_table.spec();
+    return spec.columns[column].type == ColumnType::kU64
+               ? totals_table.u64(column)[0]
+               : static_cast<uint64_t>(totals_table.i64(column)[0]);
+  };
+  const Table& histogram = stats.table("latency_histogram");
+  const std::vector<uint64_t>& bins = histogram.u64(0);
+
+  const double endpoints = topology.num_endpoints();
+  const double cycles = static_cast<double>(measure.count_ps()) / static_cast<double>(cycle.count_ps());
+  const uint64_t delivered = total(totals::kMeasuredDelivered);
+  auto mean = [&](std::size_t column) {
+    return delivered ? static_cast<double>(total(column)) / static_cast<double>(delivered) : 0.0;
+  };
+  // Percentile from the one-cycle histogram: the upper edge of the bin where the cumulative
+  // count reaches the fraction (the open last bin reports its lower edge).
+  auto percentile = [&](double fraction) -> int64_t {
+    if (delivered == 0) return -1;
+    const auto target = static_cast<uint64_t>(fraction * static_cast<double>(delivered) + 0.5);
+    uint64_t seen = 0;
+    for (std::size_t b = 0; b < bins.size(); ++b) {
+      seen += bins[b];
+      if (seen >= std::max<uint64_t>(target, 1)) {
+        const int64_t edge = static_cast<int64_t>(b + (b + 1 < bins.size() ? 1 : 0));
+        return edge * cycle.count_ps();
+      }
+    }
+    return static_cast<int64_t>(bins.size()) * cycle.count_ps();
+  };
+
+  std::string classes;
+  for (const LinkClass& c : topology.link_classes()) classes += (classes.empty() ? "" : ",") + c.name;
+
+  const uint64_t in_flight = total(totals::kPacketsBuffered) + total(totals::kLinkSent) -
+                             total(totals::kLinkReceived);
+  const double per = endpoints * cycles;
+  return {
+      {"offered_load", static_cast<double>(total(totals::kFlitsOffered)) / per, "flits/cycle/endpoint",
+       "flits created in the measurement window per cycle per endpoint"},
+      {"accepted_load", static_cast<double>(total(totals::kFlitsAccepted)) / per,
+       "flits/cycle/endpoint", "flits delivered in the measurement window per cycle per endpoint"},
+      {"senders", total(totals::kSenders), "1", "endpoints that send under the pattern"},
+      {"packets_injected", total(totals::kPacketsInjected), "1", ""},
+      {"packets_ejected", total(totals::kPacketsEjected), "1", ""},
+      {"packets_in_flight", in_flight, "1", "in router buffers or on links at the end"},
+      {"packets_queued", total(totals::kPacketsQueued), "1", "in source queues at the end"},
+      {"measured_created", total(totals::kMeasuredCreated), "1", ""},
+      {"measured_delivered", delivered, "1", ""},
+      {"latency_mean_ps", mean(totals::kLatencySumPs), "ps", "creation to tail arrival"},
+      {"latency_p50_ps", percentile(0.50), "ps", "one-cycle resolution"},
+      {"latency_p99_ps", percentile(0.99), "ps", "one-cycle resolution"},
+      {"network_latency_mean_ps", mean(totals::kNetworkLatencySumPs), "ps",
+       "head injection to tail arrival"},
+      {"hops_mean", mean(totals::kHopsSum), "1", "router-to-router hops"},
+      {"histogram_bin_ps", cycle.count_ps(), "ps", "latency_histogram bin width"},
+      {"link_classes", classes, "", "names of /links/link_class values"},
+  };
+}
+
+}  // namespace hx::net

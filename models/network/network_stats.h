@@ -1,0 +1,41 @@
+// The statistics every network model writes (docs/OUTPUT.md): per link, per flow (message), per
+// endpoint, the run totals and the latency histogram, and the run summary derived from them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/stats.h"
+#include "core/units.h"
+#include "models/network/topology.h"
+
+namespace hx::net {
+
+// Column indices, in declaration order, for the tables components add to while running.
+namespace totals {
+enum : std::size_t {
+  kPacketsInjected,
+  kPacketsEjected,
+  kPacketsBuffered,   // held in router input buffers when the run ended
+  kLinkSent,          // packets sent over any link (endpoint or router)
+  kLinkReceived,      // packets received from any link
+  kPacketsQueued,     // packets still in source queues when the run ended
+  kFlitsOffered,      // flits of packets created inside the measurement window
+  kFlitsAccepted,     // flits whose tail reached their destination inside the window
+  kMeasuredCreated,   // packets created inside the window
+  kMeasuredDelivered,
+  kLatencySumPs,      // over delivered measured packets: creation to tail arrival
+  kNetworkLatencySumPs,  // head injection to tail arrival
+  kHopsSum,
+  kSenders,           // endpoints that send under the pattern
+  kCount
+};
+}  // namespace totals
+
+std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogram_bins);
+
+/// The /summary values of a network run, from the reduced tables.
+std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const Topology& topology,
+                                            SimTime cycle, SimTime measure);
+
+}  // namespace hx::net

@@ -1,0 +1,314 @@
+// Router: packet and credit arrivals, the allocators, the watchdog.
+#include "models/network/router.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+
+#include <boost/serialization/array.hpp>
+
+#include "models/network/network_stats.h"
+#include "models/network/state_io.h"
+
+namespace hx::net {
+namespace {
+
+constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+
+}  // namespace
+
+Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const BuildContext& ctx)
+    : Component(id),
+      net_(net),
+      index_(index),
+      vcs_(net.router.vcs),
+      rng_(ctx.seed, id, static_cast<uint64_t>(RngPurpose::kRouting)),
+      links_(&ctx.stats->table("links")),
+      totals_(&ctx.stats->table("network_totals")) {
+  std::vector<PortSpec> ports;
+  net.topology->ports(id, ports);
+  const std::size_t n = ports.size();
+  queues_.resize(n * vcs_);
+  credits_.assign(n * vcs_, net.router.buffer_flits);
+  outputs_.resize(n);
+  input_free_.assign(n, 0);
+  next_vc_.assign(n, 0);
+  from_endpoint_.assign(n, 0);
+  busy_vcs_.assign(n, 0);
+  grant_.assign(n, -1);
+  for (std::size_t p = 0; p < n; ++p) {
+    const bool endpoint = net.topology->node(ports[p].peer).kind == NodeKind::kEndpoint;
+    from_endpoint_[p] = endpoint ? 1 : 0;
+    outputs_[p].to_endpoint = endpoint;
+    outputs_[p].ps_per_flit = net.ps_per_flit[ports[p].link_class];
+  }
+}
+
+void Router::handle(const Event& e) {
+  switch (e.kind) {
+    case kPacketArrival: on_packet(e.port, e.payload_as<Packet>()); break;
+    case kCreditArrival: on_credit(e.port, e.payload_as<Credit>()); break;
+    case kAllocate:
+      // This event is the earliest pending one: later ones stay scheduled.
+      pending_allocations_.erase(pending_allocations_.begin());
+      allocate();
+      break;
+    case kWatchdog: check_watchdog(); break;
+    default: break;
+  }
+}
+
+void Router::on_packet(PortId port, const Packet& packet) {
+  const int64_t now = this->now().count_ps();
+  Waiting w{packet, now + net_.router.pipeline.count_ps(), now + packet.stream_ps};
+  // Source decisions (Valiant intermediate, UGAL) are made once, at the first router.
+  if (from_endpoint_[port]) net_.routing->start(index_, *this, rng_, w.packet);
+  RingQueue<Waiting>& q = queue(port, packet.vc);
+  q.push_back(w);
+  ++received_;
+  if (held_++ == 0) loaded_since_ps_ = now;
+  if (q.size() == 1) {
+    ++busy_vcs_[port];
+    request_allocation(w.ready_ps);
+  }
+  if (!watchdog_armed_) {
+    watchdog_armed_ = true;
+    schedule_background(net_.router.watchdog, kWatchdog, uint8_t{0});
+  }
+}
+
+void Router::on_credit(PortId port, const Credit& credit) {
+  credits(port, credit.vc) += credit.flits;
+  Output& out = outputs_[port];
+  if (out.stall_since >= 0) {
+    const int64_t now = this->now().count_ps();
+    out.stats.stall_ps += net_.window_overlap(out.stall_since, now);
+    out.stall_since = -1;
+  }
+  if (held_ > 0) request_allocation(this->now().count_ps());
+}
+
+void Router::request_allocation(int64_t at) {
+  // An earlier (or simultaneous) allocation will look again and schedule what it still needs.
+  if (!pending_allocations_.empty() && pending_allocations_.front() <= at) return;
+  pending_allocations_.insert(pending_allocations_.begin(), at);
+  schedule(SimTime::ps(at - now().count_ps()), kAllocate, uint8_t{0});
+}
+
+const Candidate* Router::select(const Candidates& candidates, uint16_t flits, int64_t now,
+                                int64_t& wake) {
+  const Candidate* best = nullptr;
+  uint32_t best_credits = 0;
+  for (const Candidate& c : candidates) {
+    Output& out = outputs_[c.port];
+    if (out.free_ps > now) {
+      wake = std::min(wake, out.free_ps);
+      continue;
+    }
+    const uint32_t space = credits(c.port, c.vc);
+    if (space < flits) {
+      if (out.stall_since < 0) out.stall_since = now;
+      continue;
+    }
+    if (best == nullptr || space > best_credits) {
+      best = &c;
+      best_credits = space;
+    }
+  }
+  return best;
+}
+
+// Separable allocation, iterated within the instant: each free input proposes the head of one
+// of its VCs (round-robin over VCs) with its best candidate; each output grants one proposal
+// (round-robin over inputs). Inputs that lost propose again to what is still free, until a
+// round grants nothing. What blocks the remaining heads sets the next wake-up; heads blocked
+// on credits wake when credits arrive.
+void Router::allocate() {
+  const int64_t now = this->now().count_ps();
+  const auto ports = static_cast<PortId>(outputs_.size());
+  int64_t wake = kNever;
+  for (;;) {
+    requests_.clear();
+    wake = kNever;
+    for (PortId in = 0; in < ports; ++in) {
+      if (busy_vcs_[in] == 0) continue;
+      if (input_free_[in] > now) {
+        wake = std::min(wake, input_free_[in]);
+        continue;
+      }
+      for (uint8_t k = 0; k < vcs_; ++k) {
+        const auto vc = static_cast<uint8_t>((next_vc_[in] + k) % vcs_);
+        RingQueue<Waiting>& q = queue(in, vc);
+        if (q.empty()) continue;
+        Waiting& head = q.front();
+        if (head.ready_ps > now) {
+          wake = std::min(wake, head.ready_ps);
+          continue;
+        }
+        candidates_.clear();
+        net_.routing->route(index_, in, head.packet, candidates_);
+        const Candidate* best = select(candidates_, head.packet.flits, now, wake);
+        if (best != nullptr) {
+          requests_.push_back({in, vc, *best});
+          break;
+        }
+      }
+    }
+    if (requests_.empty()) break;
+
+    // Output arbitration: the requesting input first at or after the output's pointer.
+    for (std::size_t i = 0; i < requests_.size(); ++i) {
+      const PortId out = requests_[i].candidate.port;
+      const int32_t current = grant_[out];
+      if (current < 0) {
+        grant_[out] = static_cast<int32_t>(i);
+        continue;
+      }
+      const uint32_t pointer = outputs_[out].next_input;
+      const auto distance = [&](PortId input) { return (input + ports - pointer) % ports; };
+      if (distance(requests_[i].input) < distance(requests_[static_cast<std::size_t>(current)].input)) {
+        grant_[out] = static_cast<int32_t>(i);
+      }
+    }
+    for (const Request& r : requests_) {
+      const int32_t g = grant_[r.candidate.port];
+      if (g >= 0 && &requests_[static_cast<std::size_t>(g)] == &r) forward(r, now);
+    }
+    for (const Request& r : requests_) grant_[r.candidate.port] = -1;
+  }
+  if (wake != kNever) request_allocation(wake);
+}
+
+void Router::forward(const Request& r, int64_t now) {
+  RingQueue<Waiting>& q = queue(r.input, r.vc);
+  const Waiting w = q.front();
+  q.pop_front();
+  if (q.empty()) --busy_vcs_[r.input];
+  --held_;
+  ++sent_;
+  last_move_ps_ = now;
+
+  Output& out = outputs_[r.candidate.port];
+  const uint16_t flits = w.packet.flits;
+  // The tail leaves after the packet's serialisation on this link, but not before it has
+  // arrived and crossed the pipeline (a faster output waits for a slower input).
+  const int64_t tail_out = std::max(now + flits * out.ps_per_flit,
+                                    w.tail_ps + net_.router.pipeline.count_ps());
+  out.free_ps = tail_out;
+  out.next_input = (r.input + 1u) % static_cast<uint32_t>(outputs_.size());
+  if (out.stall_since >= 0) {
+    out.stats.stall_ps += net_.window_overlap(out.stall_since, now);
+    out.stall_since = -1;
+  }
+  out.stats.record(net_, now, tail_out, flits);
+  input_free_[r.input] = tail_out;
+  next_vc_[r.input] = static_cast<uint8_t>((r.vc + 1) % vcs_);
+  credits(r.candidate.port, r.candidate.vc) -= flits;
+
+  Packet p = w.packet;
+  p.vc = r.candidate.vc;
+  p.stream_ps = static_cast<int32_t>(tail_out - now);
+  if (!out.to_endpoint) ++p.hops;
+  send(r.candidate.port, kPacketArrival, p);
+  // The upstream VC regains the packet's space when its tail has left this buffer.
+  send(r.input, kCreditArrival, Credit{flits, w.packet.vc}, SimTime::ps(tail_out - now));
+}
+
+uint32_t Router::load(PortId port) const {
+  uint32_t used = 0;
+  for (uint8_t vc = 0; vc < vcs_; ++vc) used += net_.router.buffer_flits - credits(port, vc);
+  return used;
+}
+
+void Router::check_watchdog() {
+  watchdog_armed_ = false;
+  if (held_ == 0) return;
+  const int64_t now = this->now().count_ps();
+  const int64_t since = std::max(last_move_ps_, loaded_since_ps_);
+  const int64_t limit = net_.router.watchdog.count_ps();
+  if (now - since >= limit) {
+    stop_run(blocked_report());
+    return;
+  }
+  watchdog_armed_ = true;
+  schedule_background(SimTime::ps(since + limit - now), kWatchdog, uint8_t{0});
+}
+
+std::string Router::blocked_report() const {
+  const int64_t since = std::max(last_move_ps_, loaded_since_ps_);
+  std::string report = "deadlock: router " + std::to_string(index_) + " (component " +
+                       std::to_string(id()) + ") holds " + std::to_string(held_) +
+                       " packet(s) and has moved none since " + format_time(SimTime::ps(since)) +
+                       " (router.watchdog = " + format_time(net_.router.watchdog) + ")";
+  int listed = 0;
+  Candidates candidates;
+  for (PortId in = 0; in < outputs_.size() && listed < 8; ++in) {
+    for (uint8_t vc = 0; vc < vcs_ && listed < 8; ++vc) {
+      const RingQueue<Waiting>& q = queue(in, vc);
+      if (q.empty()) continue;
+      Packet packet = q.front().packet;
+      candidates.clear();
+      net_.routing->route(index_, in, packet, candidates);
+      report += "\n  input port " + std::to_string(in) + " VC " + std::to_string(vc) + ": " +
+                std::to_string(q.size()) + " packet(s), head " + std::to_string(packet.src) +
+                " -> " + std::to_string(packet.dst) + " waits for";
+      for (const Candidate& c : candidates) {
+        report += " [port " + std::to_string(c.port) + " to component " +
+                  std::to_string(port(c.port).peer) + " VC " + std::to_string(c.vc) + ": " +
+                  std::to_string(credits(c.port, c.vc)) + "/" +
+                  std::to_string(net_.router.buffer_flits) + " credits]";
+      }
+      ++listed;
+    }
+  }
+  return report;
+}
+
+void Router::finish() {
+  // Nothing is scheduled anywhere, yet packets wait here: they wait for credits that can never
+  // come (a deadlock the watchdog had no time to see, e.g. after injection stopped).
+  if (run_drained() && held_ > 0) stop_run(blocked_report());
+  for (PortId p = 0; p < outputs_.size(); ++p) {
+    const Output& out = outputs_[p];
+    const PortLink& link = port(p);
+    const double window = static_cast<double>(net_.window_end_ps - net_.window_begin_ps);
+    links_->add_row(net_.topology->first_link(id()) + p,
+                    {uint64_t{id()}, uint64_t{p}, uint64_t{link.peer}, uint64_t{link.peer_port},
+                     uint64_t{link.link_class}, out.stats.packets, out.stats.flits,
+                     out.stats.flits * net_.router.flit_bytes, out.stats.busy_ps,
+                     static_cast<double>(out.stats.busy_ps) / window, out.stats.stall_ps});
+  }
+  totals_->add_to(0, totals::kPacketsBuffered, uint64_t{held_});
+  totals_->add_to(0, totals::kLinkSent, sent_);
+  totals_->add_to(0, totals::kLinkReceived, received_);
+}
+
+void Router::save_state(boost::archive::binary_oarchive& ar) const {
+  const uint64_t seq = sent_count();
+  ar << seq << rng_;
+  for (const auto& q : queues_) save_queue(ar, q);
+  save_pods(ar, credits_);
+  save_pods(ar, outputs_);
+  save_pods(ar, input_free_);
+  save_pods(ar, next_vc_);
+  save_pods(ar, busy_vcs_);
+  save_pods(ar, pending_allocations_);
+  ar << held_ << last_move_ps_ << loaded_since_ps_ << watchdog_armed_ << received_ << sent_;
+}
+
+void Router::load_state(boost::archive::binary_iarchive& ar) {
+  ar >> seq_for_checkpoint() >> rng_;
+  for (auto& q : queues_) load_queue(ar, q);
+  load_pods(ar, credits_);
+  load_pods(ar, outputs_);
+  load_pods(ar, input_free_);
+  load_pods(ar, next_vc_);
+  load_pods(ar, busy_vcs_);
+  load_pods(ar, pending_allocations_);
+  ar >> held_ >> last_move_ps_ >> loaded_since_ps_ >> watchdog_armed_ >> received_ >> sent_;
+}
+
+}  // namespace hx::net

@@ -1,0 +1,98 @@
+// The input-queued virtual cut-through router (DESIGN §6): V virtual channels per input port,
+// credit-based flow control, a pipeline delay, separable round-robin VC/switch allocation and
+// output serialisation at each link's bandwidth. Packets move as whole units: a packet may leave
+// only when the downstream VC has credits for all of its flits, which is what virtual
+// cut-through guarantees, so one event per hop carries it (its tail follows stream_ps later).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/component.h"
+#include "core/model.h"
+#include "core/rng.h"
+#include "core/stats.h"
+#include "models/network/network_context.h"
+#include "models/network/ring_queue.h"
+
+namespace hx::net {
+
+class Router final : public Component, private PortLoad {
+ public:
+  Router(ComponentId id, uint32_t index, const NetworkContext& net, const BuildContext& ctx);
+
+  void handle(const Event& e) override;
+  void finish() override;
+  void save_state(boost::archive::binary_oarchive& ar) const override;
+  void load_state(boost::archive::binary_iarchive& ar) override;
+
+ private:
+  /// A packet in an input VC buffer.
+  struct Waiting {
+    Packet packet;
+    int64_t ready_ps;  // head arrival + pipeline delay
+    int64_t tail_ps;   // when its tail has fully arrived
+  };
+  struct Output {
+    int64_t free_ps = 0;        // the link is carrying a packet until then
+    int64_t stall_since = -1;   // a ready packet waits here for credits since then (-1: none)
+    int64_t ps_per_flit = 0;
+    uint32_t next_input = 0;    // round-robin pointer of the output arbiter
+    bool to_endpoint = false;   // hops count router-to-router links only
+    LinkStats stats;
+  };
+  struct Request {
+    PortId input;
+    uint8_t vc;
+    Candidate candidate;
+  };
+
+  void on_packet(PortId port, const Packet& packet);
+  void on_credit(PortId port, const Credit& credit);
+  void allocate();
+  /// The best candidate that can leave now (most downstream credits), or nullptr. Lowers
+  /// `wake` to the time a busy candidate output frees, and marks credit stalls.
+  const Candidate* select(const Candidates& candidates, uint16_t flits, int64_t now,
+                          int64_t& wake);
+  void forward(const Request& r, int64_t now);
+  void request_allocation(int64_t at);
+  void check_watchdog();
+  std::string blocked_report() const;
+  uint32_t load(PortId port) const override;
+  uint32_t& credits(PortId port, uint8_t vc) { return credits_[port * vcs_ + vc]; }
+  uint32_t credits(PortId port, uint8_t vc) const { return credits_[port * vcs_ + vc]; }
+  RingQueue<Waiting>& queue(PortId port, uint8_t vc) { return queues_[port * vcs_ + vc]; }
+  const RingQueue<Waiting>& queue(PortId port, uint8_t vc) const {
+    return queues_[port * vcs_ + vc];
+  }
+
+  const NetworkContext& net_;
+  uint32_t index_;
+  uint8_t vcs_;
+  Rng rng_;
+  Table* links_;
+  Table* totals_;
+
+  std::vector<RingQueue<Waiting>> queues_;  // [port * vcs + vc]
+  std::vector<uint32_t> credits_;           // [port * vcs + vc], downstream space in flits
+  std::vector<Output> outputs_;
+  std::vector<int64_t> input_free_;         // the crossbar input is streaming a packet until then
+  std::vector<uint8_t> next_vc_;            // per input: round-robin pointer over its VCs
+  std::vector<uint8_t> from_endpoint_;      // per input: 1 if it comes from an endpoint
+  std::vector<uint16_t> busy_vcs_;          // per input: non-empty VC queues
+
+  std::vector<int64_t> pending_allocations_;  // times of scheduled kAllocate events, ascending
+  uint32_t held_ = 0;                          // packets in the input buffers
+  int64_t last_move_ps_ = 0;
+  int64_t loaded_since_ps_ = 0;
+  bool watchdog_armed_ = false;
+  uint64_t received_ = 0;
+  uint64_t sent_ = 0;
+
+  // Scratch space, kept to avoid allocating per allocation round.
+  std::vector<Request> requests_;
+  std::vector<int32_t> grant_;
+  Candidates candidates_;
+};
+
+}  // namespace hx::net

@@ -1,0 +1,335 @@
+// The synthetic traffic patterns and their factory. Each pattern keeps only a few integers of the
+// topology (its radices, or one entry per endpoint group for the group patterns), never a table
+// per endpoint. The random permutation lives in permutation.cpp.
+#include "models/traffic/pattern.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+#include "core/error.h"
+#include "core/text.h"
+#include "models/traffic/permutation.h"
+
+namespace hx::net {
+namespace {
+
+// ---- uniform ----
+
+class UniformPattern final : public TrafficPattern {
+ public:
+  explicit UniformPattern(uint32_t n) : n_(n) {}
+  bool sends(uint32_t /*src*/) const override { return n_ >= 2; }
+  uint32_t destination(uint32_t src, Rng& rng) const override {
+    // Uniform over [0, n) without src: draw from n - 1 values and step over src.
+    auto dst = static_cast<uint32_t>(rng.below(n_ - 1));
+    return dst >= src ? dst + 1 : dst;
+  }
+
+ private:
+  uint32_t n_;
+};
+
+// ---- bit permutations over b = log2(N) address bits ----
+
+enum class BitOp { kComplement, kReverse, kShuffle, kTranspose };
+
+class BitPattern final : public TrafficPattern {
+ public:
+  BitPattern(BitOp op, uint32_t bits) : op_(op), bits_(bits) {}
+  bool sends(uint32_t src) const override { return map(src) != src; }
+  uint32_t destination(uint32_t src, Rng& /*rng*/) const override { return map(src); }
+
+ private:
+  uint32_t mask(uint32_t bits) const { return static_cast<uint32_t>((uint64_t{1} << bits) - 1); }
+  uint32_t map(uint32_t x) const {
+    if (bits_ == 0) return x;
+    switch (op_) {
+      case BitOp::kComplement:
+        return ~x & mask(bits_);
+      case BitOp::kReverse: {
+        uint32_t r = 0;
+        for (uint32_t i = 0; i < bits_; ++i) r |= ((x >> i) & 1u) << (bits_ - 1 - i);
+        return r;
+      }
+      case BitOp::kShuffle:  // rotate left by one bit
+        return ((x << 1) | (x >> (bits_ - 1))) & mask(bits_);
+      case BitOp::kTranspose: {  // swap the upper and lower halves (bits_ is even)
+        const uint32_t half = bits_ / 2;
+        return ((x & mask(half)) << half) | (x >> half);
+      }
+    }
+    return x;
+  }
+
+  BitOp op_;
+  uint32_t bits_;
+};
+
+// ---- coordinate patterns over endpoint_dims() ----
+
+/// Mixed-radix coordinates of endpoint indices, least significant dimension first.
+struct Dims {
+  std::vector<uint32_t> radix;
+  std::vector<uint32_t> stride;
+
+  explicit Dims(const Topology& topology) : radix(topology.endpoint_dims()) {
+    uint64_t product = 1;
+    for (const uint32_t k : radix) {
+      if (k == 0) throw std::logic_error("topology: endpoint_dims() has a zero radix");
+      stride.push_back(static_cast<uint32_t>(product));
+      product *= k;
+      if (product > topology.num_endpoints()) break;
+    }
+    if (product != topology.num_endpoints()) {
+      throw std::logic_error("topology: the product of endpoint_dims() is not num_endpoints()");
+    }
+  }
+  uint32_t coord(uint32_t e, std::size_t d) const { return e / stride[d] % radix[d]; }
+};
+
+/// Tornado: dst_d = (src_d + ceil(k_d / 2) - 1) mod k_d in every dimension.
+class TornadoPattern final : public TrafficPattern {
+ public:
+  explicit TornadoPattern(const Topology& topology) : dims_(topology) {
+    for (const uint32_t k : dims_.radix) {
+      shift_.push_back((k + 1) / 2 - 1);
+      moves_ = moves_ || shift_.back() != 0;
+    }
+  }
+  // The shift is the same for every endpoint, so either all send or none does.
+  bool sends(uint32_t /*src*/) const override { return moves_; }
+  uint32_t destination(uint32_t src, Rng& /*rng*/) const override {
+    uint32_t dst = 0;
+    for (std::size_t d = 0; d < shift_.size(); ++d) {
+      dst += (dims_.coord(src, d) + shift_[d]) % dims_.radix[d] * dims_.stride[d];
+    }
+    return dst;
+  }
+
+ private:
+  Dims dims_;
+  std::vector<uint32_t> shift_;
+  bool moves_ = false;
+};
+
+/// Nearest neighbour: uniform over the distinct +-1 neighbours (wrapping) in every dimension of
+/// radix >= 2; a radix-2 dimension contributes one neighbour, larger radices two.
+class NeighborPattern final : public TrafficPattern {
+ public:
+  explicit NeighborPattern(const Topology& topology) : dims_(topology) {
+    for (const uint32_t k : dims_.radix) {
+      choices_.push_back(k >= 3 ? 2 : k == 2 ? 1 : 0);
+      total_ += choices_.back();
+    }
+  }
+  bool sends(uint32_t /*src*/) const override { return total_ > 0; }
+  uint32_t destination(uint32_t src, Rng& rng) const override {
+    auto pick = static_cast<uint32_t>(rng.below(total_));
+    std::size_t d = 0;
+    while (pick >= choices_[d]) pick -= choices_[d++];
+    const uint32_t k = dims_.radix[d];
+    const uint32_t c = dims_.coord(src, d);
+    const uint32_t next = pick == 0 ? (c + 1) % k : (c + k - 1) % k;
+    return src - c * dims_.stride[d] + next * dims_.stride[d];
+  }
+
+ private:
+  Dims dims_;
+  std::vector<uint32_t> choices_;
+  uint32_t total_ = 0;
+};
+
+// ---- group patterns over the topology's endpoint groups ----
+
+/// The endpoint groups as sorted ranges (one entry per group), so that the patterns need not
+/// keep the topology alive. Checks that the groups tile [0, N).
+class EndpointGroups {
+ public:
+  explicit EndpointGroups(const Topology& topology) {
+    const uint32_t count = topology.num_endpoint_groups();
+    for (uint32_t g = 0; g < count; ++g) {
+      const Topology::EndpointRange r = topology.endpoint_group_range(g);
+      ranges_.push_back(r);
+      if (r.first < r.last) by_first_.push_back({r.first, g});
+    }
+    std::sort(by_first_.begin(), by_first_.end());
+    uint32_t next = 0;
+    for (const auto& [first, g] : by_first_) {
+      if (first != next) throw std::logic_error("topology: endpoint groups do not tile [0, N)");
+      next = ranges_[g].last;
+    }
+    if (next != topology.num_endpoints()) {
+      throw std::logic_error("topology: endpoint groups do not tile [0, N)");
+    }
+  }
+
+  uint32_t count() const { return static_cast<uint32_t>(ranges_.size()); }
+  Topology::EndpointRange range(uint32_t g) const { return ranges_[g]; }
+  uint32_t group_of(uint32_t e) const {
+    const auto it = std::upper_bound(by_first_.begin(), by_first_.end(),
+                                     std::pair<uint32_t, uint32_t>{e, UINT32_MAX});
+    return std::prev(it)->second;
+  }
+
+ private:
+  std::vector<Topology::EndpointRange> ranges_;          // by group id
+  std::vector<std::pair<uint32_t, uint32_t>> by_first_;  // (first, group) of non-empty groups
+};
+
+/// Hotspot: the endpoints of groups [0, h) send uniformly to the other endpoints of those groups.
+/// The hot endpoints are kept as maximal contiguous segments (one when the groups are numbered
+/// in endpoint order), each with the count of hot endpoints before it.
+class HotspotPattern final : public TrafficPattern {
+ public:
+  HotspotPattern(const Topology& topology, uint32_t hot_groups)
+      : groups_(topology), hot_groups_(hot_groups) {
+    std::vector<Topology::EndpointRange> hot;
+    for (uint32_t g = 0; g < hot_groups; ++g) {
+      if (groups_.range(g).first < groups_.range(g).last) hot.push_back(groups_.range(g));
+    }
+    std::sort(hot.begin(), hot.end(), [](auto a, auto b) { return a.first < b.first; });
+    for (const auto& r : hot) {
+      if (!segments_.empty() && segments_.back().last == r.first) {
+        segments_.back().last = r.last;
+      } else {
+        segments_.push_back({r.first, r.last, hot_count_});
+      }
+      hot_count_ += r.last - r.first;
+    }
+  }
+
+  bool sends(uint32_t src) const override {
+    return hot_count_ >= 2 && groups_.group_of(src) < hot_groups_;
+  }
+  uint32_t destination(uint32_t src, Rng& rng) const override {
+    // Rank of src among the hot endpoints; draw a rank among the others and map it back.
+    const Segment& own = segment_of(src);
+    const uint32_t own_rank = own.before + (src - own.first);
+    auto rank = static_cast<uint32_t>(rng.below(hot_count_ - 1));
+    if (rank >= own_rank) ++rank;
+    const auto it = std::upper_bound(segments_.begin(), segments_.end(), rank,
+                                     [](uint32_t v, const Segment& s) { return v < s.before; });
+    return std::prev(it)->first + (rank - std::prev(it)->before);
+  }
+
+ private:
+  struct Segment {
+    uint32_t first;
+    uint32_t last;
+    uint32_t before;  // hot endpoints in the segments before this one
+  };
+  const Segment& segment_of(uint32_t e) const {
+    const auto it = std::upper_bound(segments_.begin(), segments_.end(), e,
+                                     [](uint32_t v, const Segment& s) { return v < s.first; });
+    return *std::prev(it);
+  }
+
+  EndpointGroups groups_;
+  uint32_t hot_groups_;
+  std::vector<Segment> segments_;
+  uint32_t hot_count_ = 0;
+};
+
+/// Group shift: an endpoint of group i sends to a uniformly random endpoint of group (i+1) mod G.
+class GroupShiftPattern final : public TrafficPattern {
+ public:
+  explicit GroupShiftPattern(const Topology& topology) : groups_(topology) {}
+  bool sends(uint32_t src) const override {
+    const Topology::EndpointRange r = groups_.range(next_group(src));
+    return r.first < r.last;
+  }
+  uint32_t destination(uint32_t src, Rng& rng) const override {
+    const Topology::EndpointRange r = groups_.range(next_group(src));
+    return r.first + static_cast<uint32_t>(rng.below(r.last - r.first));
+  }
+
+ private:
+  uint32_t next_group(uint32_t src) const { return (groups_.group_of(src) + 1) % groups_.count(); }
+  EndpointGroups groups_;
+};
+
+// ---- rings ----
+
+class RingPattern final : public TrafficPattern {
+ public:
+  RingPattern(uint32_t n, bool bidirectional) : n_(n), bidirectional_(bidirectional) {}
+  bool sends(uint32_t /*src*/) const override { return n_ >= 2; }
+  uint32_t destination(uint32_t src, Rng& rng) const override {
+    if (bidirectional_ && rng.bernoulli(0.5)) return src == 0 ? n_ - 1 : src - 1;
+    return src + 1 == n_ ? 0 : src + 1;
+  }
+
+ private:
+  uint32_t n_;
+  bool bidirectional_;
+};
+
+// ---- factory ----
+
+[[noreturn]] void reject(const std::string& key, const std::string& value,
+                         const std::string& reason) {
+  throw InputError(key + " = '" + value + "': " + reason);
+}
+
+std::unique_ptr<TrafficPattern> make_bit_pattern(const PatternParams& params, BitOp op,
+                                                 uint32_t n) {
+  if (!std::has_single_bit(n)) {
+    reject("traffic.pattern", params.name,
+           "needs a power-of-two number of endpoints; the topology has " + std::to_string(n));
+  }
+  const auto bits = static_cast<uint32_t>(std::countr_zero(n));
+  if (op == BitOp::kTranspose && bits % 2 != 0) {
+    reject("traffic.pattern", params.name,
+           "needs an even number of address bits (4^k endpoints); the topology has " +
+               std::to_string(n) + " endpoints (" + std::to_string(bits) + " bits)");
+  }
+  return std::make_unique<BitPattern>(op, bits);
+}
+
+}  // namespace
+
+const std::vector<std::string>& pattern_names() {
+  static const std::vector<std::string> names = {
+      "uniform",   "bit_complement", "bit_reverse", "bit_shuffle",
+      "transpose", "tornado",        "neighbor",    "permutation",
+      "hotspot",   "group_shift",    "ring",        "bidirectional_ring"};
+  return names;
+}
+
+std::unique_ptr<TrafficPattern> make_pattern(const PatternParams& params,
+                                             const Topology& topology) {
+  const std::string& name = params.name;
+  const uint32_t n = topology.num_endpoints();
+  if (name == "uniform") return std::make_unique<UniformPattern>(n);
+  if (name == "bit_complement") return make_bit_pattern(params, BitOp::kComplement, n);
+  if (name == "bit_reverse") return make_bit_pattern(params, BitOp::kReverse, n);
+  if (name == "bit_shuffle") return make_bit_pattern(params, BitOp::kShuffle, n);
+  if (name == "transpose") return make_bit_pattern(params, BitOp::kTranspose, n);
+  if (name == "tornado") return std::make_unique<TornadoPattern>(topology);
+  if (name == "neighbor") return std::make_unique<NeighborPattern>(topology);
+  if (name == "permutation") return make_permutation_pattern(n, params.seed);
+  if (name == "ring") return std::make_unique<RingPattern>(n, false);
+  if (name == "bidirectional_ring") return std::make_unique<RingPattern>(n, true);
+  const uint32_t groups = topology.num_endpoint_groups();
+  if (name == "hotspot") {
+    if (params.hotspot_groups == 0 || params.hotspot_groups > groups) {
+      reject("traffic.hotspot_groups", std::to_string(params.hotspot_groups),
+             "expected 1 to the topology's " + std::to_string(groups) + " endpoint groups");
+    }
+    return std::make_unique<HotspotPattern>(topology, params.hotspot_groups);
+  }
+  if (name == "group_shift") {
+    if (groups < 2) {
+      reject("traffic.pattern", name,
+             "needs at least 2 endpoint groups; the topology has " + std::to_string(groups));
+    }
+    return std::make_unique<GroupShiftPattern>(topology);
+  }
+  std::string reason = "expected one of " + join(pattern_names());
+  const std::string hint = suggestion(name, pattern_names(), "");
+  if (hint.starts_with("; did")) reason += hint;
+  reject("traffic.pattern", name, reason);
+}
+
+}  // namespace hx::net

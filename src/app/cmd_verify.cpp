@@ -1,0 +1,149 @@
+// `hxsim verify`: checks that a configured network's routing is free of routing deadlock, by
+// building its channel dependency graph over every source-destination pair and looking for a
+// cycle (models/network/channel_graph.h). Exploring N^2 pairs is the cost, so the sources are
+// dealt out over the ranks; rank 0 merges the dependencies, looks for the cycle and prints.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "app/commands.h"
+#include "core/error.h"
+#include "engine/run.h"
+#include "io/config_file.h"
+#include "models/network/channel_graph.h"
+#include "models/network/network_model.h"
+
+namespace hx {
+namespace {
+
+// "1,113,960": the counts run to millions.
+std::string with_commas(uint64_t n) {
+  std::string digits = std::to_string(n);
+  for (std::size_t i = digits.size(); i > 3; i -= 3) digits.insert(i - 3, ",");
+  return digits;
+}
+
+// Every rank's dependencies, merged on rank 0 (elsewhere: empty). Edges travel as flat
+// (from, to) words; each rank's are sorted, so one sort of the concatenation restores order.
+net::ChannelDependencies gather_dependencies(MPI_Comm comm, const net::ChannelDependencies& local) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  std::vector<uint64_t> words;
+  words.reserve(2 * local.edges.size());
+  for (const net::ChannelDependency& e : local.edges) {
+    words.push_back(e.from);
+    words.push_back(e.to);
+  }
+  if (words.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw std::length_error("hxsim verify: too many dependencies on one rank to gather");
+  }
+  const int count = static_cast<int>(words.size());
+  std::vector<int> counts(rank == 0 ? size : 0), offsets(rank == 0 ? size : 0);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  std::vector<uint64_t> all;
+  if (rank == 0) {
+    std::size_t total = 0;
+    for (int r = 0; r < size; ++r) {
+      if (total > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+        throw std::length_error("hxsim verify: too many dependencies to gather");
+      }
+      offsets[r] = static_cast<int>(total);
+      total += static_cast<std::size_t>(counts[r]);
+    }
+    all.resize(total);
+  }
+  MPI_Gatherv(words.data(), count, MPI_UINT64_T, all.data(), counts.data(), offsets.data(),
+              MPI_UINT64_T, 0, comm);
+
+  uint64_t pairs = 0;
+  int non_escape = local.saw_non_escape ? 1 : 0, any_non_escape = 0;
+  MPI_Reduce(&local.pairs, &pairs, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
+  MPI_Reduce(&non_escape, &any_non_escape, 1, MPI_INT, MPI_LOR, 0, comm);
+
+  net::ChannelDependencies merged;
+  if (rank != 0) return merged;
+  merged.edges.reserve(all.size() / 2);
+  for (std::size_t i = 0; i < all.size(); i += 2) merged.edges.push_back({all[i], all[i + 1]});
+  std::sort(merged.edges.begin(), merged.edges.end());
+  merged.edges.erase(std::unique(merged.edges.begin(), merged.edges.end()), merged.edges.end());
+  merged.pairs = pairs;
+  merged.saw_non_escape = any_non_escape != 0;
+  return merged;
+}
+
+}  // namespace
+
+int command_verify(MPI_Comm comm, const Registry& registry, const std::string& path,
+                   const std::vector<std::string>& overrides) {
+  Config config = load_config_file(path);
+  for (const std::string& s : overrides) apply_override(config, s);
+  const ResolvedConfig resolved = resolve_config(registry, config);
+  const net::NetworkModel* network = net::as_network(*resolved.model);
+  if (network == nullptr) {
+    throw InputError("model '" + resolved.info->name + "' has no routing to verify");
+  }
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const net::Topology& topology = network->topology();
+  const net::Routing& routing = network->routing();
+  const uint8_t vcs = network->vcs();
+
+  // Sources dealt round-robin: neighbouring sources cost alike, so every rank gets a fair share.
+  net::ChannelDependencies local;
+  uint32_t broken_source = std::numeric_limits<uint32_t>::max();
+  try {
+    local = net::collect_channel_dependencies(topology, routing, vcs, static_cast<uint32_t>(rank),
+                                              topology.num_endpoints(),
+                                              static_cast<uint32_t>(size));
+  } catch (const net::BrokenRouting& e) {
+    broken_source = e.src;
+  }
+  // A broken routing is reported for its lowest broken source, whichever rank met it, so the
+  // message is the same at any rank count; rank 0 explores that source again for the message.
+  uint32_t first_broken = broken_source;
+  MPI_Allreduce(&broken_source, &first_broken, 1, MPI_UINT32_T, MPI_MIN, comm);
+  if (first_broken != std::numeric_limits<uint32_t>::max()) {
+    if (rank == 0) {
+      std::string message = "(no message)";
+      try {
+        net::collect_channel_dependencies(topology, routing, vcs, first_broken, first_broken + 1);
+      } catch (const net::BrokenRouting& e) {
+        message = e.what();
+      }
+      std::cerr << "hxsim: error: " << resolved.info->name << " routing " << routing.name()
+                << " is broken: " << message << "\n";
+    }
+    return static_cast<int>(ExitCode::kInternal);
+  }
+
+  const net::ChannelDependencies all = gather_dependencies(comm, local);
+  int code = static_cast<int>(ExitCode::kOk);
+  if (rank == 0) {
+    const net::ChannelGraphReport report = net::analyse_channel_graph(all);
+    std::printf("hxsim verify: %s routing %s, %u VC%s: %s channels, %s dependencies over %s pairs: "
+                "%s%s\n",
+                resolved.info->name.c_str(), routing.name().c_str(), unsigned{vcs},
+                vcs == 1 ? "" : "s", with_commas(report.channels).c_str(),
+                with_commas(report.dependencies).c_str(), with_commas(report.pairs).c_str(),
+                report.acyclic ? "acyclic" : "CYCLIC",
+                report.escape_only ? " (escape candidates only)" : "");
+    for (net::ChannelId channel : report.cycle) {
+      std::printf("  %s\n", net::describe_channel(topology, vcs, channel).c_str());
+    }
+    std::fflush(stdout);
+    if (!report.acyclic) code = static_cast<int>(ExitCode::kDeadlock);
+  }
+  MPI_Bcast(&code, 1, MPI_INT, 0, comm);
+  return code;
+}
+
+}  // namespace hx
