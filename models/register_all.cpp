@@ -4,6 +4,8 @@
 #include "models/network/network_model.h"
 #include "models/phold/phold.h"
 #include "models/topologies/crossbar/crossbar.h"
+#include "models/topologies/dragonfly/dragonfly.h"
+#include "models/topologies/fat_tree/fat_tree.h"
 #include "models/topologies/hyperx/hyperx.h"
 #include "models/topologies/torus/torus.h"
 
@@ -15,6 +17,9 @@ void register_all_models(Registry& registry) {
   net::register_network_family(registry, net::torus_family());
   net::register_network_family(registry, net::hyperx_family());
   net::register_network_family(registry, net::crossbar_family());
+  net::register_network_family(registry, net::dragonfly_family());
+  net::register_network_family(registry, net::fat_tree_family());
+  net::register_network_family(registry, net::rail_optimized_family());
 }
 
 }  // namespace hx

@@ -72,7 +72,7 @@ class Endpoint final : public Component {
   int64_t slot_ps_ = 0;           // generation slots: one cycle, or a fraction above 1 msg/cycle
   int64_t next_slot_ = 0;         // index of the slot of the next message
 
-  RingQueue<Message> queue_;
+  RingQueue<Message> queue_;  // messages not yet fully injected
   uint64_t queued_packets_ = 0;
   std::vector<Injector> injectors_;
   std::vector<uint32_t> credits_;     // [port * vcs + vc] at the router's input

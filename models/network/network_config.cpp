@@ -10,7 +10,8 @@ namespace hx::net {
 std::vector<ParamSpec> router_params() {
   return {
       ParamSpec::integer("vcs", 0,
-                         "virtual channels per port; 0: as many as the routing needs")
+                         "virtual channels per port; 0: as many as the routing needs. More are shared out "
+                         "round-robin over the routing's VC classes (VC v serves class v % classes)")
           .range(0, 32),
       ParamSpec::integer("buffer_flits", 32,
                          "input buffer per virtual channel, in flits (papers: 16 or 32)")
@@ -34,8 +35,9 @@ std::vector<ParamSpec> traffic_params() {
           .range(1, 1 << 20),
       ParamSpec::time("warmup", "5000cycles", "warm-up before measurement (papers: 5,000 cycles)"),
       ParamSpec::time("measure", "10000cycles",
-                      "measurement window; injection stops at its end and the network drains "
-                      "(papers: 10,000 cycles)"),
+                      "measurement window (papers: 10,000 cycles); at its end the endpoints stop "
+                      "generating, drop what is still in their source queues, and the packets "
+                      "in the network drain"),
       ParamSpec::integer("hotspot_groups", 4,
                          "hotspot pattern: endpoint groups [0, n) talk among themselves")
           .range(1, 1e9),

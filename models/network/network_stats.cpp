@@ -2,6 +2,7 @@
 #include "models/network/network_stats.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 namespace hx::net {
@@ -94,8 +95,10 @@ std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const To
   const double endpoints = topology.num_endpoints();
   const double cycles = static_cast<double>(measure.count_ps()) / static_cast<double>(cycle.count_ps());
   const uint64_t delivered = total(totals::kMeasuredDelivered);
+  // NaN when no measured packet arrived (far beyond saturation, or a pattern with no senders).
   auto mean = [&](std::size_t column) {
-    return delivered ? static_cast<double>(total(column)) / static_cast<double>(delivered) : 0.0;
+    return delivered ? static_cast<double>(total(column)) / static_cast<double>(delivered)
+                     : std::numeric_limits<double>::quiet_NaN();
   };
   // Percentile from the one-cycle histogram: the upper edge of the bin where the cumulative
   // count reaches the fraction (the open last bin reports its lower edge).

@@ -25,6 +25,7 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
       net_(net),
       index_(index),
       vcs_(net.router.vcs),
+      classes_(net.routing->vcs()),
       rng_(ctx.seed, id, static_cast<uint64_t>(RngPurpose::kRouting)),
       links_(&ctx.stats->table("links")),
       totals_(&ctx.stats->table("network_totals")) {
@@ -98,27 +99,40 @@ void Router::request_allocation(int64_t at) {
   schedule(SimTime::ps(at - now().count_ps()), kAllocate, uint8_t{0});
 }
 
-const Candidate* Router::select(const Candidates& candidates, uint16_t flits, int64_t now,
-                                int64_t& wake) {
-  const Candidate* best = nullptr;
+// The routing sees VC classes: with more VCs than it needs, physical VC v belongs to class
+// v % classes, so the router spreads each class over several buffers (fewer head-of-line
+// blocks) and the routing's deadlock argument carries over unchanged.
+void Router::route(PortId in, Packet& packet) {
+  const uint8_t physical = packet.vc;
+  packet.vc = static_cast<uint8_t>(physical % classes_);
+  candidates_.clear();
+  net_.routing->route(index_, in, packet, candidates_);
+  packet.vc = physical;
+}
+
+bool Router::select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best) {
   uint32_t best_credits = 0;
-  for (const Candidate& c : candidates) {
+  bool found = false;
+  for (const Candidate& c : candidates_) {
     Output& out = outputs_[c.port];
     if (out.free_ps > now) {
       wake = std::min(wake, out.free_ps);
       continue;
     }
-    const uint32_t space = credits(c.port, c.vc);
-    if (space < flits) {
-      if (out.stall_since < 0) out.stall_since = now;
-      continue;
-    }
-    if (best == nullptr || space > best_credits) {
-      best = &c;
-      best_credits = space;
+    for (uint32_t vc = c.vc; vc < vcs_; vc += classes_) {
+      const uint32_t space = credits(c.port, static_cast<uint8_t>(vc));
+      if (space < flits) {
+        if (out.stall_since < 0) out.stall_since = now;
+        continue;
+      }
+      if (!found || space > best_credits) {
+        best = Candidate{c.port, static_cast<uint8_t>(vc), c.escape};
+        best_credits = space;
+        found = true;
+      }
     }
   }
-  return best;
+  return found;
 }
 
 // Separable allocation, iterated within the instant: each free input proposes the head of one
@@ -148,11 +162,10 @@ void Router::allocate() {
           wake = std::min(wake, head.ready_ps);
           continue;
         }
-        candidates_.clear();
-        net_.routing->route(index_, in, head.packet, candidates_);
-        const Candidate* best = select(candidates_, head.packet.flits, now, wake);
-        if (best != nullptr) {
-          requests_.push_back({in, vc, *best});
+        route(in, head.packet);
+        Candidate best;
+        if (select(head.packet.flits, now, wake, best)) {
+          requests_.push_back({in, vc, best});
           break;
         }
       }
@@ -250,6 +263,7 @@ std::string Router::blocked_report() const {
       const RingQueue<Waiting>& q = queue(in, vc);
       if (q.empty()) continue;
       Packet packet = q.front().packet;
+      packet.vc = static_cast<uint8_t>(packet.vc % classes_);
       candidates.clear();
       net_.routing->route(index_, in, packet, candidates);
       report += "\n  input port " + std::to_string(in) + " VC " + std::to_string(vc) + ": " +
@@ -257,9 +271,13 @@ std::string Router::blocked_report() const {
                 " -> " + std::to_string(packet.dst) + " waits for";
       for (const Candidate& c : candidates) {
         report += " [port " + std::to_string(c.port) + " to component " +
-                  std::to_string(port(c.port).peer) + " VC " + std::to_string(c.vc) + ": " +
-                  std::to_string(credits(c.port, c.vc)) + "/" +
-                  std::to_string(net_.router.buffer_flits) + " credits]";
+                  std::to_string(port(c.port).peer) + " VC class " + std::to_string(c.vc) +
+                  ": credits";
+        for (uint32_t v = c.vc; v < vcs_; v += classes_) {
+          report += " " + std::to_string(credits(c.port, static_cast<uint8_t>(v))) + "/" +
+                    std::to_string(net_.router.buffer_flits);
+        }
+        report += "]";
       }
       ++listed;
     }

@@ -50,10 +50,11 @@ class Router final : public Component, private PortLoad {
   void on_packet(PortId port, const Packet& packet);
   void on_credit(PortId port, const Credit& credit);
   void allocate();
-  /// The best candidate that can leave now (most downstream credits), or nullptr. Lowers
-  /// `wake` to the time a busy candidate output frees, and marks credit stalls.
-  const Candidate* select(const Candidates& candidates, uint16_t flits, int64_t now,
-                          int64_t& wake);
+  /// Fills candidates_ for `packet` arriving on `in`.
+  void route(PortId in, Packet& packet);
+  /// The candidate (port, physical VC) that can leave now with the most downstream credits;
+  /// false if none. Lowers `wake` to when a busy candidate output frees; marks credit stalls.
+  bool select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best);
   void forward(const Request& r, int64_t now);
   void request_allocation(int64_t at);
   void check_watchdog();
@@ -69,6 +70,7 @@ class Router final : public Component, private PortLoad {
   const NetworkContext& net_;
   uint32_t index_;
   uint8_t vcs_;
+  uint8_t classes_;  // VC classes the routing uses; physical VC v is in class v % classes_
   Rng rng_;
   Table* links_;
   Table* totals_;
