@@ -9,6 +9,7 @@
 
 #include "core/registry.h"
 #include "engine/progress.h"
+#include "engine/sweep.h"
 
 namespace hx {
 
@@ -29,8 +30,17 @@ int command_validate(MPI_Comm comm, const Registry& registry, const std::string&
                      const std::vector<std::string>& overrides, int ranks);
 int command_list(MPI_Comm comm, const Registry& registry, const std::string& model);
 /// Checks the configured network's routing for deadlock (its channel dependency graph); returns
-/// 0 when acyclic, ExitCode::kDeadlock when a cycle was found and printed, ExitCode::kInternal
-/// when a path of the routing is broken. The same code on every rank.
+/// 0 when deadlock-free, ExitCode::kDeadlock when a cycle (printed) or a packet state without
+/// escape candidate was found, ExitCode::kInternal when a path of the routing is broken. The
+/// same code on every rank.
+struct SweepArgs {
+  std::string config;
+  std::string output;  // default: <config name>_sweep.h5
+  std::vector<std::string> overrides;
+  SweepOptions sweep;
+};
+int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args);
+
 int command_verify(MPI_Comm comm, const Registry& registry, const std::string& config,
                    const std::vector<std::string>& overrides);
 

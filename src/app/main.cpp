@@ -56,6 +56,31 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
                            "rank count to partition for (default: this run's)")
       ->check(CLI::PositiveNumber);
 
+  hx::SweepArgs sweep;
+  CLI::App* sweep_cmd = app.add_subcommand(
+      "sweep", "raise a network's offered load until it saturates; write the latency-throughput "
+               "curve and the saturation throughput");
+  sweep_cmd->add_option("config", sweep.config, "TOML config file of a network model")->required();
+  sweep_cmd->add_option("-o,--output", sweep.output, "output HDF5 file (default: <config>_sweep.h5)");
+  sweep_cmd->add_option("--set", sweep.overrides, "override a config value")->take_all();
+  sweep_cmd->add_option("--start", sweep.sweep.start, "first offered load (flits/cycle/endpoint)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sweep_cmd->add_option("--step", sweep.sweep.step, "load increment until saturation")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sweep_cmd->add_option("--max", sweep.sweep.max, "highest load to try")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sweep_cmd->add_option("--refine", sweep.sweep.refine,
+                        "bisection steps between the last unsaturated and first saturated load")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 20));
+  sweep_cmd->footer(
+      "Saturation: a load is saturated when the accepted load falls more than 5% short of the "
+      "offered load, or the mean latency exceeds 10x that of the first load, or no measured "
+      "packet arrives. The saturation throughput is the highest accepted load of any run.");
+
   std::string verify_config;
   std::vector<std::string> verify_overrides;
   CLI::App* verify_cmd =
@@ -65,8 +90,9 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
       "Builds the channel dependency graph of the routing over every pair of endpoints (for an\n"
       "adaptive routing: the dependencies on its escape candidates) and prints a cycle if there\n"
       "is one, one channel per line. Sources are shared out over the MPI ranks.\n"
-      "Exit codes: 0 acyclic; 4 a cycle (the routing can deadlock); 1 the routing is broken (a\n"
-      "path dead-ends, exceeds the hop bound or reaches the wrong endpoint); 2 bad input.");
+      "Exit codes: 0 acyclic; 4 a cycle, or a packet state offered no escape candidate (the\n"
+      "routing can deadlock); 1 the routing is broken (a path dead-ends, exceeds the hop bound\n"
+      "or reaches the wrong endpoint); 2 bad input.");
   verify_cmd->add_option("config", verify_config, "TOML config file of a network model")
       ->required();
   verify_cmd->add_option("--set", verify_overrides, "override a config value")->take_all();
@@ -89,7 +115,7 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
     const auto known = app.get_subcommands([&first](CLI::App* sub) { return sub->get_name() == first; });
     if (!first.empty() && first[0] != '-' && known.empty()) {
       throw hx::InputError(std::string("unknown command '") + argv[1] +
-                           "'; expected run, bench, validate, verify or list (see hxsim --help)");
+                           "'; expected run, bench, sweep, validate, verify or list (see hxsim --help)");
     }
     throw hx::InputError(e.what() + std::string(" (see hxsim --help)"));
   }
@@ -100,6 +126,7 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
     return hx::command_validate(comm, registry, validate_config, validate_overrides,
                                 validate_ranks);
   }
+  if (*sweep_cmd) return hx::command_sweep(comm, registry, sweep);
   if (*verify_cmd) return hx::command_verify(comm, registry, verify_config, verify_overrides);
   return hx::command_list(comm, registry, list_model);
 }

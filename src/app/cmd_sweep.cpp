@@ -1,0 +1,98 @@
+// `hxsim sweep`: the latency-throughput curve of a network config up to saturation, printed and
+// written to one HDF5 file (docs/OUTPUT.md, "Sweep files").
+#include <cstdio>
+#include <filesystem>
+
+#include "app/commands.h"
+#include "core/error.h"
+#include "core/version.h"
+#include "engine/run.h"
+#include "engine/sweep.h"
+#include "io/config_file.h"
+#include "io/hdf5_output.h"
+
+namespace hx {
+namespace {
+
+TableSpec sweep_table() {
+  using T = ColumnType;
+  return {"sweep", "point", "one row per offered load run, ascending",
+          {
+              {"target_load", T::kF64, "flits/cycle/endpoint", "traffic.load of the run"},
+              {"offered_load", T::kF64, "flits/cycle/endpoint", "measured offered load"},
+              {"accepted_load", T::kF64, "flits/cycle/endpoint", "measured accepted load"},
+              {"latency_mean_ps", T::kF64, "ps", "mean packet latency (creation to tail)"},
+              {"latency_p50_ps", T::kI64, "ps", "median, one-cycle resolution"},
+              {"latency_p99_ps", T::kI64, "ps", "99th percentile"},
+              {"network_latency_mean_ps", T::kF64, "ps", "mean injection-to-tail latency"},
+              {"hops_mean", T::kF64, "1", "mean router-to-router hops"},
+              {"saturated", T::kU64, "1", "1 if the point met the saturation criterion"},
+              {"events", T::kU64, "1", "events the run handled"},
+          }};
+}
+
+}  // namespace
+
+int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args) {
+  Config config = load_config_file(args.config);
+  for (const std::string& s : args.overrides) apply_override(config, s);
+  const ResolvedConfig base = resolve_config(registry, config);  // InputErrors before any run
+  const std::string output = args.output.empty()
+                                 ? std::filesystem::path(args.config).stem().string() + "_sweep.h5"
+                                 : args.output;
+  check_output_path(comm, output);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+
+  if (rank == 0) {
+    std::printf("hxsim sweep: %s, %s\n  %s\n", base.info->name.c_str(), args.config.c_str(),
+                saturation_criterion(args.sweep).c_str());
+    std::printf("  %10s %10s %10s %12s %10s %10s %6s %s\n", "load", "offered", "accepted",
+                "latency_ns", "p99_ns", "hops", "sat", "wall_s");
+    std::fflush(stdout);
+  }
+  const SweepResult result = run_sweep(comm, registry, config, args.sweep, [&](const SweepPoint& p) {
+    if (rank != 0) return;
+    std::printf("  %10.4f %10.4f %10.4f %12.1f %10.1f %10.3f %6s %.2f\n", p.target, p.offered,
+                p.accepted, p.latency_mean_ps / 1000.0, static_cast<double>(p.latency_p99_ps) / 1000.0,
+                p.hops_mean, p.saturated ? "yes" : "no", p.wall_s);
+    std::fflush(stdout);
+  });
+
+  Table table(sweep_table());
+  if (rank == 0) {
+    for (std::size_t i = 0; i < result.points.size(); ++i) {
+      const SweepPoint& p = result.points[i];
+      table.add_row(i, {p.target, p.offered, p.accepted, p.latency_mean_ps, p.latency_p50_ps,
+                        p.latency_p99_ps, p.network_latency_mean_ps, p.hops_mean,
+                        uint64_t{p.saturated ? 1u : 0u}, p.events});
+    }
+  }
+  OutputContent content;
+  content.texts.push_back({"/config", base.text});
+  content.attributes = {
+      {"/", "hxsim_version", std::string(kVersion)},
+      {"/", "git_hash", std::string(kGitHash)},
+      {"/", "config_hash", base.hash},
+      {"/", "model", base.info->name},
+      {"/", "seed", base.sim.integer("seed")},
+      {"/", "ranks", static_cast<int64_t>(ranks)},
+      {"/", "kind", std::string("sweep")},
+      {"/summary", "saturation_load", result.saturation_load},
+      {"/summary", "saturation_throughput", result.saturation_throughput},
+      {"/summary", "reached_max_load", int64_t{result.reached_max ? 1 : 0}},
+      {"/summary", "criterion", saturation_criterion(args.sweep)},
+  };
+  content.tables = {&table};
+  write_output(comm, output, content);
+  if (rank == 0) {
+    std::printf("  saturation throughput %.4g flits/cycle/endpoint (highest accepted load); "
+                "highest unsaturated offered load %.4g%s\n  output: %s\n",
+                result.saturation_throughput, result.saturation_load,
+                result.reached_max ? " (never saturated up to --max)" : "", output.c_str());
+  }
+  return 0;
+}
+
+}  // namespace hx
