@@ -7,7 +7,6 @@
 #include <bit>
 #include <deque>
 #include <functional>
-#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -48,7 +47,7 @@ class KeySet {
 
   bool place(uint64_t a, uint64_t b) {
     const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = mix(a ^ mix(b)) & mask;; i = (i + 1) & mask) {
+    for (std::size_t i = mix(a * 0x9E3779B97F4A7C15ULL ^ b) & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
       if (s.generation != generation_) {
         s = Slot{a, b, generation_};
@@ -97,11 +96,13 @@ struct State {
                       src, dst);
 }
 
+}  // namespace
+
 // explore_routes() for many pairs: same start states, same memo key (everything route() may
 // read or change), same checks and messages; the buffers live as long as the explorer.
-class Explorer {
+class ChannelExplorer {
  public:
-  Explorer(const Topology& topology, const Routing& routing, uint8_t vcs)
+  ChannelExplorer(const Topology& topology, const Routing& routing, uint8_t vcs)
       : topology_(topology),
         routing_(routing),
         vcs_(vcs),
@@ -136,6 +137,8 @@ class Explorer {
     dependency_bits_.assign(words, 0);
   }
 
+  uint32_t num_endpoints() const { return topology_.num_endpoints(); }
+
   void explore_source(uint32_t src) {
     std::vector<PortSpec> specs;
     topology_.ports(topology_.endpoint_component(src), specs);
@@ -148,7 +151,12 @@ class Explorer {
     }
   }
 
-  ChannelDependencies take() {
+  std::vector<uint64_t>& bits() { return dependency_bits_; }
+  bool saw_non_escape() const { return saw_non_escape_; }
+  uint64_t states_without_escape() const { return states_without_escape_; }
+  uint64_t pairs() const { return pairs_; }
+
+  ChannelDependencies dependencies() const {
     ChannelDependencies out;
     for (uint32_t r = 0; r + 1 < first_word_.size(); ++r) {
       const PortInfo* ports = ports_.data() + first_port_[r];
@@ -164,6 +172,7 @@ class Explorer {
     }
     std::sort(out.edges.begin(), out.edges.end());
     out.saw_non_escape = saw_non_escape_;
+    out.states_without_escape = states_without_escape_;
     out.pairs = pairs_;
     return out;
   }
@@ -187,22 +196,15 @@ class Explorer {
         packet.flits = 1;
         starts_.clear();
         routing_.start_states(in.router, packet, starts_);
-        for (const Packet& s : starts_) stack_.push_back({in.router, in.in_port, s});
+        for (const Packet& s : starts_) push({in.router, in.in_port, s});
       }
     }
 
     while (!stack_.empty()) {
       State s = stack_.back();
       stack_.pop_back();
-      const Packet& p = s.packet;
-      const uint64_t key_a = static_cast<uint64_t>(s.router) << 32 | p.intermediate;
-      const uint64_t key_b =
-          static_cast<uint64_t>(s.in_port) << 32 | static_cast<uint64_t>(p.vc) << 24 |
-          static_cast<uint64_t>(p.hops) << 16 | static_cast<uint64_t>(p.phase) << 8 | p.flags;
-      if (!seen_.insert(key_a, key_b)) continue;
-
-      const uint8_t in_vc = p.vc;  // before route(), which may update the packet
-      if (in_vc >= vcs_) {         // only start_states() could do this; later VCs are checked below
+      const uint8_t in_vc = s.packet.vc;  // before route(), which may update the packet
+      if (in_vc >= vcs_) {  // only start_states() could do this; later VCs are checked below
         broken(src, dst, s.router,
                "start state on VC " + std::to_string(in_vc) + " does not exist");
       }
@@ -211,6 +213,9 @@ class Explorer {
       if (candidates_.empty()) broken(src, dst, s.router, "no route");
       const PortInfo* ports = ports_.data() + first_port_[s.router];
       const std::size_t num_ports = first_port_[s.router + 1] - first_port_[s.router];
+      bool escape_offered = false;
+      for (const Candidate& c : candidates_) escape_offered = escape_offered || c.escape;
+      if (!escape_offered) ++states_without_escape_;
       for (const Candidate& c : candidates_) {
         if (c.port >= num_ports || c.vc >= vcs_) {
           broken(src, dst, s.router,
@@ -237,9 +242,20 @@ class Explorer {
         State n{out.peer_index, out.peer_port, s.packet};
         n.packet.vc = c.vc;
         ++n.packet.hops;
-        stack_.push_back(n);
+        push(n);
       }
     }
+  }
+
+  // Stacks a state unless it was seen before in this pair. Checking on the way in rather than
+  // out keeps the many repeats (the same hop reached from every injection VC) off the stack.
+  void push(const State& s) {
+    const Packet& p = s.packet;
+    const uint64_t key_a = static_cast<uint64_t>(s.router) << 32 | p.intermediate;
+    const uint64_t key_b = static_cast<uint64_t>(s.in_port) << 32 |
+                           static_cast<uint64_t>(p.vc) << 24 | static_cast<uint64_t>(p.hops) << 16 |
+                           static_cast<uint64_t>(p.phase) << 8 | p.flags;
+    if (seen_.insert(key_a, key_b)) stack_.push_back(s);
   }
 
   const Topology& topology_;
@@ -258,8 +274,11 @@ class Explorer {
   std::vector<std::size_t> first_word_;
   std::vector<uint64_t> dependency_bits_;
   bool saw_non_escape_ = false;
+  uint64_t states_without_escape_ = 0;
   uint64_t pairs_ = 0;
 };
+
+namespace {
 
 // The channel graph over dense node indices, in compressed sparse row form.
 struct DenseGraph {
@@ -395,26 +414,32 @@ uint32_t channel_graph_max_hops(const Topology& topology) {
   return static_cast<uint32_t>(std::min<uint64_t>(bound, std::numeric_limits<uint8_t>::max()));
 }
 
+DependencyCollector::DependencyCollector(const Topology& topology, const Routing& routing,
+                                         uint8_t vcs)
+    : explorer_(std::make_unique<ChannelExplorer>(topology, routing, vcs)) {}
+DependencyCollector::~DependencyCollector() = default;
+
+void DependencyCollector::explore(uint32_t first, uint32_t last, uint32_t stride) {
+  if (stride == 0) throw std::invalid_argument("DependencyCollector::explore: stride 0");
+  for (uint64_t src = first; src < last && src < explorer_->num_endpoints(); src += stride) {
+    explorer_->explore_source(static_cast<uint32_t>(src));
+  }
+}
+
+std::vector<uint64_t>& DependencyCollector::bits() { return explorer_->bits(); }
+bool DependencyCollector::saw_non_escape() const { return explorer_->saw_non_escape(); }
+uint64_t DependencyCollector::states_without_escape() const {
+  return explorer_->states_without_escape();
+}
+uint64_t DependencyCollector::pairs() const { return explorer_->pairs(); }
+ChannelDependencies DependencyCollector::dependencies() const { return explorer_->dependencies(); }
+
 ChannelDependencies collect_channel_dependencies(const Topology& topology, const Routing& routing,
                                                  uint8_t vcs, uint32_t first, uint32_t last,
                                                  uint32_t stride) {
-  if (stride == 0) throw std::invalid_argument("collect_channel_dependencies: stride 0");
-  Explorer explorer(topology, routing, vcs);
-  last = std::min(last, topology.num_endpoints());
-  for (uint64_t src = first; src < last; src += stride) {
-    explorer.explore_source(static_cast<uint32_t>(src));
-  }
-  return explorer.take();
-}
-
-void merge_channel_dependencies(ChannelDependencies& into, const ChannelDependencies& more) {
-  std::vector<ChannelDependency> merged;
-  merged.reserve(into.edges.size() + more.edges.size());
-  std::set_union(into.edges.begin(), into.edges.end(), more.edges.begin(), more.edges.end(),
-                 std::back_inserter(merged));
-  into.edges = std::move(merged);
-  into.saw_non_escape = into.saw_non_escape || more.saw_non_escape;
-  into.pairs += more.pairs;
+  DependencyCollector collector(topology, routing, vcs);
+  collector.explore(first, last, stride);
+  return collector.dependencies();
 }
 
 ChannelGraphReport analyse_channel_graph(const ChannelDependencies& dependencies) {
@@ -425,6 +450,7 @@ ChannelGraphReport analyse_channel_graph(const ChannelDependencies& dependencies
   ChannelGraphReport report;
   report.pairs = dependencies.pairs;
   report.escape_only = dependencies.saw_non_escape;
+  report.states_without_escape = dependencies.states_without_escape;
   report.dependencies = edges.size();
   const DenseGraph graph = make_dense(edges);
   report.channels = graph.channels.size();

@@ -6,6 +6,7 @@
 
 #include <compare>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,6 +36,11 @@ struct ChannelGraphReport {
   std::vector<ChannelId> cycle;  // one cycle when !acyclic, in dependency order
   bool escape_only = false;      // the routing offered non-escape candidates, so the graph holds
                                  // only dependencies on escape candidates
+  uint64_t states_without_escape = 0;  // packet states (per pair) offered no escape candidate
+
+  /// Deadlock-free by the channel graph: acyclic, and (Duato) the escape channels serve every
+  /// packet state, so a packet blocked on adaptive channels always has an escape to wait for.
+  bool deadlock_free() const { return acyclic && states_without_escape == 0; }
 };
 
 /// Builds the CDG of `routing` over every ordered pair of distinct endpoints and finds a cycle if
@@ -44,9 +50,11 @@ struct ChannelGraphReport {
 /// A dependency (from, to) is kept when the routing marked the candidate for `to` as escape.
 /// A routing that marks every candidate escape (any non-adaptive one) thus has all of its
 /// dependencies checked; an adaptive one has the dependencies on its escape channels checked,
-/// whatever channel the waiting packet holds (escape or not). Indirect dependencies (escape
-/// channel -> adaptive channels -> escape channel, Duato's extended CDG) are not added: the check
-/// is exact for routings whose packets, once on an escape channel, stay on escape channels.
+/// whatever channel the waiting packet holds (escape or not). That is Duato's condition for
+/// virtual cut-through (which hxsim's routers use): the escape channels' direct dependencies are
+/// acyclic and every packet state is offered an escape candidate (states_without_escape == 0).
+/// Indirect dependencies through adaptive channels (his extended graph for wormhole switching)
+/// are not added.
 ///
 /// Dependencies from injection channels (endpoint links) are kept; they never close a cycle.
 /// The reported cycle is the shortest one through a channel of the first cycle the depth-first
@@ -67,23 +75,50 @@ struct ChannelDependency {
   auto operator<=>(const ChannelDependency&) const = default;
 };
 
-/// The building blocks of check_channel_graph(), so the work can be split by source (hxsim verify
-/// spreads sources over ranks) and its parts tested on their own.
+/// A set of dependencies with the figures the report needs besides.
 struct ChannelDependencies {
   std::vector<ChannelDependency> edges;  // kept (escape) dependencies, sorted and distinct
   bool saw_non_escape = false;           // some candidate was not marked escape
   uint64_t pairs = 0;                    // source-destination pairs explored
+  uint64_t states_without_escape = 0;    // packet states whose candidates were all non-escape
 };
 
-/// The dependencies of the paths from sources first, first + stride, ... (< last) to every other
-/// endpoint. Throws BrokenRouting like check_channel_graph(); the first broken source of a slice
-/// gives the same message whichever slice it is explored in.
+class ChannelExplorer;
+
+/// The exploring half of check_channel_graph(), public so the sources can be split up (hxsim
+/// verify deals them out over ranks) and the parts combined. Holds the topology's port tables and
+/// one bit per possible dependency, (ports * vcs)^2 bits a router: a few hundred KB for a
+/// 1,056-endpoint Dragonfly.
+class DependencyCollector {
+ public:
+  DependencyCollector(const Topology& topology, const Routing& routing, uint8_t vcs);
+  ~DependencyCollector();
+  DependencyCollector(const DependencyCollector&) = delete;
+  DependencyCollector& operator=(const DependencyCollector&) = delete;
+
+  /// Explores the paths from sources first, first + stride, ... (< last) to every other
+  /// endpoint. Throws BrokenRouting like check_channel_graph(); the first broken source of a
+  /// slice gives the same message whichever slice it is explored in.
+  void explore(uint32_t first, uint32_t last, uint32_t stride = 1);
+
+  /// The dependencies found so far, as bits in a layout that depends only on the topology and
+  /// vcs: collectors of one network combine by OR-ing these words (hxsim verify: MPI_BOR).
+  std::vector<uint64_t>& bits();
+  bool saw_non_escape() const;
+  uint64_t pairs() const;
+  uint64_t states_without_escape() const;
+
+  /// The dependencies as edges (sorted), with this collector's counts.
+  ChannelDependencies dependencies() const;
+
+ private:
+  std::unique_ptr<ChannelExplorer> explorer_;
+};
+
+/// DependencyCollector for one slice of sources, as edges.
 ChannelDependencies collect_channel_dependencies(const Topology& topology, const Routing& routing,
                                                  uint8_t vcs, uint32_t first, uint32_t last,
                                                  uint32_t stride = 1);
-
-/// Merges `more` into `into` (edges stay sorted and distinct).
-void merge_channel_dependencies(ChannelDependencies& into, const ChannelDependencies& more);
 
 /// The report for a complete set of dependencies: counts, and a cycle if there is one. Iterative
 /// (no recursion), linear in the size of the graph.

@@ -69,11 +69,13 @@ void Simulation::setup() {
 uint64_t Simulation::run_until(SimTime until, uint64_t max_events) {
   EventQueue& queue = sink_.queue();
   uint64_t handled = 0;
+  uint64_t background = 0;
   Event e;
   while (handled < max_events && queue.next_time() < until && !sink_.stop_requested()) {
     queue.pop(e);
     if (e.kind & Event::kBackground) {
       e.kind = static_cast<uint16_t>(e.kind & ~Event::kBackground);
+      ++background;
     } else {
       last_work_ = e.key.time;
     }
@@ -90,7 +92,9 @@ uint64_t Simulation::run_until(SimTime until, uint64_t max_events) {
     components_[e.dst_local]->handle(e);
     ++handled;
   }
-  return handled;
+  // Background timers past the last real event run on some partitions and not on others (a
+  // window may reach past it), so only foreground events are counted: counts stay invariant.
+  return handled - background;
 }
 
 void Simulation::receive(const std::vector<Event>& events) {

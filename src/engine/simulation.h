@@ -22,7 +22,7 @@ class Simulation {
 
   void setup();
   /// Handles every local event with time < until, but stops after `max_events` (so callers can
-  /// report progress). Returns the number handled.
+  /// report progress). Returns the number of foreground events handled.
   uint64_t run_until(SimTime until, uint64_t max_events);
   /// Queues events received from other ranks.
   void receive(const std::vector<Event>& events);
