@@ -54,7 +54,9 @@ void Endpoint::setup() {
   if (!sends_) return;
   next_slot_ = -1;
   schedule_next_message();
-  schedule(SimTime::ps(net_.window_end_ps), kStopInjection, uint8_t{0});
+  // A background timer: when everything has drained earlier, it must not prolong the run.
+  schedule_background(SimTime::ps(net_.window_end_ps) + net_.traffic.drain_limit, kStopInjection,
+                      uint8_t{0});
 }
 
 // Geometric gap to the next successful slot, then one event at that slot if it is before the
@@ -74,9 +76,9 @@ void Endpoint::handle(const Event& e) {
   switch (e.kind) {
     case kGenerate: generate(); break;
     case kStopInjection:
-      // Only packets already in the network drain: beyond saturation the source queues hold
-      // more than the network could carry in a long time, and what is still queued now says
-      // only that the load was not accepted (packets_queued in the totals).
+      // Beyond saturation the source queues hold more than the network could carry in a long
+      // time; what is still queued now only says that the load was not accepted
+      // (packets_queued in the totals), so it is dropped and only the network drains.
       queue_ = RingQueue<Message>();
       break;
     case kInject:

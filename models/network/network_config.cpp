@@ -36,8 +36,10 @@ std::vector<ParamSpec> traffic_params() {
       ParamSpec::time("warmup", "5000cycles", "warm-up before measurement (papers: 5,000 cycles)"),
       ParamSpec::time("measure", "10000cycles",
                       "measurement window (papers: 10,000 cycles); at its end the endpoints stop "
-                      "generating, drop what is still in their source queues, and the packets "
-                      "in the network drain"),
+                      "generating messages"),
+      ParamSpec::time("drain_limit", "5000cycles",
+                      "after the window, endpoints keep injecting what is queued for at most "
+                      "this long, then drop the rest (packets_queued); the network then drains"),
       ParamSpec::integer("hotspot_groups", 4,
                          "hotspot pattern: endpoint groups [0, n) talk among themselves")
           .range(1, 1e9),
@@ -78,6 +80,7 @@ TrafficConfig traffic_config_from(const ParamSet& p) {
   c.message_packets = static_cast<uint32_t>(p.integer("message_packets"));
   c.warmup = p.time("warmup");
   c.measure = p.time("measure");
+  c.drain_limit = p.time("drain_limit");
   c.hotspot_groups = static_cast<uint32_t>(p.integer("hotspot_groups"));
   const std::string& flows = p.text("flows");
   c.flows = flows == "none" ? FlowRecords::kNone

@@ -29,6 +29,7 @@ struct TrafficConfig {
   uint32_t message_packets = 0;
   SimTime warmup;
   SimTime measure;
+  SimTime drain_limit;
   uint32_t hotspot_groups = 0;
   FlowRecords flows = FlowRecords::kMeasured;
   uint32_t histogram_bins = 0;  // latency histogram: bins of one cycle, the last one open-ended

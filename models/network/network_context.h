@@ -23,7 +23,7 @@ enum EventKind : uint16_t {
   kWatchdog,           // router: check for lack of progress
   kGenerate,           // endpoint: a new message
   kInject,             // endpoint: try to inject from the source queue
-  kStopInjection,      // endpoint: the measurement window is over; drop the source queue
+  kStopInjection,      // endpoint: the drain limit is over; drop the source queue
 };
 
 struct Credit {
