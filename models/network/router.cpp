@@ -137,9 +137,9 @@ bool Router::select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best)
 
 // Separable allocation, iterated within the instant: each free input proposes the head of one
 // of its VCs (round-robin over VCs) with its best candidate; each output grants one proposal
-// (round-robin over inputs). Inputs that lost propose again to what is still free, until a
-// round grants nothing. What blocks the remaining heads sets the next wake-up; heads blocked
-// on credits wake when credits arrive.
+// (round-robin over inputs). Inputs that lost propose again to what is still free, until every
+// proposal of a round is granted. What blocks the remaining heads sets the next wake-up; heads
+// blocked on credits wake when credits arrive.
 void Router::allocate() {
   const int64_t now = this->now().count_ps();
   const auto ports = static_cast<PortId>(outputs_.size());
@@ -186,11 +186,19 @@ void Router::allocate() {
         grant_[out] = static_cast<int32_t>(i);
       }
     }
+    std::size_t granted = 0;
     for (const Request& r : requests_) {
       const int32_t g = grant_[r.candidate.port];
-      if (g >= 0 && &requests_[static_cast<std::size_t>(g)] == &r) forward(r, now);
+      if (g < 0 || &requests_[static_cast<std::size_t>(g)] != &r) continue;
+      forward(r, now);
+      ++granted;
+      // The input streams this packet until input_free_; what else waits there goes then.
+      if (busy_vcs_[r.input] > 0) wake = std::min(wake, input_free_[r.input]);
     }
     for (const Request& r : requests_) grant_[r.candidate.port] = -1;
+    // Without losers another round finds nothing new: granted inputs are busy now, and every
+    // other head's obstacle is already in `wake`.
+    if (granted == requests_.size()) break;
   }
   if (wake != kNever) request_allocation(wake);
 }

@@ -7,16 +7,10 @@
 
 namespace hx {
 
-bool EventQueue::later(const Entry& a, const Entry& b) const {
-  if (a.ids != b.ids) return a.ids > b.ids;
-  return pool_[a.slot].key.seq > pool_[b.slot].key.seq;
-}
-
 void EventQueue::place(const Entry& en) {
   if (en.time == last_) {
-    now_bucket_.push_back(en);
-    std::push_heap(now_bucket_.begin(), now_bucket_.end(),
-                   [this](const Entry& a, const Entry& b) { return later(a, b); });
+    now_late_.push_back(en);
+    std::push_heap(now_late_.begin(), now_late_.end(), Later{});
   } else {
     buckets_[63 - __builtin_clzll(en.time ^ last_)].push_back(en);
   }
@@ -37,25 +31,31 @@ void EventQueue::push(const Event& e) {
     slot = static_cast<uint32_t>(pool_.size());
     pool_.push_back(e);
   }
-  if (now_bucket_.empty()) pending_min_ = std::min(pending_min_, time);
-  place(Entry{time, static_cast<uint64_t>(e.key.dst) << 32 | e.key.src, slot, e.dst_local});
+  if (now_empty()) pending_min_ = std::min(pending_min_, time);
+  place(Entry{time, static_cast<uint64_t>(e.key.dst) << 32 | e.key.src, e.key.seq, slot,
+              e.dst_local});
   ++size_;
   if (!(e.kind & Event::kBackground)) ++foreground_;
 }
 
 void EventQueue::pop(Event& out) {
-  if (now_bucket_.empty()) refill();
-  std::pop_heap(now_bucket_.begin(), now_bucket_.end(),
-                [this](const Entry& a, const Entry& b) { return later(a, b); });
-  const uint32_t slot = now_bucket_.back().slot;
-  now_bucket_.pop_back();
+  if (now_empty()) refill();
+  uint32_t slot;
+  if (!now_late_.empty() && (now_sorted_.empty() || before(now_late_.front(), now_sorted_.back()))) {
+    std::pop_heap(now_late_.begin(), now_late_.end(), Later{});
+    slot = now_late_.back().slot;
+    now_late_.pop_back();
+  } else {
+    slot = now_sorted_.back().slot;
+    now_sorted_.pop_back();
+  }
   out = pool_[slot];
   free_slots_.push_back(slot);
   --size_;
   if (!(out.kind & Event::kBackground)) --foreground_;
-  // now_bucket_ empty: cache the earliest pending time for next_time() without advancing
+  // Nothing left at last_: cache the earliest pending time for next_time() without advancing
   // last_, because the caller may still schedule events at the time just popped.
-  if (now_bucket_.empty()) pending_min_ = earliest_in_buckets();
+  if (now_empty()) pending_min_ = earliest_in_buckets();
 }
 
 uint64_t EventQueue::earliest_in_buckets() const {
@@ -75,10 +75,18 @@ void EventQueue::refill() {
   while (buckets_[b].empty()) ++b;  // size_ > 0 guarantees a non-empty bucket
   std::vector<Entry>& bucket = buckets_[b];
   last_ = pending_min_;
-  // Every entry of bucket b now differs from last_ in a lower bit: each moves down.
+  // Every entry of bucket b now differs from last_ in a lower bit: each moves down, and those
+  // at last_ itself form the new sorted run.
   std::vector<Entry> moving;
   moving.swap(bucket);
-  for (const Entry& en : moving) place(en);
+  for (const Entry& en : moving) {
+    if (en.time == last_) {
+      now_sorted_.push_back(en);
+    } else {
+      buckets_[63 - __builtin_clzll(en.time ^ last_)].push_back(en);
+    }
+  }
+  std::sort(now_sorted_.begin(), now_sorted_.end(), Later{});
   moving.clear();
   bucket.swap(moving);  // keep the capacity for the next fill
   pending_min_ = kNone;
@@ -89,7 +97,8 @@ void EventQueue::clear() {
   pending_min_ = kNone;
   size_ = 0;
   foreground_ = 0;
-  now_bucket_.clear();
+  now_sorted_.clear();
+  now_late_.clear();
   for (auto& bucket : buckets_) bucket.clear();
   pool_.clear();
   free_slots_.clear();
