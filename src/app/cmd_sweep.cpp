@@ -10,6 +10,7 @@
 #include "engine/sweep.h"
 #include "io/config_file.h"
 #include "io/hdf5_output.h"
+#include "models/network/network_model.h"
 
 namespace hx {
 namespace {
@@ -37,6 +38,10 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
   Config config = load_config_file(args.config);
   for (const std::string& s : args.overrides) apply_override(config, s);
   const ResolvedConfig base = resolve_config(registry, config);  // InputErrors before any run
+  if (net::as_network(*base.model) == nullptr) {
+    throw InputError("hxsim sweep needs a network model (it varies traffic.load); model '" +
+                     base.info->name + "' is not one");
+  }
   const std::string output = args.output.empty()
                                  ? std::filesystem::path(args.config).stem().string() + "_sweep.h5"
                                  : args.output;

@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # Bad-input corpus for the hxsim command line (DESIGN.md rule 8): runs every case of a corpus file
 # on 2 MPI ranks and checks that hxsim fails cleanly:
-#   - every rank exits by itself with the expected code (2 input error, 3 output path error):
+#   - every rank exits by itself with the expected code (2 input error, 3 output path error,
+#     4 deadlock: the watchdog stopped a run, or `hxsim verify` found a cycle):
 #     each rank records its own exit code, and mpirun is told not to abort the job when one rank
 #     fails, so a rank left hanging (say, in a collective rank 0 never joined) is a timeout,
 #     not hidden by mpirun killing it;
 #   - stderr holds exactly one "hxsim: error: " message (from rank 0, not one per rank),
 #     and the expected substring (counted by the prefix: one message may name a key twice);
+#     or, for an expected substring written "stdout:TEXT", a verdict rather than an error
+#     (`hxsim verify` finding a cycle prints its report and exits 4): TEXT on stdout and no
+#     "hxsim: error: " message at all;
 #   - nothing crashed (no "Segmentation fault", "signal", "core dumped", uncaught exception,
 #     MPI_ABORT) and nothing hung (each case has a time limit);
 #   - no output was left behind: no file under the -o name, no "<name>.partial", and nothing new
 #     in the case's scratch directory (hxsim runs there, so stray relative files are caught too).
 #
 # Usage: bad_input.sh HXSIM MPIRUN_SH SCRATCH_DIR CORPUS
-# Corpus lines: <exit code> | <expected stderr substring> | <hxsim arguments>
+# Corpus lines: <exit code> | <expected stderr substring, or stdout:<substring>> | <hxsim arguments>
 #   Blank lines and lines starting with # are skipped. Arguments are split like a shell would
 #   (quotes work, no expansion). Tokens, in the substring and the arguments:
 #     @CASES@    the cases/ directory next to the corpus (small bad TOML files)
@@ -120,11 +124,16 @@ run_case() {
       problems+=("rank $rank exit code $rank_code, expected $want_code")
   done
   rm -f -- "$rc_prefix".*
-  local n_errors n_text
+  local n_errors n_text want_errors=1 text_in=stderr text_file=$err_file
+  if [[ "$want_text" == stdout:* ]]; then
+    want_errors=0 text_in=stdout text_file=$out_file
+    want_text=${want_text#stdout:}
+  fi
   n_errors=$(count_of "$ERROR_PREFIX" "$err_file")
-  n_text=$(count_of "$want_text" "$err_file")
-  ((n_errors == 1)) || problems+=("$n_errors '${ERROR_PREFIX}' messages on stderr, expected 1")
-  ((n_text >= 1)) || problems+=("stderr does not mention '$want_text'")
+  n_text=$(count_of "$want_text" "$text_file")
+  ((n_errors == want_errors)) ||
+    problems+=("$n_errors '${ERROR_PREFIX}' messages on stderr, expected $want_errors")
+  ((n_text >= 1)) || problems+=("$text_in does not mention '$want_text'")
   if grep -qE "$CRASH_PATTERN" "$out_file" "$err_file"; then
     problems+=("crash: $(grep -hE "$CRASH_PATTERN" "$out_file" "$err_file" | head -1)")
   fi
@@ -148,6 +157,10 @@ run_case() {
   for p in "${problems[@]}"; do echo "        - $p"; done
   echo "        stderr (first lines, full text in $err_file):"
   head -n 8 "$err_file" | sed 's/^/          | /'
+  if [[ "$text_in" == stdout ]]; then
+    echo "        stdout (first lines, full text in $out_file):"
+    head -n 8 "$out_file" | sed 's/^/          | /'
+  fi
   return 1
 }
 

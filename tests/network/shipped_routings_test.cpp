@@ -1,0 +1,123 @@
+// Every routing hxsim ships is free of routing deadlock by its channel dependency graph (Dally &
+// Seitz; Duato for the adaptive ones), on a small instance of its family: check_channel_graph()
+// over all pairs, exactly what `hxsim verify` does. The one routing shipped to provoke deadlocks,
+// torus dor_no_dateline, must show its cycle instead.
+//
+// The families and their routings come from the registry (every model that is a network, every
+// choice of its `routing` parameter), so a new routing is checked as soon as it is registered;
+// a new family without an entry in small_networks.h fails the test.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/registry.h"
+#include "engine/run.h"
+#include "models/network/channel_graph.h"
+#include "models/network/network_model.h"
+#include "models/register_all.h"
+#include "network/small_networks.h"
+
+namespace hx {
+namespace {
+
+const Registry& registry() {
+  static const Registry r = [] {
+    Registry reg;
+    register_all_models(reg);
+    return reg;
+  }();
+  return r;
+}
+
+// Is `info` a network model? Built with its defaults (building is cheap; nothing runs).
+bool is_network(const ModelInfo& info) {
+  Config config;
+  config.set("sim.model", info.name, "test");
+  config.set("sim.end_time", "1us", "test");  // PHOLD needs a finite end
+  const ResolvedConfig resolved = resolve_config(registry(), config);
+  return net::as_network(*resolved.model) != nullptr;
+}
+
+std::vector<std::string> routing_choices(const ModelInfo& info) {
+  for (const ParamSpec& p : info.params) {
+    if (p.name == "routing") return p.choices;
+  }
+  return {};
+}
+
+// The routings that are shipped NOT deadlock-free, on purpose: (family, routing).
+bool expected_cyclic(const std::string& family, const std::string& routing) {
+  return family == "torus" && routing == "dor_no_dateline";
+}
+
+TEST(ShippedRoutings, EveryNetworkFamilyHasASmallConfig) {
+  std::vector<std::string> networks;
+  for (const ModelInfo& info : registry().models()) {
+    if (!is_network(info)) continue;
+    networks.push_back(info.name);
+    EXPECT_NE(test::find_small_network(info.name), nullptr)
+        << "network family '" << info.name
+        << "' has no small config in tests/network/small_networks.h: add one so its routings' "
+           "channel graphs are checked";
+    EXPECT_FALSE(routing_choices(info).empty())
+        << "network family '" << info.name << "' declares no `routing` choice parameter";
+  }
+  EXPECT_GE(networks.size(), 7u) << "fewer network families registered than shipped";
+  // And no stale entries: every small config names a registered network family.
+  for (const test::SmallNetwork& n : test::small_networks()) {
+    EXPECT_NE(std::find(networks.begin(), networks.end(), n.family), networks.end())
+        << "small_networks.h lists '" << n.family << "', which is not a registered network model";
+  }
+}
+
+TEST(ShippedRoutings, ChannelGraphsAreAcyclicExceptDorNoDateline) {
+  int checked = 0;
+  int cyclic = 0;
+  for (const ModelInfo& info : registry().models()) {
+    const test::SmallNetwork* small = test::find_small_network(info.name);
+    if (small == nullptr) continue;  // not a network, or reported by the test above
+    for (const std::string& routing : routing_choices(info)) {
+      SCOPED_TRACE(info.name + " routing " + routing);
+      Config config = test::small_network_config(*small);
+      config.set(info.name + ".routing", routing, "test");
+      const ResolvedConfig resolved = resolve_config(registry(), config);
+      const net::NetworkModel* network = net::as_network(*resolved.model);
+      ASSERT_NE(network, nullptr);
+      ASSERT_EQ(network->routing().name(), routing);
+      net::ChannelGraphReport report;
+      ASSERT_NO_THROW(report = net::check_channel_graph(network->topology(), network->routing(),
+                                                        network->vcs()));
+      EXPECT_EQ(report.pairs, uint64_t{network->topology().num_endpoints()} *
+                                  (network->topology().num_endpoints() - 1));
+      EXPECT_GT(report.dependencies, 0u);
+      std::printf("  %-14s %-16s %u VC(s): %llu channels, %llu dependencies, %s%s\n",
+                  info.name.c_str(), routing.c_str(), unsigned{network->vcs()},
+                  static_cast<unsigned long long>(report.channels),
+                  static_cast<unsigned long long>(report.dependencies),
+                  report.acyclic ? "acyclic" : "CYCLIC",
+                  report.escape_only ? " (escape only)" : "");
+      if (expected_cyclic(info.name, routing)) {
+        ++cyclic;
+        EXPECT_FALSE(report.acyclic);
+        EXPECT_FALSE(report.deadlock_free());
+        EXPECT_FALSE(report.cycle.empty());
+      } else {
+        EXPECT_TRUE(report.deadlock_free())
+            << (report.acyclic ? "acyclic, but " + std::to_string(report.states_without_escape) +
+                                     " packet states have no escape candidate"
+                               : "cycle of " + std::to_string(report.cycle.size()) + " channels");
+        EXPECT_TRUE(report.cycle.empty());
+      }
+      ++checked;
+    }
+  }
+  // mesh 1 + torus 2 + hyperx 2 + crossbar 1 + dragonfly 3 + fat_tree 2 + rail_optimized 2.
+  EXPECT_GE(checked, 13);
+  EXPECT_EQ(cyclic, 1) << "torus dor_no_dateline was not checked";
+}
+
+}  // namespace
+}  // namespace hx

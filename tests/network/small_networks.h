@@ -1,0 +1,53 @@
+// Shared by the network tests: one small configuration per shipped topology family, and the
+// helpers that turn it into an hx::Config. Every network model the registry holds must have an
+// entry here; shipped_routings_test fails when one does not, so a new family cannot be added
+// without its acyclicity test (and conservation test) following it.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/params.h"
+
+namespace hx::test {
+
+struct SmallNetwork {
+  std::string family;  // the model name, also its config section
+  std::vector<std::pair<std::string, std::string>> params;  // keys inside [family]
+};
+
+/// A few routers per family, so every routing can be explored over all pairs and run in well
+/// under a second.
+inline const std::vector<SmallNetwork>& small_networks() {
+  static const std::vector<SmallNetwork> table = {
+      {"mesh", {{"k", "4"}, {"n", "2"}}},
+      {"torus", {{"k", "4"}, {"n", "2"}}},  // k >= 4: dor_no_dateline has a cycle
+      {"hyperx", {{"dims", "3x3"}}},
+      {"crossbar", {{"endpoints", "8"}}},
+      {"dragonfly", {{"p", "2"}, {"a", "4"}, {"h", "2"}}},  // g = 9 groups, 72 endpoints
+      {"fat_tree", {{"k", "2"}, {"n", "3"}}},                // 8 endpoints, 3 levels
+      {"rail_optimized",
+       {{"nodes", "8"}, {"gpus_per_node", "4"}, {"nodes_per_leaf", "4"}, {"spines", "2"}}},
+  };
+  return table;
+}
+
+inline const SmallNetwork* find_small_network(const std::string& family) {
+  for (const SmallNetwork& n : small_networks()) {
+    if (n.family == family) return &n;
+  }
+  return nullptr;
+}
+
+/// sim.model = family plus the family's small parameters.
+inline Config small_network_config(const SmallNetwork& network) {
+  Config config;
+  config.set("sim.model", network.family, "test");
+  for (const auto& [key, value] : network.params) {
+    config.set(network.family + "." + key, value, "test");
+  }
+  return config;
+}
+
+}  // namespace hx::test
