@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "models/network/concentrated_topology.h"
 
 namespace hx::net {
 namespace {
@@ -95,10 +96,10 @@ struct Shape {
   }
 };
 
-class DragonflyTopology final : public Topology {
+class DragonflyTopology final : public ConcentratedTopology {
  public:
   DragonflyTopology(const Shape& shape, std::vector<LinkClass> classes)
-      : s_(shape), classes_(std::move(classes)) {}
+      : ConcentratedTopology(shape.p), s_(shape), classes_(std::move(classes)) {}
 
   std::string describe() const override {
     return "dragonfly p=" + std::to_string(s_.p) + " a=" + std::to_string(s_.a) +
@@ -109,26 +110,10 @@ class DragonflyTopology final : public Topology {
   uint32_t num_routers() const override { return s_.routers(); }
   uint32_t num_endpoints() const override { return s_.routers() * s_.p; }
 
-  Node node(ComponentId id) const override {
-    const uint32_t router = id / (s_.p + 1), slot = id % (s_.p + 1);
-    if (slot == 0) return {NodeKind::kRouter, router};
-    return {NodeKind::kEndpoint, router * s_.p + slot - 1};
-  }
-  ComponentId router_component(uint32_t router) const override { return router * (s_.p + 1); }
-  ComponentId endpoint_component(uint32_t e) const override {
-    return router_component(e / s_.p) + 1 + e % s_.p;
-  }
-
   void ports(ComponentId id, std::vector<PortSpec>& out) const override {
     const Node n = node(id);
-    const SimTime terminal = classes_[kTerminalClass].latency;
-    if (n.kind == NodeKind::kEndpoint) {
-      out.push_back({router_component(n.index / s_.p), static_cast<PortId>(n.index % s_.p),
-                     terminal, kTerminalClass});
-      return;
-    }
+    if (!terminal_ports(id, n, classes_[kTerminalClass].latency, kTerminalClass, out)) return;
     const uint32_t group = s_.group_of(n.index), local = s_.local_of(n.index);
-    for (uint32_t t = 0; t < s_.p; ++t) out.push_back({id + 1 + t, 0, terminal, kTerminalClass});
     for (uint32_t l = 0; l + 1 < s_.a; ++l) {
       const uint32_t peer = l < local ? l : l + 1;
       out.push_back({router_component(group * s_.a + peer), s_.local_port(peer, local),
@@ -168,7 +153,6 @@ class DragonflyTopology final : public Topology {
     return {group * s_.a * s_.p, (group + 1) * s_.a * s_.p};
   }
   std::vector<uint32_t> endpoint_dims() const override { return {s_.p, s_.a, s_.g}; }
-  uint32_t endpoint_router(uint32_t endpoint) const override { return endpoint / s_.p; }
 
   // Local, global, local; without a second router or a second group that hop is missing.
   uint32_t diameter() const override {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "models/network/concentrated_topology.h"
 
 namespace hx::net {
 namespace {
@@ -85,10 +86,10 @@ std::string block_name(uint32_t d) {
   }
 }
 
-class CubeTopology final : public Topology {
+class CubeTopology final : public ConcentratedTopology {
  public:
   CubeTopology(const Shape& shape, std::vector<LinkClass> classes)
-      : s_(shape), classes_(std::move(classes)) {}
+      : ConcentratedTopology(shape.c), s_(shape), classes_(std::move(classes)) {}
 
   std::string describe() const override {
     return std::string(s_.wrap ? "torus" : "mesh") + " k=" + std::to_string(s_.k) +
@@ -99,26 +100,9 @@ class CubeTopology final : public Topology {
   uint32_t num_routers() const override { return s_.routers; }
   uint32_t num_endpoints() const override { return s_.routers * s_.c; }
 
-  Node node(ComponentId id) const override {
-    const uint32_t r = id / (s_.c + 1), j = id % (s_.c + 1);
-    if (j == 0) return {NodeKind::kRouter, r};
-    return {NodeKind::kEndpoint, r * s_.c + j - 1};
-  }
-  ComponentId router_component(uint32_t router) const override { return router * (s_.c + 1); }
-  ComponentId endpoint_component(uint32_t e) const override {
-    return e / s_.c * (s_.c + 1) + 1 + e % s_.c;
-  }
-  uint32_t endpoint_router(uint32_t endpoint) const override { return endpoint / s_.c; }
-
   void ports(ComponentId id, std::vector<PortSpec>& out) const override {
     const Node me = node(id);
-    const SimTime terminal = classes_[kTerminalClass].latency;
-    if (me.kind == NodeKind::kEndpoint) {
-      out.push_back({router_component(me.index / s_.c), static_cast<PortId>(me.index % s_.c),
-                     terminal, kTerminalClass});
-      return;
-    }
-    for (uint32_t j = 0; j < s_.c; ++j) out.push_back({id + 1 + j, 0, terminal, kTerminalClass});
+    if (!terminal_ports(id, me, classes_[kTerminalClass].latency, kTerminalClass, out)) return;
     const SimTime network = classes_[kNetworkClass].latency;
     for (uint32_t d = 0; d < s_.n; ++d) {
       const uint32_t x = s_.coord(me.index, d);
