@@ -34,8 +34,8 @@ class ConcentratedTopology : public Topology {
   bool terminal_ports(ComponentId id, const Node& n, SimTime latency, uint16_t link_class,
                       std::vector<PortSpec>& out) const {
     if (n.kind == NodeKind::kEndpoint) {
-      out.push_back({router_component(n.index / c_), static_cast<PortId>(n.index % c_), latency,
-                     link_class});
+      out.push_back(
+          {router_component(n.index / c_), static_cast<PortId>(n.index % c_), latency, link_class});
       return false;
     }
     for (uint32_t t = 0; t < c_; ++t) out.push_back({id + 1 + t, 0, latency, link_class});

@@ -2,13 +2,11 @@
 #include "models/network/endpoint.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
-
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
-
 #include <boost/serialization/array.hpp>
+#include <cmath>
+#include <limits>
 
 #include "models/network/network_stats.h"
 #include "models/network/state_io.h"
@@ -42,8 +40,8 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
 
   // Bernoulli injection: each slot starts a message with probability q. Above one message per
   // cycle the cycle is split into n slots, so any offered load the ports can carry is possible.
-  const double per_cycle = net.traffic.load /
-                           (static_cast<double>(net.traffic.packet_flits) * net.traffic.message_packets);
+  const double per_cycle = net.traffic.load / (static_cast<double>(net.traffic.packet_flits) *
+                                               net.traffic.message_packets);
   const double slots = std::max(1.0, std::ceil(per_cycle));
   slot_ps_ = net.cycle_ps / static_cast<int64_t>(slots);
   slot_probability_ = per_cycle / slots;
@@ -64,8 +62,8 @@ void Endpoint::setup() {
 void Endpoint::schedule_next_message() {
   int64_t gap = 1;
   if (slot_probability_ < 1.0) {
-    gap += static_cast<int64_t>(std::floor(std::log1p(-rng_.uniform()) /
-                                           std::log1p(-slot_probability_)));
+    gap += static_cast<int64_t>(
+        std::floor(std::log1p(-rng_.uniform()) / std::log1p(-slot_probability_)));
   }
   next_slot_ += gap;
   const int64_t at = next_slot_ * slot_ps_;
@@ -74,7 +72,9 @@ void Endpoint::schedule_next_message() {
 
 void Endpoint::handle(const Event& e) {
   switch (e.kind) {
-    case kGenerate: generate(); break;
+    case kGenerate:
+      generate();
+      break;
     case kStopInjection:
       // Beyond saturation the source queues hold more than the network could carry in a long
       // time; what is still queued now only says that the load was not accepted
@@ -85,14 +85,17 @@ void Endpoint::handle(const Event& e) {
       inject_pending_ = -1;
       try_inject();
       break;
-    case kPacketArrival: deliver(e.port, e.payload_as<Packet>()); break;
+    case kPacketArrival:
+      deliver(e.port, e.payload_as<Packet>());
+      break;
     case kCreditArrival: {
       const auto credit = e.payload_as<Credit>();
       credits(e.port, credit.vc) += credit.flits;
       if (!queue_.empty()) try_inject();
       break;
     }
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -200,12 +203,11 @@ void Endpoint::deliver(PortId port, const Packet& p) {
 
 void Endpoint::add_flow(const Packet& p, int64_t first_ps, int64_t last_ps, uint32_t hops) {
   const uint32_t packets = net_.traffic.message_packets;
-  flows_->add_owned_row(
-      index_, flows_recorded_++,
-      {uint64_t{p.src}, uint64_t{p.dst}, p.message, uint64_t{packets},
-       uint64_t{p.message_flits} * net_.router.flit_bytes, p.created_ps, first_ps, last_ps,
-       last_ps - p.created_ps, static_cast<double>(hops) / packets,
-       uint64_t{(p.flags & Packet::kMeasured) ? 1u : 0u}});
+  flows_->add_owned_row(index_, flows_recorded_++,
+                        {uint64_t{p.src}, uint64_t{p.dst}, p.message, uint64_t{packets},
+                         uint64_t{p.message_flits} * net_.router.flit_bytes, p.created_ps, first_ps,
+                         last_ps, last_ps - p.created_ps, static_cast<double>(hops) / packets,
+                         uint64_t{(p.flags & Packet::kMeasured) ? 1u : 0u}});
 }
 
 void Endpoint::finish() {
@@ -213,11 +215,11 @@ void Endpoint::finish() {
   for (PortId p = 0; p < injectors_.size(); ++p) {
     const LinkStats& s = injectors_[p].stats;
     const PortLink& link = port(p);
-    links_->add_row(net_.topology->first_link(id()) + p,
-                    {uint64_t{id()}, uint64_t{p}, uint64_t{link.peer}, uint64_t{link.peer_port},
-                     uint64_t{link.link_class}, s.packets, s.flits,
-                     s.flits * net_.router.flit_bytes, s.busy_ps,
-                     static_cast<double>(s.busy_ps) / window, s.stall_ps});
+    links_->add_row(
+        net_.topology->first_link(id()) + p,
+        {uint64_t{id()}, uint64_t{p}, uint64_t{link.peer}, uint64_t{link.peer_port},
+         uint64_t{link.link_class}, s.packets, s.flits, s.flits * net_.router.flit_bytes, s.busy_ps,
+         static_cast<double>(s.busy_ps) / window, s.stall_ps});
   }
   endpoints_->add_row(index_, {messages_, injected_, received_, flits_offered_, flits_accepted_,
                                measured_delivered_, latency_sum_, max_queue_});

@@ -69,14 +69,14 @@ class Endpoint final : public Component {
   Table* histogram_;
   bool sends_ = false;
   double slot_probability_ = 0;  // of a new message in each slot
-  int64_t slot_ps_ = 0;           // generation slots: one cycle, or a fraction above 1 msg/cycle
-  int64_t next_slot_ = 0;         // index of the slot of the next message
+  int64_t slot_ps_ = 0;          // generation slots: one cycle, or a fraction above 1 msg/cycle
+  int64_t next_slot_ = 0;        // index of the slot of the next message
 
   RingQueue<Message> queue_;  // messages not yet fully injected
   uint64_t queued_packets_ = 0;
   std::vector<Injector> injectors_;
-  std::vector<uint32_t> credits_;     // [port * vcs + vc] at the router's input
-  int64_t inject_pending_ = -1;       // time of the scheduled kInject, -1: none
+  std::vector<uint32_t> credits_;  // [port * vcs + vc] at the router's input
+  int64_t inject_pending_ = -1;    // time of the scheduled kInject, -1: none
   uint32_t next_port_ = 0;
   std::unordered_map<uint64_t, Partial> partial_;  // (src << 32 | message) -> progress
 

@@ -9,9 +9,10 @@ namespace hx::net {
 
 std::vector<ParamSpec> router_params() {
   return {
-      ParamSpec::integer("vcs", 0,
-                         "virtual channels per port; 0: as many as the routing needs. More are shared out "
-                         "round-robin over the routing's VC classes (VC v serves class v % classes)")
+      ParamSpec::integer(
+          "vcs", 0,
+          "virtual channels per port; 0: as many as the routing needs. More are shared out "
+          "round-robin over the routing's VC classes (VC v serves class v % classes)")
           .range(0, 32),
       ParamSpec::integer("buffer_flits", 32,
                          "input buffer per virtual channel, in flits (papers: 16 or 32)")
@@ -83,7 +84,7 @@ TrafficConfig traffic_config_from(const ParamSet& p) {
   c.drain_limit = p.time("drain_limit");
   c.hotspot_groups = static_cast<uint32_t>(p.integer("hotspot_groups"));
   const std::string& flows = p.text("flows");
-  c.flows = flows == "none" ? FlowRecords::kNone
+  c.flows = flows == "none"  ? FlowRecords::kNone
             : flows == "all" ? FlowRecords::kAll
                              : FlowRecords::kMeasured;
   c.histogram_bins = static_cast<uint32_t>(p.integer("histogram_bins"));

@@ -12,11 +12,11 @@
 namespace hx::net {
 
 struct RouterConfig {
-  uint8_t vcs = 0;             // virtual channels per port
-  uint32_t buffer_flits = 0;   // input buffer depth per VC
-  SimTime pipeline;            // head arrival to earliest departure
-  uint64_t flit_bytes = 0;     // for byte counts only
-  SimTime watchdog;            // no movement at a loaded router for this long: deadlock
+  uint8_t vcs = 0;            // virtual channels per port
+  uint32_t buffer_flits = 0;  // input buffer depth per VC
+  SimTime pipeline;           // head arrival to earliest departure
+  uint64_t flit_bytes = 0;    // for byte counts only
+  SimTime watchdog;           // no movement at a loaded router for this long: deadlock
 };
 
 /// What to keep in the per-message /flows table.
@@ -24,7 +24,7 @@ enum class FlowRecords { kNone, kMeasured, kAll };
 
 struct TrafficConfig {
   std::string pattern;
-  double load = 0;              // offered flits per cycle per endpoint
+  double load = 0;  // offered flits per cycle per endpoint
   uint16_t packet_flits = 0;
   uint32_t message_packets = 0;
   SimTime warmup;

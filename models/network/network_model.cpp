@@ -26,14 +26,14 @@ class BuiltNetworkModel final : public NetworkModel {
     net_.cycle_ps = params.sim->time("cycle_time").count_ps();
     if (net_.cycle_ps <= 0) throw InputError("sim.cycle_time = 0ps: network models need a cycle");
     if (net_.traffic.packet_flits > net_.router.buffer_flits) {
-      throw InputError("traffic.packet_flits = " + std::to_string(net_.traffic.packet_flits) +
-                       " exceeds router.buffer_flits = " +
-                       std::to_string(net_.router.buffer_flits) +
-                       ": virtual cut-through needs room for a whole packet in one VC buffer");
+      throw InputError(
+          "traffic.packet_flits = " + std::to_string(net_.traffic.packet_flits) +
+          " exceeds router.buffer_flits = " + std::to_string(net_.router.buffer_flits) +
+          ": virtual cut-through needs room for a whole packet in one VC buffer");
     }
     for (const LinkClass& c : t.link_classes()) {
-      const auto ps = static_cast<int64_t>(std::llround(static_cast<double>(net_.cycle_ps) /
-                                                        c.flits_per_cycle));
+      const auto ps = static_cast<int64_t>(
+          std::llround(static_cast<double>(net_.cycle_ps) / c.flits_per_cycle));
       if (ps <= 0) {
         throw InputError(family + ": link class '" + c.name + "' at " +
                          std::to_string(c.flits_per_cycle) +
@@ -78,8 +78,7 @@ class BuiltNetworkModel final : public NetworkModel {
   }
   bool ends_by_itself() const override { return true; }
   std::vector<SummaryValue> summarize(const StatsRegistry& stats) const override {
-    return summarize_network(stats, topology(), SimTime::ps(net_.cycle_ps),
-                             net_.traffic.measure);
+    return summarize_network(stats, topology(), SimTime::ps(net_.cycle_ps), net_.traffic.measure);
   }
 
  private:

@@ -10,7 +10,9 @@ namespace hx::net {
 std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogram_bins) {
   using T = ColumnType;
   TableSpec links{
-      "links", "link", "one row per directed link (the sender's output port), measurement window",
+      "links",
+      "link",
+      "one row per directed link (the sender's output port), measurement window",
       {
           {"src_component", T::kU64, "1", "component the link leaves"},
           {"src_port", T::kU64, "1", "its port"},
@@ -25,25 +27,29 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
           {"credit_stall_ps", T::kI64, "ps",
            "time a ready packet waited at the free link for downstream credits, in the window"},
       }};
-  TableSpec flows{
-      "flows", "flow", "one row per delivered message (traffic.flows), ordered by destination "
-      "then arrival",
-      {
-          {"src", T::kU64, "1", "source endpoint"},
-          {"dst", T::kU64, "1", "destination endpoint"},
-          {"message", T::kU64, "1", "the source's message number"},
-          {"packets", T::kU64, "1", "packets of the message"},
-          {"bytes", T::kU64, "bytes", "message size"},
-          {"created_ps", T::kI64, "ps", "when the message entered the source queue"},
-          {"first_arrival_ps", T::kI64, "ps", "tail arrival of its first packet"},
-          {"last_arrival_ps", T::kI64, "ps", "tail arrival of its last packet"},
-          {"latency_ps", T::kI64, "ps", "last_arrival_ps - created_ps"},
-          {"mean_hops", T::kF64, "1", "router-to-router hops per packet"},
-          {"measured", T::kU64, "1", "1 if created inside the measurement window"},
-      },
-      TableKind::kPerOwner, topology.num_endpoints()};
+  TableSpec flows{"flows",
+                  "flow",
+                  "one row per delivered message (traffic.flows), ordered by destination "
+                  "then arrival",
+                  {
+                      {"src", T::kU64, "1", "source endpoint"},
+                      {"dst", T::kU64, "1", "destination endpoint"},
+                      {"message", T::kU64, "1", "the source's message number"},
+                      {"packets", T::kU64, "1", "packets of the message"},
+                      {"bytes", T::kU64, "bytes", "message size"},
+                      {"created_ps", T::kI64, "ps", "when the message entered the source queue"},
+                      {"first_arrival_ps", T::kI64, "ps", "tail arrival of its first packet"},
+                      {"last_arrival_ps", T::kI64, "ps", "tail arrival of its last packet"},
+                      {"latency_ps", T::kI64, "ps", "last_arrival_ps - created_ps"},
+                      {"mean_hops", T::kF64, "1", "router-to-router hops per packet"},
+                      {"measured", T::kU64, "1", "1 if created inside the measurement window"},
+                  },
+                  TableKind::kPerOwner,
+                  topology.num_endpoints()};
   TableSpec endpoints{
-      "endpoints", "endpoint", "one row per endpoint",
+      "endpoints",
+      "endpoint",
+      "one row per endpoint",
       {
           {"messages_created", T::kU64, "1", "messages generated over the whole run"},
           {"packets_injected", T::kU64, "1", "packets whose head left the endpoint"},
@@ -70,13 +76,16 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
       {"hops_sum", T::kU64, "1", "their router-to-router hops, summed"},
       {"senders", T::kU64, "1", "endpoints that send under the pattern"},
   };
-  TableSpec totals{"network_totals", "row", "run totals (one row, summed over ranks)",
-                   total_columns, TableKind::kSummed, 1};
+  TableSpec totals{
+      "network_totals",   "row", "run totals (one row, summed over ranks)", total_columns,
+      TableKind::kSummed, 1};
   TableSpec histogram{
-      "latency_histogram", "bin",
+      "latency_histogram",
+      "bin",
       "measured packets by latency: bin b holds [b, b+1) cycles; the last bin is open-ended",
       {{"packets", T::kU64, "1", "delivered measured packets in the bin"}},
-      TableKind::kSummed, histogram_bins};
+      TableKind::kSummed,
+      histogram_bins};
   return {links, flows, endpoints, totals, histogram};
 }
 
@@ -93,7 +102,8 @@ std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const To
   const std::vector<uint64_t>& bins = histogram.u64(0);
 
   const double endpoints = topology.num_endpoints();
-  const double cycles = static_cast<double>(measure.count_ps()) / static_cast<double>(cycle.count_ps());
+  const double cycles =
+      static_cast<double>(measure.count_ps()) / static_cast<double>(cycle.count_ps());
   const uint64_t delivered = total(totals::kMeasuredDelivered);
   // NaN when no measured packet arrived (far beyond saturation, or a pattern with no senders).
   auto mean = [&](std::size_t column) {
@@ -117,14 +127,15 @@ std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const To
   };
 
   std::string classes;
-  for (const LinkClass& c : topology.link_classes()) classes += (classes.empty() ? "" : ",") + c.name;
+  for (const LinkClass& c : topology.link_classes())
+    classes += (classes.empty() ? "" : ",") + c.name;
 
-  const uint64_t in_flight = total(totals::kPacketsBuffered) + total(totals::kLinkSent) -
-                             total(totals::kLinkReceived);
+  const uint64_t in_flight =
+      total(totals::kPacketsBuffered) + total(totals::kLinkSent) - total(totals::kLinkReceived);
   const double per = endpoints * cycles;
   return {
-      {"offered_load", static_cast<double>(total(totals::kFlitsOffered)) / per, "flits/cycle/endpoint",
-       "flits created in the measurement window per cycle per endpoint"},
+      {"offered_load", static_cast<double>(total(totals::kFlitsOffered)) / per,
+       "flits/cycle/endpoint", "flits created in the measurement window per cycle per endpoint"},
       {"accepted_load", static_cast<double>(total(totals::kFlitsAccepted)) / per,
        "flits/cycle/endpoint", "flits delivered in the measurement window per cycle per endpoint"},
       {"senders", total(totals::kSenders), "1", "endpoints that send under the pattern"},

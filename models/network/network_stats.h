@@ -16,18 +16,18 @@ namespace totals {
 enum : std::size_t {
   kPacketsInjected,
   kPacketsEjected,
-  kPacketsBuffered,   // held in router input buffers when the run ended
-  kLinkSent,          // packets sent over any link (endpoint or router)
-  kLinkReceived,      // packets received from any link
-  kPacketsQueued,     // packets still in source queues when the run ended
-  kFlitsOffered,      // flits of packets created inside the measurement window
-  kFlitsAccepted,     // flits whose tail reached their destination inside the window
-  kMeasuredCreated,   // packets created inside the window
+  kPacketsBuffered,  // held in router input buffers when the run ended
+  kLinkSent,         // packets sent over any link (endpoint or router)
+  kLinkReceived,     // packets received from any link
+  kPacketsQueued,    // packets still in source queues when the run ended
+  kFlitsOffered,     // flits of packets created inside the measurement window
+  kFlitsAccepted,    // flits whose tail reached their destination inside the window
+  kMeasuredCreated,  // packets created inside the window
   kMeasuredDelivered,
-  kLatencySumPs,      // over delivered measured packets: creation to tail arrival
+  kLatencySumPs,         // over delivered measured packets: creation to tail arrival
   kNetworkLatencySumPs,  // head injection to tail arrival
   kHopsSum,
-  kSenders,           // endpoints that send under the pattern
+  kSenders,  // endpoints that send under the pattern
   kCount
 };
 }  // namespace totals

@@ -25,9 +25,9 @@ struct StateKey {
 struct StateKeyHash {
   std::size_t operator()(const StateKey& k) const {
     uint64_t h = (static_cast<uint64_t>(k.router) << 32) ^ k.intermediate;
-    h = h * 0x9E3779B97F4A7C15ULL ^ (static_cast<uint64_t>(k.in_port) << 32 |
-                                      static_cast<uint64_t>(k.vc) << 24 | k.hops << 16 |
-                                      k.phase << 8 | k.flags);
+    h = h * 0x9E3779B97F4A7C15ULL ^
+        (static_cast<uint64_t>(k.in_port) << 32 | static_cast<uint64_t>(k.vc) << 24 | k.hops << 16 |
+         k.phase << 8 | k.flags);
     return static_cast<std::size_t>(h * 0xBF58476D1CE4E5B9ULL);
   }
 };
@@ -67,8 +67,8 @@ void explore_routes(const Topology& topology, const Routing& routing, uint8_t vc
   while (!stack.empty()) {
     State s = stack.back();
     stack.pop_back();
-    const StateKey key{s.router, s.packet.intermediate, s.in_port, s.packet.vc,
-                       s.packet.hops, s.packet.phase, s.packet.flags};
+    const StateKey key{s.router,      s.packet.intermediate, s.in_port,     s.packet.vc,
+                       s.packet.hops, s.packet.phase,        s.packet.flags};
     if (!seen.insert(key).second) continue;
 
     candidates.clear();

@@ -2,13 +2,11 @@
 #include "models/network/router.h"
 
 #include <algorithm>
-#include <limits>
-#include <string>
-
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
-
 #include <boost/serialization/array.hpp>
+#include <limits>
+#include <string>
 
 #include "models/network/network_stats.h"
 #include "models/network/state_io.h"
@@ -50,15 +48,22 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
 
 void Router::handle(const Event& e) {
   switch (e.kind) {
-    case kPacketArrival: on_packet(e.port, e.payload_as<Packet>()); break;
-    case kCreditArrival: on_credit(e.port, e.payload_as<Credit>()); break;
+    case kPacketArrival:
+      on_packet(e.port, e.payload_as<Packet>());
+      break;
+    case kCreditArrival:
+      on_credit(e.port, e.payload_as<Credit>());
+      break;
     case kAllocate:
       // This event is the earliest pending one: later ones stay scheduled.
       pending_allocations_.erase(pending_allocations_.begin());
       allocate();
       break;
-    case kWatchdog: check_watchdog(); break;
-    default: break;
+    case kWatchdog:
+      check_watchdog();
+      break;
+    default:
+      break;
   }
 }
 
@@ -182,7 +187,8 @@ void Router::allocate() {
       }
       const uint32_t pointer = outputs_[out].next_input;
       const auto distance = [&](PortId input) { return (input + ports - pointer) % ports; };
-      if (distance(requests_[i].input) < distance(requests_[static_cast<std::size_t>(current)].input)) {
+      if (distance(requests_[i].input) <
+          distance(requests_[static_cast<std::size_t>(current)].input)) {
         grant_[out] = static_cast<int32_t>(i);
       }
     }
@@ -216,8 +222,8 @@ void Router::forward(const Request& r, int64_t now) {
   const uint16_t flits = w.packet.flits;
   // The tail leaves after the packet's serialisation on this link, but not before it has
   // arrived and crossed the pipeline (a faster output waits for a slower input).
-  const int64_t tail_out = std::max(now + flits * out.ps_per_flit,
-                                    w.tail_ps + net_.router.pipeline.count_ps());
+  const int64_t tail_out =
+      std::max(now + flits * out.ps_per_flit, w.tail_ps + net_.router.pipeline.count_ps());
   out.free_ps = tail_out;
   out.next_input = (r.input + 1u) % static_cast<uint32_t>(outputs_.size());
   if (out.stall_since >= 0) {

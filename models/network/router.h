@@ -34,11 +34,11 @@ class Router final : public Component, private PortLoad {
     int64_t tail_ps;   // when its tail has fully arrived
   };
   struct Output {
-    int64_t free_ps = 0;        // the link is carrying a packet until then
-    int64_t stall_since = -1;   // a ready packet waits here for credits since then (-1: none)
+    int64_t free_ps = 0;       // the link is carrying a packet until then
+    int64_t stall_since = -1;  // a ready packet waits here for credits since then (-1: none)
     int64_t ps_per_flit = 0;
-    uint32_t next_input = 0;    // round-robin pointer of the output arbiter
-    bool to_endpoint = false;   // hops count router-to-router links only
+    uint32_t next_input = 0;   // round-robin pointer of the output arbiter
+    bool to_endpoint = false;  // hops count router-to-router links only
     LinkStats stats;
   };
   struct Request {
@@ -78,13 +78,13 @@ class Router final : public Component, private PortLoad {
   std::vector<RingQueue<Waiting>> queues_;  // [port * vcs + vc]
   std::vector<uint32_t> credits_;           // [port * vcs + vc], downstream space in flits
   std::vector<Output> outputs_;
-  std::vector<int64_t> input_free_;         // the crossbar input is streaming a packet until then
-  std::vector<uint8_t> next_vc_;            // per input: round-robin pointer over its VCs
-  std::vector<uint8_t> from_endpoint_;      // per input: 1 if it comes from an endpoint
-  std::vector<uint16_t> busy_vcs_;          // per input: non-empty VC queues
+  std::vector<int64_t> input_free_;     // the crossbar input is streaming a packet until then
+  std::vector<uint8_t> next_vc_;        // per input: round-robin pointer over its VCs
+  std::vector<uint8_t> from_endpoint_;  // per input: 1 if it comes from an endpoint
+  std::vector<uint16_t> busy_vcs_;      // per input: non-empty VC queues
 
   std::vector<int64_t> pending_allocations_;  // times of scheduled kAllocate events, ascending
-  uint32_t held_ = 0;                          // packets in the input buffers
+  uint32_t held_ = 0;                         // packets in the input buffers
   int64_t last_move_ps_ = 0;
   int64_t loaded_since_ps_ = 0;
   bool watchdog_armed_ = false;

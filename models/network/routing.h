@@ -66,8 +66,7 @@ class Routing {
   virtual void start(uint32_t /*router*/, const PortLoad& /*load*/, Rng& /*rng*/,
                      Packet& /*packet*/) const {}
   /// Every packet state start() can produce at `router` (for `hxsim verify`). Default: {packet}.
-  virtual void start_states(uint32_t router, const Packet& packet,
-                            std::vector<Packet>& out) const;
+  virtual void start_states(uint32_t router, const Packet& packet, std::vector<Packet>& out) const;
 
   /// Candidate (port, VC) pairs for `packet` at `router`; it arrived on `in_port` over VC
   /// packet.vc. Deterministic and idempotent: the router may call it again while the packet

@@ -1,11 +1,10 @@
 // PHOLD model: the topology as pure functions of an LP id, and the LP component.
 #include "models/phold/phold.h"
 
-#include <cmath>
-
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
 #include <boost/serialization/array.hpp>
+#include <cmath>
 
 #include "core/error.h"
 #include "core/rng.h"
@@ -21,7 +20,9 @@ struct PholdPayload {
 
 std::vector<TableSpec> phold_tables() {
   return {TableSpec{
-      "lps", "id", "one row per PHOLD logical process",
+      "lps",
+      "id",
+      "one row per PHOLD logical process",
       {
           {"events", ColumnType::kU64, "1", "events handled"},
           {"remote_sent", ColumnType::kU64, "1", "events sent to another LP through a link"},

@@ -23,7 +23,8 @@ void print_params(std::ostream& out, const std::string& section, const std::vect
       for (const std::string& c : p.choices) out << " " << c;
     }
     out << ") = " << p.default_value;
-    if (std::isfinite(p.min) || std::isfinite(p.max)) out << "  range [" << p.min << ", " << p.max << "]";
+    if (std::isfinite(p.min) || std::isfinite(p.max))
+      out << "  range [" << p.min << ", " << p.max << "]";
     out << "\n        " << p.help << "\n";
   }
 }
@@ -68,10 +69,10 @@ int command_validate(MPI_Comm comm, const Registry& registry, const std::string&
               cut.imbalance);
   for (int r = 0; r < ranks; ++r) {
     const RankCut& c = cut.per_rank[static_cast<std::size_t>(r)];
-    std::printf("#   rank %d: %llu components, weight %llu, %llu cut link ends, %zu neighbour ranks\n",
-                r, static_cast<unsigned long long>(c.components),
-                static_cast<unsigned long long>(c.weight),
-                static_cast<unsigned long long>(c.cut_ports), c.neighbours.size());
+    std::printf(
+        "#   rank %d: %llu components, weight %llu, %llu cut link ends, %zu neighbour ranks\n", r,
+        static_cast<unsigned long long>(c.components), static_cast<unsigned long long>(c.weight),
+        static_cast<unsigned long long>(c.cut_ports), c.neighbours.size());
   }
   return 0;
 }

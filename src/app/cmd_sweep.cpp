@@ -17,7 +17,9 @@ namespace {
 
 TableSpec sweep_table() {
   using T = ColumnType;
-  return {"sweep", "point", "one row per offered load run, ascending",
+  return {"sweep",
+          "point",
+          "one row per offered load run, ascending",
           {
               {"target_load", T::kF64, "flits/cycle/endpoint", "traffic.load of the run"},
               {"offered_load", T::kF64, "flits/cycle/endpoint", "measured offered load"},
@@ -57,13 +59,15 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
                 "latency_ns", "p99_ns", "hops", "sat", "wall_s");
     std::fflush(stdout);
   }
-  const SweepResult result = run_sweep(comm, registry, config, args.sweep, [&](const SweepPoint& p) {
-    if (rank != 0) return;
-    std::printf("  %10.4f %10.4f %10.4f %12.1f %10.1f %10.3f %6s %.2f\n", p.target, p.offered,
-                p.accepted, p.latency_mean_ps / 1000.0, static_cast<double>(p.latency_p99_ps) / 1000.0,
-                p.hops_mean, p.saturated ? "yes" : "no", p.wall_s);
-    std::fflush(stdout);
-  });
+  const SweepResult result =
+      run_sweep(comm, registry, config, args.sweep, [&](const SweepPoint& p) {
+        if (rank != 0) return;
+        std::printf("  %10.4f %10.4f %10.4f %12.1f %10.1f %10.3f %6s %.2f\n", p.target, p.offered,
+                    p.accepted, p.latency_mean_ps / 1000.0,
+                    static_cast<double>(p.latency_p99_ps) / 1000.0, p.hops_mean,
+                    p.saturated ? "yes" : "no", p.wall_s);
+        std::fflush(stdout);
+      });
 
   Table table(sweep_table());
   if (rank == 0) {
@@ -92,10 +96,11 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
   content.tables = {&table};
   write_output(comm, output, content);
   if (rank == 0) {
-    std::printf("  saturation throughput %.4g flits/cycle/endpoint (highest accepted load); "
-                "highest unsaturated offered load %.4g%s\n  output: %s\n",
-                result.saturation_throughput, result.saturation_load,
-                result.reached_max ? " (never saturated up to --max)" : "", output.c_str());
+    std::printf(
+        "  saturation throughput %.4g flits/cycle/endpoint (highest accepted load); "
+        "highest unsaturated offered load %.4g%s\n  output: %s\n",
+        result.saturation_throughput, result.saturation_load,
+        result.reached_max ? " (never saturated up to --max)" : "", output.c_str());
   }
   return 0;
 }

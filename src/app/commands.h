@@ -2,10 +2,10 @@
 // the process exit code; bad input is thrown as InputError/OutputError and handled in main().
 #pragma once
 
+#include <mpi.h>
+
 #include <string>
 #include <vector>
-
-#include <mpi.h>
 
 #include "core/registry.h"
 #include "engine/progress.h"

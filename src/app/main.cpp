@@ -1,8 +1,8 @@
 // hxsim's entry point: parses the command line (CLI11), runs one subcommand, and turns errors
 // into one message from rank 0 and the same exit code on every rank (DESIGN §3.8).
-#include <CLI/CLI.hpp>
 #include <mpi.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 
@@ -19,7 +19,8 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
 
   CLI::App app{"hxsim: parallel discrete-event simulator for hyper-scale interconnects"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("hxsim ") + hx::kVersion + " (" + hx::kGitHash + ")");
+  app.set_version_flag("--version",
+                       std::string("hxsim ") + hx::kVersion + " (" + hx::kGitHash + ")");
 
   hx::RunArgs run;
   auto add_run_options = [&run](CLI::App* sub) {
@@ -52,16 +53,18 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
       app.add_subcommand("validate", "check a config, print it resolved and the partition's cut");
   validate_cmd->add_option("config", validate_config, "TOML config file")->required();
   validate_cmd->add_option("--set", validate_overrides, "override a config value")->take_all();
-  validate_cmd->add_option("--ranks", validate_ranks,
-                           "rank count to partition for (default: this run's)")
+  validate_cmd
+      ->add_option("--ranks", validate_ranks, "rank count to partition for (default: this run's)")
       ->check(CLI::PositiveNumber);
 
   hx::SweepArgs sweep;
   CLI::App* sweep_cmd = app.add_subcommand(
-      "sweep", "raise a network's offered load until it saturates; write the latency-throughput "
-               "curve and the saturation throughput");
+      "sweep",
+      "raise a network's offered load until it saturates; write the latency-throughput "
+      "curve and the saturation throughput");
   sweep_cmd->add_option("config", sweep.config, "TOML config file of a network model")->required();
-  sweep_cmd->add_option("-o,--output", sweep.output, "output HDF5 file (default: <config>_sweep.h5)");
+  sweep_cmd->add_option("-o,--output", sweep.output,
+                        "output HDF5 file (default: <config>_sweep.h5)");
   sweep_cmd->add_option("--set", sweep.overrides, "override a config value")->take_all();
   sweep_cmd->add_option("--start", sweep.sweep.start, "first offered load (flits/cycle/endpoint)")
       ->capture_default_str()
@@ -72,8 +75,9 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   sweep_cmd->add_option("--max", sweep.sweep.max, "highest load to try")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  sweep_cmd->add_option("--refine", sweep.sweep.refine,
-                        "bisection steps between the last unsaturated and first saturated load")
+  sweep_cmd
+      ->add_option("--refine", sweep.sweep.refine,
+                   "bisection steps between the last unsaturated and first saturated load")
       ->capture_default_str()
       ->check(CLI::Range(0, 20));
   sweep_cmd->footer(
@@ -84,8 +88,9 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   std::string verify_config;
   std::vector<std::string> verify_overrides;
   CLI::App* verify_cmd =
-      app.add_subcommand("verify", "check that a network's routing cannot deadlock (exit code 4 "
-                                   "if it can)");
+      app.add_subcommand("verify",
+                         "check that a network's routing cannot deadlock (exit code 4 "
+                         "if it can)");
   verify_cmd->footer(
       "Builds the channel dependency graph of the routing over every pair of endpoints (for an\n"
       "adaptive routing: the dependencies on its escape candidates) and prints a cycle if there\n"
@@ -112,10 +117,12 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   } catch (const CLI::ParseError& e) {
     // CLI11 reports a mistyped command as "a subcommand is required"; name the word instead.
     const std::string first = argc > 1 ? argv[1] : "";
-    const auto known = app.get_subcommands([&first](CLI::App* sub) { return sub->get_name() == first; });
+    const auto known =
+        app.get_subcommands([&first](CLI::App* sub) { return sub->get_name() == first; });
     if (!first.empty() && first[0] != '-' && known.empty()) {
-      throw hx::InputError(std::string("unknown command '") + argv[1] +
-                           "'; expected run, bench, sweep, validate, verify or list (see hxsim --help)");
+      throw hx::InputError(
+          std::string("unknown command '") + argv[1] +
+          "'; expected run, bench, sweep, validate, verify or list (see hxsim --help)");
     }
     throw hx::InputError(e.what() + std::string(" (see hxsim --help)"));
   }

@@ -24,8 +24,8 @@ struct PortLink {
   ComponentId peer = 0;
   PortId peer_port = 0;
   uint16_t link_class = 0;
-  int32_t outbox = -1;       // -1: peer on this rank; else neighbour-rank index
-  uint32_t peer_local = 0;   // peer's local index when on this rank
+  int32_t outbox = -1;      // -1: peer on this rank; else neighbour-rank index
+  uint32_t peer_local = 0;  // peer's local index when on this rank
   SimTime latency;
 };
 

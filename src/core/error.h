@@ -9,10 +9,10 @@ namespace hx {
 /// Documented exit codes of the hxsim executable (README, "Exit codes").
 enum class ExitCode : int {
   kOk = 0,
-  kInternal = 1,   // a bug: an invariant broke
-  kInput = 2,      // bad config, bad key, bad value, bad unit, missing file
-  kOutput = 3,     // output path cannot be written
-  kDeadlock = 4,   // the network watchdog stopped a run; `hxsim verify` found a cycle
+  kInternal = 1,  // a bug: an invariant broke
+  kInput = 2,     // bad config, bad key, bad value, bad unit, missing file
+  kOutput = 3,    // output path cannot be written
+  kDeadlock = 4,  // the network watchdog stopped a run; `hxsim verify` found a cycle
 };
 
 /// Bad user input. The message names the key, the value and what was expected.

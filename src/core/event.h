@@ -3,13 +3,12 @@
 #pragma once
 
 #include <array>
+#include <boost/serialization/array_wrapper.hpp>
+#include <boost/serialization/is_bitwise_serializable.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
-
-#include <boost/serialization/array_wrapper.hpp>
-#include <boost/serialization/is_bitwise_serializable.hpp>
 
 #include "core/ids.h"
 #include "core/units.h"
@@ -70,7 +69,7 @@ static_assert(sizeof(Event) == 96, "Event layout changed: check padding");
 /// with no pointers, so a byte copy is exact; used for cross-rank batches and checkpoints.
 template <class Archive>
 void serialize(Archive& ar, Event& e, unsigned /*version*/) {
-  ar & boost::serialization::make_array(reinterpret_cast<unsigned char*>(&e), sizeof(Event));
+  ar& boost::serialization::make_array(reinterpret_cast<unsigned char*>(&e), sizeof(Event));
 }
 
 }  // namespace hx

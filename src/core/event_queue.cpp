@@ -41,7 +41,8 @@ void EventQueue::push(const Event& e) {
 void EventQueue::pop(Event& out) {
   if (now_empty()) refill();
   uint32_t slot;
-  if (!now_late_.empty() && (now_sorted_.empty() || before(now_late_.front(), now_sorted_.back()))) {
+  if (!now_late_.empty() &&
+      (now_sorted_.empty() || before(now_late_.front(), now_sorted_.back()))) {
     std::pop_heap(now_late_.begin(), now_late_.end(), Later{});
     slot = now_late_.back().slot;
     now_late_.pop_back();

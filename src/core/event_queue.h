@@ -83,12 +83,12 @@ class EventQueue {
   void refill();  // advances last_ to pending_min_ and moves that bucket's entries down
   uint64_t earliest_in_buckets() const;
 
-  uint64_t last_ = 0;               // time of bucket 0; no pending event is earlier
-  uint64_t pending_min_ = kNone;    // while nothing is at last_: the earliest pending time
+  uint64_t last_ = 0;             // time of bucket 0; no pending event is earlier
+  uint64_t pending_min_ = kNone;  // while nothing is at last_: the earliest pending time
   std::size_t size_ = 0;
   std::size_t foreground_ = 0;
-  std::vector<Entry> now_sorted_;   // at time last_, sorted descending: the earliest is back()
-  std::vector<Entry> now_late_;     // at time last_, pushed after the sort: a min-heap
+  std::vector<Entry> now_sorted_;  // at time last_, sorted descending: the earliest is back()
+  std::vector<Entry> now_late_;    // at time last_, pushed after the sort: a min-heap
   std::array<std::vector<Entry>, 64> buckets_;  // buckets_[b]: highest differing bit is b
   std::vector<Event> pool_;
   std::vector<uint32_t> free_slots_;

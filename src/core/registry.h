@@ -21,7 +21,7 @@ struct SectionSpec {
 
 /// The resolved sections a model is built from.
 struct ModelParams {
-  const ParamSet* sim = nullptr;  // [sim]: seed, cycle_time, ...
+  const ParamSet* sim = nullptr;   // [sim]: seed, cycle_time, ...
   std::vector<ParamSet> sections;  // the model's own section first, then its extra sections
   /// The section named `name`; std::logic_error if the model did not declare it.
   const ParamSet& section(const std::string& name) const;

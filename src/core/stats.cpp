@@ -10,8 +10,12 @@ Table::Table(TableSpec spec) : spec_(std::move(spec)) {
   const std::size_t rows = summed ? spec_.size : 0;
   for (const ColumnSpec& c : spec_.columns) {
     switch (c.type) {
-      case ColumnType::kU64: data_.emplace_back(std::vector<uint64_t>(rows)); break;
-      case ColumnType::kI64: data_.emplace_back(std::vector<int64_t>(rows)); break;
+      case ColumnType::kU64:
+        data_.emplace_back(std::vector<uint64_t>(rows));
+        break;
+      case ColumnType::kI64:
+        data_.emplace_back(std::vector<int64_t>(rows));
+        break;
       case ColumnType::kF64:
         // Floating-point sums depend on the order of addition, so on the partition.
         if (summed) throw std::logic_error("summed table '" + spec_.name + "' has a float column");
@@ -45,8 +49,8 @@ void Table::add_row(uint64_t id, std::initializer_list<Cell> cells) {
         [&](auto& column) {
           using T = typename std::decay_t<decltype(column)>::value_type;
           if (!std::holds_alternative<T>(cell)) {
-            throw std::logic_error("table '" + spec_.name + "': column '" +
-                                   spec_.columns[i].name + "' given a value of the wrong type");
+            throw std::logic_error("table '" + spec_.name + "': column '" + spec_.columns[i].name +
+                                   "' given a value of the wrong type");
           }
           column.push_back(std::get<T>(cell));
         },

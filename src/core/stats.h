@@ -87,10 +87,12 @@ class Table {
   std::vector<ColumnData> data_;
 };
 
-/// The tables of one simulation, iterated in name order so every rank writes them in the same order.
+/// The tables of one simulation, iterated in name order so every rank writes them in the same
+/// order.
 class StatsRegistry {
  public:
-  Table& declare(const TableSpec& spec);  // InputError-free: a duplicate name is a programming error
+  Table& declare(
+      const TableSpec& spec);  // InputError-free: a duplicate name is a programming error
   Table& table(const std::string& name);
   const Table& table(const std::string& name) const;
   const std::map<std::string, std::unique_ptr<Table>>& tables() const { return tables_; }

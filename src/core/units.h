@@ -25,12 +25,17 @@ class SimTime {
 
   constexpr SimTime operator+(SimTime o) const { return SimTime(ps_ + o.ps_); }
   constexpr SimTime operator-(SimTime o) const { return SimTime(ps_ - o.ps_); }
-  constexpr SimTime& operator+=(SimTime o) { ps_ += o.ps_; return *this; }
+  constexpr SimTime& operator+=(SimTime o) {
+    ps_ += o.ps_;
+    return *this;
+  }
   constexpr SimTime operator*(int64_t k) const { return SimTime(ps_ * k); }
   constexpr auto operator<=>(const SimTime&) const = default;
 
   template <class Archive>
-  void serialize(Archive& ar, unsigned /*version*/) { ar & ps_; }
+  void serialize(Archive& ar, unsigned /*version*/) {
+    ar& ps_;
+  }
 
  private:
   constexpr explicit SimTime(int64_t ps) : ps_(ps) {}

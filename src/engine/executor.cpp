@@ -72,8 +72,7 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
     const SimTime window_start = SimTime::ps(global[0]);
     if (global[2] == 0) break;       // run_simulation reports why
     if (window_start >= end) break;  // also when no events remain anywhere (infinity)
-    const SimTime window_end =
-        lookahead >= end - window_start ? end : window_start + lookahead;
+    const SimTime window_end = lookahead >= end - window_start ? end : window_start + lookahead;
     stats.events += sim.run_until(window_end, UINT64_MAX);
     ++stats.windows;
   }

@@ -5,9 +5,9 @@
 // idle stretches of simulated time cost nothing.
 #pragma once
 
-#include <cstdint>
-
 #include <mpi.h>
+
+#include <cstdint>
 
 #include "core/units.h"
 #include "engine/progress.h"

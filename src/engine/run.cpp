@@ -57,8 +57,8 @@ CutReport reduce_cut(MPI_Comm comm, const RankCut& mine) {
   cut.links = totals[0] / 2;
   cut.links_cut = totals[1] / 2;
   cut.lookahead = SimTime::ps(lookahead);
-  cut.imbalance = totals[2] ? static_cast<double>(max_weight) * ranks / static_cast<double>(totals[2])
-                            : 1.0;
+  cut.imbalance =
+      totals[2] ? static_cast<double>(max_weight) * ranks / static_cast<double>(totals[2]) : 1.0;
   return cut;
 }
 
@@ -89,7 +89,8 @@ void throw_if_stopped(MPI_Comm comm, const Simulation& sim) {
     const auto i = static_cast<std::size_t>(r);
     if (lengths[i] == 0) continue;
     if (!report.empty()) report += "\n";
-    report += all.substr(static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i]));
+    report +=
+        all.substr(static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i]));
   }
   throw DeadlockError(report);
 }
@@ -104,7 +105,8 @@ std::vector<ParamSpec> sim_params(const Registry& registry) {
       ParamSpec::time("end_time", "inf",
                       "simulated time at which the run stops; inf: when no events remain (models "
                       "whose events never run out, like phold, need a finite time)"),
-      ParamSpec::integer("seed", 1, "run seed; every random stream derives from it").range(0, 9.2e18),
+      ParamSpec::integer("seed", 1, "run seed; every random stream derives from it")
+          .range(0, 9.2e18),
       ParamSpec::choice("partitioner", "group", partitioner_names(),
                         "how components are assigned to MPI ranks"),
       ParamSpec::time("cycle_time", "1ns", "the cycle that values in 'cycles' refer to"),
@@ -132,8 +134,9 @@ ResolvedConfig resolve_config(const Registry& registry, const Config& config) {
   params.sections = r.sections;
   r.model = r.info->make(params);
   if (r.sim.time("end_time").is_infinite() && !r.model->ends_by_itself()) {
-    throw InputError("sim.end_time = inf: model '" + r.info->name +
-                     "' never runs out of events; give sim.end_time a finite time such as \"10us\"");
+    throw InputError(
+        "sim.end_time = inf: model '" + r.info->name +
+        "' never runs out of events; give sim.end_time a finite time such as \"10us\"");
   }
   std::vector<const ParamSet*> resolved = {&r.sim};
   for (const ParamSet& s : r.sections) resolved.push_back(&s);
@@ -154,8 +157,9 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   RunResult result;
   result.cut = reduce_cut(comm, analyse_rank(model, *partition, rank));
   if (result.cut.links_cut > 0 && result.cut.lookahead <= SimTime::zero()) {
-    throw InputError("a link cut by the partition has zero latency, so ranks cannot run ahead "
-                     "of each other; give every link between groups a latency > 0");
+    throw InputError(
+        "a link cut by the partition has zero latency, so ranks cannot run ahead "
+        "of each other; give every link between groups a latency > 0");
   }
 
   StatsRegistry stats;

@@ -2,10 +2,10 @@
 // partition it, build this rank's part, execute, and write the statistics (DESIGN §1).
 #pragma once
 
+#include <mpi.h>
+
 #include <memory>
 #include <string>
-
-#include <mpi.h>
 
 #include "core/model.h"
 #include "core/params.h"
@@ -40,10 +40,10 @@ struct RunOptions {
 /// What a run reports back to the command line (rank 0's view of the global figures).
 struct RunResult {
   CutReport cut;
-  EngineStats local;        // this rank
+  EngineStats local;  // this rank
   uint64_t total_events = 0;
   uint64_t total_remote = 0;
-  double max_run_s = 0;     // the slowest rank's executor time
+  double max_run_s = 0;  // the slowest rank's executor time
   SimTime reached;
   std::vector<SummaryValue> summary;  // the model's run-level results (same on every rank)
 };

@@ -2,11 +2,11 @@
 // until it saturates, then bisect between the last unsaturated and the first saturated load.
 #pragma once
 
+#include <mpi.h>
+
 #include <functional>
 #include <string>
 #include <vector>
-
-#include <mpi.h>
 
 #include "core/params.h"
 #include "core/registry.h"
@@ -14,11 +14,11 @@
 namespace hx {
 
 struct SweepOptions {
-  double start = 0.05;    // first offered load, flits/cycle/endpoint
-  double step = 0.05;     // increment until saturation
-  double max = 1.0;       // give up (unsaturated) beyond this load
-  int refine = 3;         // bisection steps between the last good and the first saturated load
-  double margin = 0.05;   // saturated: accepted < (1 - margin) * offered ...
+  double start = 0.05;   // first offered load, flits/cycle/endpoint
+  double step = 0.05;    // increment until saturation
+  double max = 1.0;      // give up (unsaturated) beyond this load
+  int refine = 3;        // bisection steps between the last good and the first saturated load
+  double margin = 0.05;  // saturated: accepted < (1 - margin) * offered ...
   double latency_factor = 10.0;  // ... or mean latency > factor * the first point's
 };
 
@@ -33,7 +33,7 @@ struct SweepPoint {
 };
 
 struct SweepResult {
-  std::vector<SweepPoint> points;  // ascending target load
+  std::vector<SweepPoint> points;    // ascending target load
   double saturation_load = 0;        // highest load judged unsaturated (0: none)
   double saturation_throughput = 0;  // highest accepted load seen at any point
   bool reached_max = false;          // no point saturated up to options.max

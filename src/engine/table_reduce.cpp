@@ -20,8 +20,7 @@ void renumber_by_owner(MPI_Comm comm, Table& table) {
     }
     ++counts[owner];
   }
-  MPI_Allreduce(MPI_IN_PLACE, counts.data(), static_cast<int>(owners), MPI_UINT64_T, MPI_SUM,
-                comm);
+  MPI_Allreduce(MPI_IN_PLACE, counts.data(), static_cast<int>(owners), MPI_UINT64_T, MPI_SUM, comm);
   // counts -> exclusive prefix sums: the id of each owner's first row.
   uint64_t running = 0;
   for (uint64_t& c : counts) {

@@ -7,8 +7,8 @@
 #include <stdexcept>
 
 #include "core/error.h"
-#include "support/input_error.h"
 #include "core/registry.h"
+#include "support/input_error.h"
 
 namespace hx {
 namespace {
@@ -237,8 +237,7 @@ TEST(Registry, AddAndFind) {
   EXPECT_EQ(r.find("phold").help, "benchmark");
   EXPECT_EQ(r.models().size(), 2u);
   EXPECT_THROW(r.add(ModelInfo{"phold", "again", {}, {}, {}, nullptr}), std::logic_error);
-  EXPECT_EQ(error_of([&] { r.find("pold"); }),
-            "unknown model 'pold'; did you mean 'phold'?");
+  EXPECT_EQ(error_of([&] { r.find("pold"); }), "unknown model 'pold'; did you mean 'phold'?");
   EXPECT_EQ(error_of([&] { r.find("torus"); }), "unknown model 'torus'; known models: phold, mesh");
 }
 

@@ -1,10 +1,11 @@
 // One rank's Simulation driven by the sequential executor, on PHOLD: events are conserved, two
 // simulations in one process do not interfere (no global state), and the seed matters.
+#include "engine/simulation.h"
+
 #include <gtest/gtest.h>
 
-#include "engine/executor.h"
 #include "engine/exchange.h"
-#include "engine/simulation.h"
+#include "engine/executor.h"
 #include "models/phold/phold.h"
 #include "partition/partitioner.h"
 

@@ -139,9 +139,8 @@ TEST(NetworkConservation, RunCutMidWindowHoldsPacketsInFlight) {
     const uint64_t injected = count(s, "packets_injected");
     const uint64_t ejected = count(s, "packets_ejected");
     const uint64_t in_flight = count(s, "packets_in_flight");
-    note("  %.0f injected, %.0f ejected, %.0f in flight at 800 ns\n",
-         static_cast<double>(injected), static_cast<double>(ejected),
-         static_cast<double>(in_flight));
+    note("  %.0f injected, %.0f ejected, %.0f in flight at 800 ns\n", static_cast<double>(injected),
+         static_cast<double>(ejected), static_cast<double>(in_flight));
     EXPECT_EQ(injected, ejected + in_flight);
     EXPECT_GT(in_flight, 0u);
     EXPECT_LT(count(s, "measured_delivered"), count(s, "measured_created"));
@@ -220,8 +219,10 @@ TEST(NetworkBounds, DragonflyGroupShiftNeedsNonMinimalRouting) {
   const double m = value(minimal, "accepted_load");
   const double v = value(valiant, "accepted_load");
   const double u = value(ugal, "accepted_load");
-  note("  dragonfly group_shift at 0.35: accepted minimal %.4f (bound %.4f), valiant %.4f, "
-       "ugal_l %.4f\n", m, kMinimalBound, v, u);
+  note(
+      "  dragonfly group_shift at 0.35: accepted minimal %.4f (bound %.4f), valiant %.4f, "
+      "ugal_l %.4f\n",
+      m, kMinimalBound, v, u);
   note("  ratios: valiant/minimal %.2f, ugal_l/minimal %.2f\n", v / m, u / m);
   EXPECT_EQ(count(minimal, "senders"), 272u);
   EXPECT_GE(m, 0.9 * kMinimalBound);
@@ -266,8 +267,7 @@ TEST(NetworkWatchdog, TorusWithoutDatelineDeadlocks) {
       EXPECT_NE(what.find("input port"), std::string::npos) << what;
       EXPECT_NE(what.find(" VC "), std::string::npos) << what;
       EXPECT_NE(what.find("router.watchdog = "), std::string::npos) << what;
-      std::printf("  watchdog report (first line): %s\n",
-                  what.substr(0, what.find('\n')).c_str());
+      std::printf("  watchdog report (first line): %s\n", what.substr(0, what.find('\n')).c_str());
     }
   }
   EXPECT_TRUE(threw) << "the dateline-free torus did not deadlock";

@@ -26,7 +26,7 @@ inline const std::vector<SmallNetwork>& small_networks() {
       {"hyperx", {{"dims", "3x3"}}},
       {"crossbar", {{"endpoints", "8"}}},
       {"dragonfly", {{"p", "2"}, {"a", "4"}, {"h", "2"}}},  // g = 9 groups, 72 endpoints
-      {"fat_tree", {{"k", "2"}, {"n", "3"}}},                // 8 endpoints, 3 levels
+      {"fat_tree", {{"k", "2"}, {"n", "3"}}},               // 8 endpoints, 3 levels
       {"rail_optimized",
        {{"nodes", "8"}, {"gpus_per_node", "4"}, {"nodes_per_leaf", "4"}, {"spines", "2"}}},
   };

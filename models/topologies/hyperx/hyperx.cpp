@@ -8,8 +8,8 @@
 #include <string>
 
 #include "core/error.h"
-#include "models/network/concentrated_topology.h"
 #include "core/text.h"
+#include "models/network/concentrated_topology.h"
 
 namespace hx::net {
 namespace {
