@@ -77,6 +77,7 @@ class BuiltNetworkModel final : public NetworkModel {
     return std::make_unique<Endpoint>(id, n.index, net_, ctx);
   }
   bool ends_by_itself() const override { return true; }
+  SimTime expected_end() const override { return SimTime::ps(net_.window_end_ps); }
   std::vector<SummaryValue> summarize(const StatsRegistry& stats) const override {
     return summarize_network(stats, topology(), SimTime::ps(net_.cycle_ps), net_.traffic.measure);
   }

@@ -70,6 +70,10 @@ class Model {
   /// run may have no end time. Endless models (PHOLD) need sim.end_time.
   virtual bool ends_by_itself() const { return false; }
 
+  /// When a run without an end time is expected to finish, for progress reports (a network:
+  /// the end of its measurement window). Infinity: unknown.
+  virtual SimTime expected_end() const { return SimTime::infinity(); }
+
   /// Run-level results derived from the tables after the engine has reduced them across ranks
   /// (same on every rank); written as attributes of /summary.
   virtual std::vector<SummaryValue> summarize(const StatsRegistry& /*stats*/) const { return {}; }

@@ -37,11 +37,14 @@ void Progress::report(SimTime now, uint64_t events) {
   const double elapsed = std::chrono::duration<double>(t - start_).count();
   const double since = std::chrono::duration<double>(t - last_).count();
   const double rate = since > 0 ? static_cast<double>(events - last_events_) / since : 0.0;
-  const double done = end_time_.count_ps() > 0
-                          ? static_cast<double>(now.count_ps()) / static_cast<double>(end_time_.count_ps())
-                          : 1.0;
+  // An unknown end (infinity) or one already passed (a network draining after its measurement
+  // window) has no meaningful share done or ETA.
+  const bool known = !end_time_.is_infinite() && end_time_.count_ps() > 0;
+  double done =
+      known ? static_cast<double>(now.count_ps()) / static_cast<double>(end_time_.count_ps()) : 0.0;
   std::string eta = "?";
-  if (done > 0 && done <= 1) {
+  if (done > 1) done = 1;
+  if (done > 0 && done < 1) {
     const auto s = static_cast<int64_t>(elapsed * (1 - done) / done);
     char buf[32];
     std::snprintf(buf, sizeof buf, "%" PRId64 ":%02d:%02d", s / 3600, static_cast<int>(s / 60 % 60),

@@ -170,8 +170,9 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   const double build_s = std::chrono::duration<double>(Clock::now() - build_start).count();
 
   const SimTime end = config.sim.time("end_time");
+  // Without an end time, progress is measured against when the model expects to finish.
   Progress progress(rank == 0 ? options.progress : ProgressMode::kOff, options.progress_interval_s,
-                    end);
+                    end.is_infinite() ? model.expected_end() : end);
   result.local = ranks == 1 ? run_sequential(sim, end, &progress)
                             : run_windows(sim, comm, result.cut.lookahead, end, &progress);
   result.local.build_s = build_s;
