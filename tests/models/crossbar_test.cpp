@@ -27,7 +27,8 @@ Network build(const Settings& settings) {
 TEST(Crossbar, StructureAndRoutes) {
   for (const Settings& s : std::vector<Settings>{{{"endpoints", "2"}},
                                                  {{"endpoints", "5"}},
-                                                 {{"endpoints", "16"}, {"group_size", "4"}}}) {
+                                                 {{"endpoints", "16"}, {"group_size", "4"}},
+                                                 {{"endpoints", "6"}, {"channels", "3"}}}) {
     const Network net = build(s);
     SCOPED_TRACE(net.topology->describe());
     testing::check_structure(*net.topology);
@@ -60,12 +61,31 @@ TEST(Crossbar, CountsAndGroups) {
   EXPECT_EQ(ports[7].peer, t.endpoint_component(7));
 }
 
+TEST(Crossbar, SeveralChannelsPerEndpoint) {
+  const Network net = build({{"endpoints", "4"}, {"channels", "2"}});
+  const Topology& t = *net.topology;
+  EXPECT_EQ(t.num_links(), 16u);
+  std::vector<PortSpec> ports;
+  t.ports(t.endpoint_component(3), ports);
+  ASSERT_EQ(ports.size(), 2u);
+  EXPECT_EQ(ports[1].peer, 0u);
+  EXPECT_EQ(ports[1].peer_port, 7u);  // endpoint 3's channel 1 is switch port 3*2+1
+  Packet p;
+  p.dst = 2;
+  Candidates c;
+  net.routing->route(0, 0, p, c);
+  ASSERT_EQ(c.size(), 2u);  // either of the destination's channels
+  EXPECT_EQ(c[0].port, 4u);
+  EXPECT_EQ(c[1].port, 5u);
+}
+
 TEST(Crossbar, BadParametersNameTheKey) {
   const auto error = [](const Settings& s) { return error_of([&] { build(s); }); };
   EXPECT_CONTAINS(error({{"endpoints", "1"}}), "crossbar.endpoints");
   EXPECT_CONTAINS(error({{"endpoints", "8"}, {"group_size", "3"}}), "crossbar.group_size");
   EXPECT_CONTAINS(error({{"terminal_latency", "0ns"}}), "crossbar.terminal_latency");
   EXPECT_CONTAINS(error({{"routing", "dor"}}), "crossbar.routing");
+  EXPECT_CONTAINS(error({{"endpoints", "40000"}, {"channels", "2"}}), "crossbar.channels");
   EXPECT_EQ(error({{"endpoints", "8"}, {"group_size", "8"}}), "");
 }
 

@@ -1,5 +1,6 @@
-// The crossbar ("big switch"): router 0 is component 0, endpoint e is component e + 1 on router
-// port e, and every packet goes straight to its destination's port.
+// The crossbar ("big switch"): router 0 is component 0, endpoint e is component e + 1, and its
+// k injection/ejection channels (ports 0..k-1) are router ports e*k .. e*k+k-1. Every packet goes
+// straight to one of its destination's ports.
 #include "models/topologies/crossbar/crossbar.h"
 
 #include <memory>
@@ -14,8 +15,11 @@ constexpr int64_t kMaxEndpoints = kSelfPort;  // router port ids must stay below
 
 class CrossbarTopology final : public Topology {
  public:
-  CrossbarTopology(uint32_t endpoints, uint32_t group_size, LinkClass terminal)
-      : endpoints_(endpoints), group_size_(group_size), classes_{std::move(terminal)} {}
+  CrossbarTopology(uint32_t endpoints, uint32_t group_size, uint32_t channels, LinkClass terminal)
+      : endpoints_(endpoints),
+        group_size_(group_size),
+        k_(channels),
+        classes_{std::move(terminal)} {}
 
   std::string describe() const override {
     return "crossbar endpoints=" + std::to_string(endpoints_) + ": " + std::to_string(endpoints_) +
@@ -35,17 +39,21 @@ class CrossbarTopology final : public Topology {
   void ports(ComponentId id, std::vector<PortSpec>& out) const override {
     const SimTime latency = classes_[0].latency;
     if (id != 0) {
-      out.push_back({0, static_cast<PortId>(id - 1), latency, 0});
+      for (uint32_t j = 0; j < k_; ++j) {
+        out.push_back({0, static_cast<PortId>((id - 1) * k_ + j), latency, 0});
+      }
       return;
     }
-    for (uint32_t e = 0; e < endpoints_; ++e) out.push_back({e + 1, 0, latency, 0});
+    for (uint32_t e = 0; e < endpoints_; ++e) {
+      for (uint32_t j = 0; j < k_; ++j) out.push_back({e + 1, static_cast<PortId>(j), latency, 0});
+    }
   }
 
-  // The router's ports 0..N-1 are links 0..N-1; endpoint e's port is link N + e.
+  // The router's ports 0..N*k-1 are links 0..N*k-1; endpoint e's ports follow, k each.
   uint64_t first_link(ComponentId id) const override {
-    return id == 0 ? 0 : uint64_t{endpoints_} + id - 1;
+    return id == 0 ? 0 : uint64_t{endpoints_} * k_ + uint64_t{id - 1} * k_;
   }
-  uint64_t num_links() const override { return 2ull * endpoints_; }
+  uint64_t num_links() const override { return 2ull * endpoints_ * k_; }
 
   // A single switch cannot be split: one group holding everything.
   std::vector<GroupLevel> group_levels() const override { return {{"router", 1}}; }
@@ -66,24 +74,36 @@ class CrossbarTopology final : public Topology {
  private:
   uint32_t endpoints_;
   uint32_t group_size_;
+  uint32_t k_;  // channels per endpoint
   std::vector<LinkClass> classes_;
 };
 
 class DirectRouting final : public Routing {
  public:
+  explicit DirectRouting(uint32_t channels) : k_(channels) {}
   std::string name() const override { return "direct"; }
   uint8_t vcs() const override { return 1; }
   void route(uint32_t /*router*/, PortId /*in_port*/, Packet& packet,
              Candidates& out) const override {
-    out.add(static_cast<PortId>(packet.dst), 0);
+    for (uint32_t j = 0; j < k_; ++j) out.add(static_cast<PortId>(packet.dst * k_ + j), 0);
   }
+
+ private:
+  uint32_t k_;
 };
 
 Network make_crossbar(const ParamSet& p) {
   const int64_t endpoints = p.integer("endpoints"), group_size = p.integer("group_size");
+  const int64_t channels = p.integer("channels");
   if (endpoints < 2 || endpoints > kMaxEndpoints) {
     throw InputError("crossbar.endpoints = " + std::to_string(endpoints) +
                      ": expected 2 <= endpoints <= " + std::to_string(kMaxEndpoints));
+  }
+  if (channels < 1 || channels > static_cast<int64_t>(Candidates::kCapacity) ||
+      endpoints * channels > kMaxEndpoints) {
+    throw InputError("crossbar.channels = " + std::to_string(channels) + ": expected 1 to " +
+                     std::to_string(Candidates::kCapacity) + ", with endpoints * channels <= " +
+                     std::to_string(kMaxEndpoints) + " switch ports");
   }
   if (group_size < 1 || endpoints % group_size != 0) {
     throw InputError("crossbar.group_size = " + std::to_string(group_size) +
@@ -101,10 +121,11 @@ Network make_crossbar(const ParamSet& p) {
   if (p.text("routing") != "direct") {
     throw InputError("crossbar.routing = " + p.text("routing") + ": expected direct");
   }
+  const auto k = static_cast<uint32_t>(channels);
   return Network{std::make_unique<CrossbarTopology>(
-                     static_cast<uint32_t>(endpoints), static_cast<uint32_t>(group_size),
+                     static_cast<uint32_t>(endpoints), static_cast<uint32_t>(group_size), k,
                      LinkClass{"terminal", latency, p.real("terminal_speed")}),
-                 std::make_unique<DirectRouting>()};
+                 std::make_unique<DirectRouting>(k)};
 }
 
 }  // namespace
@@ -112,9 +133,9 @@ Network make_crossbar(const ParamSet& p) {
 TopologyFamily crossbar_family() {
   return TopologyFamily{
       "crossbar",
-      "Crossbar: one ideal switch with every endpoint on its own port (router port e leads to "
-      "endpoint e), the contention-free upper bound for comparisons; diameter 0. Endpoint "
-      "groups: consecutive blocks of group_size endpoints.",
+      "Crossbar: one ideal switch with every endpoint on its own port(s) (router ports e*k .. "
+      "e*k+k-1 lead to endpoint e's k channels), the contention-free upper bound for "
+      "comparisons; diameter 0. Endpoint groups: consecutive blocks of group_size endpoints.",
       {
           ParamSpec::integer("endpoints", 64, "number of endpoints (switch ports)")
               .range(2, kMaxEndpoints),
@@ -123,6 +144,10 @@ TopologyFamily crossbar_family() {
                              "(must divide endpoints); set it to another topology's group size "
                              "to use the crossbar as that topology's ideal reference")
               .range(1, kMaxEndpoints),
+          ParamSpec::integer("channels", 1,
+                             "injection/ejection channels (links) per endpoint; the endpoint "
+                             "injects on whichever is free, the switch ejects on any")
+              .range(1, 64),
           ParamSpec::time("terminal_latency", "1cycles", "latency of endpoint-to-switch links"),
           ParamSpec::real("terminal_speed", 1.0,
                           "bandwidth of endpoint-to-switch links in flits/cycle")
