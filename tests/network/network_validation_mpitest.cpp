@@ -27,14 +27,7 @@
 namespace hx {
 namespace {
 
-const Registry& registry() {
-  static const Registry r = [] {
-    Registry reg;
-    register_all_models(reg);
-    return reg;
-  }();
-  return r;
-}
+using test::registry;
 
 int rank() {
   int r = 0;

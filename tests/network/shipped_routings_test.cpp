@@ -23,14 +23,7 @@
 namespace hx {
 namespace {
 
-const Registry& registry() {
-  static const Registry r = [] {
-    Registry reg;
-    register_all_models(reg);
-    return reg;
-  }();
-  return r;
-}
+using test::registry;
 
 // Is `info` a network model? Built with its defaults (building is cheap; nothing runs).
 bool is_network(const ModelInfo& info) {

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "core/params.h"
+#include "core/registry.h"
+#include "models/register_all.h"
 
 namespace hx::test {
 
@@ -48,6 +50,16 @@ inline Config small_network_config(const SmallNetwork& network) {
     config.set(network.family + "." + key, value, "test");
   }
   return config;
+}
+
+/// Every model hxsim ships, registered once per test program.
+inline const Registry& registry() {
+  static const Registry r = [] {
+    Registry reg;
+    register_all_models(reg);
+    return reg;
+  }();
+  return r;
 }
 
 }  // namespace hx::test

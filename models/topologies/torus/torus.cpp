@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/error.h"
-#include "models/network/concentrated_topology.h"
+#include "models/network/grid_topology.h"
 
 namespace hx::net {
 namespace {
@@ -72,24 +72,12 @@ struct Shape {
   }
 };
 
-// Grouping levels below the whole network: the routers sharing coordinates d..n-1.
-std::string block_name(uint32_t d) {
-  switch (d) {
-    case 1:
-      return "row";
-    case 2:
-      return "plane";
-    case 3:
-      return "cube";
-    default:
-      return std::to_string(d) + "d-block";
-  }
-}
-
-class CubeTopology final : public ConcentratedTopology {
+class CubeTopology final : public GridTopology {
  public:
   CubeTopology(const Shape& shape, std::vector<LinkClass> classes)
-      : ConcentratedTopology(shape.c), s_(shape), classes_(std::move(classes)) {}
+      : GridTopology(shape.c, std::vector<uint32_t>(shape.n, shape.k)),
+        s_(shape),
+        classes_(std::move(classes)) {}
 
   std::string describe() const override {
     return std::string(s_.wrap ? "torus" : "mesh") + " k=" + std::to_string(s_.k) +
@@ -125,34 +113,7 @@ class CubeTopology final : public ConcentratedTopology {
     return 2ull * s_.c * s_.routers + s_.network_ports_before(s_.routers);
   }
 
-  std::vector<GroupLevel> group_levels() const override {
-    std::vector<GroupLevel> levels;
-    for (uint32_t d = s_.n - 1; d >= 1; --d) {
-      levels.push_back({block_name(d), s_.routers / s_.stride[d]});
-    }
-    levels.push_back({"router", s_.routers});
-    return levels;
-  }
-  ComponentRange group_range(std::size_t level, uint64_t group) const override {
-    const uint64_t routers = level + 1 < s_.n ? s_.stride[s_.n - 1 - level] : 1;
-    const uint64_t size = routers * (s_.c + 1);
-    return {static_cast<ComponentId>(group * size), static_cast<ComponentId>((group + 1) * size)};
-  }
-
   const std::vector<LinkClass>& link_classes() const override { return classes_; }
-
-  // One endpoint group per router.
-  uint32_t num_endpoint_groups() const override { return s_.routers; }
-  uint32_t endpoint_group(uint32_t endpoint) const override { return endpoint / s_.c; }
-  EndpointRange endpoint_group_range(uint32_t group) const override {
-    return {group * s_.c, (group + 1) * s_.c};
-  }
-  std::vector<uint32_t> endpoint_dims() const override {
-    std::vector<uint32_t> dims;
-    if (s_.c > 1) dims.push_back(s_.c);
-    dims.insert(dims.end(), s_.n, s_.k);
-    return dims;
-  }
 
   uint32_t diameter() const override { return s_.n * (s_.wrap ? s_.k / 2 : s_.k - 1); }
 

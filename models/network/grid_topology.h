@@ -1,0 +1,74 @@
+// What grid-shaped direct topologies (mesh, torus, HyperX) share besides the concentrated
+// numbering: routers at mixed-radix coordinates (dimension 0 least significant), partition
+// groups of routers sharing their higher coordinates ("row", "plane", ... then "router"), one
+// endpoint group per router, and endpoint coordinates (c, radix_0, ..., radix_n-1).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/network/concentrated_topology.h"
+
+namespace hx::net {
+
+class GridTopology : public ConcentratedTopology {
+ public:
+  GridTopology(uint32_t concentration, std::vector<uint32_t> radices)
+      : ConcentratedTopology(concentration), radices_(std::move(radices)) {
+    uint32_t stride = 1;
+    for (uint32_t r : radices_) {
+      strides_.push_back(stride);
+      stride *= r;
+    }
+    routers_ = stride;
+  }
+
+  std::vector<GroupLevel> group_levels() const override {
+    std::vector<GroupLevel> levels;
+    for (std::size_t d = radices_.size() - 1; d >= 1; --d) {
+      levels.push_back({block_name(d), routers_ / strides_[d]});
+    }
+    levels.push_back({"router", routers_});
+    return levels;
+  }
+  ComponentRange group_range(std::size_t level, uint64_t group) const override {
+    const std::size_t n = radices_.size();
+    const uint64_t routers = level + 1 < n ? strides_[n - 1 - level] : 1;
+    const uint64_t size = routers * (concentration() + 1);
+    return {static_cast<ComponentId>(group * size), static_cast<ComponentId>((group + 1) * size)};
+  }
+
+  uint32_t num_endpoint_groups() const override { return routers_; }
+  uint32_t endpoint_group(uint32_t endpoint) const override { return endpoint / concentration(); }
+  EndpointRange endpoint_group_range(uint32_t group) const override {
+    return {group * concentration(), (group + 1) * concentration()};
+  }
+  std::vector<uint32_t> endpoint_dims() const override {
+    std::vector<uint32_t> dims;
+    if (concentration() > 1) dims.push_back(concentration());
+    dims.insert(dims.end(), radices_.begin(), radices_.end());
+    return dims;
+  }
+
+ private:
+  // The level of routers sharing coordinates d..n-1.
+  static std::string block_name(std::size_t d) {
+    switch (d) {
+      case 1:
+        return "row";
+      case 2:
+        return "plane";
+      case 3:
+        return "cube";
+      default:
+        return std::to_string(d) + "d-block";
+    }
+  }
+
+  std::vector<uint32_t> radices_;
+  std::vector<uint32_t> strides_;
+  uint32_t routers_ = 1;
+};
+
+}  // namespace hx::net
