@@ -10,12 +10,12 @@
 #include <boost/version.hpp>
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <map>
 #include <sstream>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "core/version.h"
 #include "io/collective.h"
 
@@ -57,15 +57,6 @@ std::string checkpoint_name(int64_t time_ps) {
   char name[40];
   std::snprintf(name, sizeof name, "ckpt-%020lld", static_cast<long long>(time_ps));
   return name;
-}
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 std::string errno_text() { return std::strerror(errno); }
@@ -318,7 +309,7 @@ std::string write_checkpoint(MPI_Comm comm, const std::string& dir, int keep,
   if (rank == 0) {
     try {
       manifest.ranks = ranks;
-      manifest.written = utc_now();
+      manifest.written = utc_timestamp();
       manifest.index_hashes.clear();
       for (int r = 0; r < ranks; ++r) manifest.index_hashes.emplace_back(&hashes[16 * r], 16);
       write_small_file((fs::path(partial) / "config.toml").string(), config_text);

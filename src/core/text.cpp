@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
 
 namespace hx {
 namespace {
@@ -53,6 +54,15 @@ std::string suggestion(const std::string& wrong, const std::vector<std::string>&
   }
   if (best != nullptr) return "; did you mean '" + *best + "'?";
   return "; " + what + ": " + (names.empty() ? "(none)" : join(names));
+}
+
+std::string utc_timestamp() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 std::string fnv1a_hex(const std::string& text) {

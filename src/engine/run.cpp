@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 
 #include "core/error.h"
@@ -21,15 +20,6 @@ namespace hx {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 // The global lookahead and cut, from each rank's own analysis.
 CutReport reduce_cut(MPI_Comm comm, const RankCut& mine) {
@@ -147,7 +137,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
   const Clock::time_point run_start = Clock::now();
-  const std::string started = utc_now();
+  const std::string started = utc_timestamp();
   if (!options.output.empty()) check_output_path(comm, options.output);
   const CheckpointTarget target{
       options.checkpoint_dir.empty() ? default_checkpoint_dir(options.output)
@@ -246,7 +236,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
         {"/", "ranks", static_cast<int64_t>(ranks)},
         {"/", "partitioner", config.sim.text("partitioner")},
         {"/", "start_time", started},
-        {"/", "end_time", utc_now()},
+        {"/", "end_time", utc_timestamp()},
         {"/", "complete", int64_t{result.interrupted ? 0 : 1}},
         {"/summary", "events", result.total_events},
         {"/summary", "components", static_cast<uint64_t>(model.num_components())},
