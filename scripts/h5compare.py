@@ -22,7 +22,8 @@ import h5py
 import numpy as np
 
 IGNORED_PATHS = ("/engine", "/partition")
-IGNORED_ROOT_ATTRS = ("ranks", "partitioner", "start_time", "end_time", "wall_time_s", "git_hash")
+IGNORED_ROOT_ATTRS = ("ranks", "partitioner", "start_time", "end_time", "wall_time_s", "git_hash",
+                      "restarted_from")
 # Attributes HDF5 uses to attach dimension scales: they hold object references (file addresses),
 # so they are compared through the scale names they point to (see dims_of) instead.
 SCALE_ATTRS = ("DIMENSION_LIST", "REFERENCE_LIST")

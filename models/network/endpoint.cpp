@@ -240,8 +240,7 @@ void Endpoint::finish() {
 }
 
 void Endpoint::save_state(boost::archive::binary_oarchive& ar) const {
-  const uint64_t seq = sent_count();
-  ar << seq << rng_ << next_slot_ << queued_packets_ << inject_pending_ << next_port_;
+  ar << rng_ << next_slot_ << queued_packets_ << inject_pending_ << next_port_;
   save_queue(ar, queue_);
   save_pods(ar, injectors_);
   save_pods(ar, credits_);
@@ -256,8 +255,7 @@ void Endpoint::save_state(boost::archive::binary_oarchive& ar) const {
 }
 
 void Endpoint::load_state(boost::archive::binary_iarchive& ar) {
-  ar >> seq_for_checkpoint() >> rng_ >> next_slot_ >> queued_packets_ >> inject_pending_ >>
-      next_port_;
+  ar >> rng_ >> next_slot_ >> queued_packets_ >> inject_pending_ >> next_port_;
   load_queue(ar, queue_);
   load_pods(ar, injectors_);
   load_pods(ar, credits_);

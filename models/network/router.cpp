@@ -319,8 +319,7 @@ void Router::finish() {
 }
 
 void Router::save_state(boost::archive::binary_oarchive& ar) const {
-  const uint64_t seq = sent_count();
-  ar << seq << rng_;
+  ar << rng_;
   for (const auto& q : queues_) save_queue(ar, q);
   save_pods(ar, credits_);
   save_pods(ar, outputs_);
@@ -332,7 +331,7 @@ void Router::save_state(boost::archive::binary_oarchive& ar) const {
 }
 
 void Router::load_state(boost::archive::binary_iarchive& ar) {
-  ar >> seq_for_checkpoint() >> rng_;
+  ar >> rng_;
   for (auto& q : queues_) load_queue(ar, q);
   load_pods(ar, credits_);
   load_pods(ar, outputs_);

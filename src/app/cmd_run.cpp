@@ -2,9 +2,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include "app/builtin_configs.h"
 #include "app/commands.h"
+#include "app/interrupts.h"
 #include "core/error.h"
 #include "engine/run.h"
 #include "io/config_file.h"
@@ -13,14 +15,14 @@ namespace hx {
 namespace {
 
 Config load(const std::string& path_or_text, bool is_text, const std::vector<std::string>& sets) {
-  Config config = is_text ? parse_config_text(path_or_text, "built-in config")
-                          : load_config_file(path_or_text);
+  Config config =
+      is_text ? parse_config_text(path_or_text, "built-in config") : load_config_file(path_or_text);
   for (const std::string& s : sets) apply_override(config, s);
   return config;
 }
 
-void print_summary(const char* what, const ResolvedConfig& config, const RunResult& r,
-                   int ranks, const std::string& output) {
+void print_summary(const char* what, const ResolvedConfig& config, const RunResult& r, int ranks,
+                   const std::string& output) {
   const double rate = r.max_run_s > 0 ? static_cast<double>(r.total_events) / r.max_run_s : 0.0;
   std::printf("hxsim %s: model %s, %d rank(s), partition cut %llu of %llu links, lookahead %s\n",
               what, config.info->name.c_str(), ranks,
@@ -33,32 +35,76 @@ void print_summary(const char* what, const ResolvedConfig& config, const RunResu
   std::fflush(stdout);
 }
 
-RunOptions options_from(const RunArgs& args, std::string output) {
+// `cycle_time` converts a --checkpoint-every given in cycles.
+RunOptions options_from(const RunArgs& args, std::string output, SimTime cycle_time,
+                        CheckpointReader* restart) {
   RunOptions o;
   o.output = std::move(output);
   o.progress = parse_progress_mode(args.progress);
   o.progress_interval_s = args.progress_interval_s;
+  o.checkpoint_dir = args.checkpoint_dir;
+  o.checkpoint_keep = args.checkpoint_keep;
+  const std::string wall = "wall:";
+  if (args.checkpoint_every.rfind(wall, 0) == 0) {
+    o.checkpoint_every_wall_s =
+        parse_wall_duration(args.checkpoint_every.substr(wall.size()), "--checkpoint-every");
+  } else if (!args.checkpoint_every.empty()) {
+    o.checkpoint_every = parse_time("--checkpoint-every", args.checkpoint_every, cycle_time);
+    if (o.checkpoint_every <= SimTime::zero()) {
+      throw InputError("--checkpoint-every = '" + args.checkpoint_every + "': expected > 0");
+    }
+  }
+  if (!args.exit_after.empty())
+    o.exit_after_s = parse_wall_duration(args.exit_after, "--exit-after");
+  o.restart = restart;
+  install_signal_handlers(parse_signal_action(args.on_sigusr1, "--on-sigusr1"),
+                          parse_signal_action(args.on_sigusr2, "--on-sigusr2"));
+  o.requests = take_signal_requests;
   return o;
+}
+
+// Rank 0's word on an interrupted run; returns the exit code.
+int report_interrupted(int rank, const RunResult& r, const std::string& output) {
+  if (rank == 0) {
+    std::printf(
+        "hxsim: stopped early at %s; results so far in %s (complete = 0)\n"
+        "  resume with: hxsim run --restart %s\n",
+        format_time(r.reached).c_str(), output.empty() ? "(no output)" : output.c_str(),
+        r.last_checkpoint.c_str());
+    std::fflush(stdout);
+  }
+  return static_cast<int>(ExitCode::kInterrupted);
 }
 
 }  // namespace
 
 int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args) {
-  const bool builtin = args.config.empty();
-  const ResolvedConfig config =
-      resolve_config(registry, load(builtin ? kQuickstartConfig : args.config, builtin,
-                                    args.overrides));
+  // A restart without a config file runs the config the checkpoint holds.
+  std::unique_ptr<CheckpointReader> restart;
+  if (!args.restart.empty()) restart = std::make_unique<CheckpointReader>(args.restart);
+  const bool from_checkpoint = restart && args.config.empty();
+  const bool builtin = args.config.empty() && !restart;
+  Config raw;
+  if (from_checkpoint) {
+    raw = parse_config_text(restart->config_text(), "config of checkpoint " + restart->path());
+    for (const std::string& s : args.overrides) apply_override(raw, s);
+  } else {
+    raw = load(builtin ? kQuickstartConfig : args.config, builtin, args.overrides);
+  }
+  const ResolvedConfig config = resolve_config(registry, raw);
   std::string output = args.output;
   if (output.empty()) {
-    output = builtin ? "quickstart.h5"
-                     : std::filesystem::path(args.config).stem().string() + ".h5";
+    output = from_checkpoint ? restart->manifest().output
+             : builtin       ? "quickstart.h5"
+                             : std::filesystem::path(args.config).stem().string() + ".h5";
   }
-  const RunResult r = run_simulation(comm, config, options_from(args, output));
+  const RunResult r = run_simulation(
+      comm, config, options_from(args, output, config.sim.time("cycle_time"), restart.get()));
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
   if (rank == 0) print_summary("run", config, r, ranks, output);
-  return 0;
+  return r.interrupted ? report_interrupted(rank, r, output) : 0;
 }
 
 int command_bench(MPI_Comm comm, const Registry& registry, const std::string& name_or_config,
@@ -67,7 +113,8 @@ int command_bench(MPI_Comm comm, const Registry& registry, const std::string& na
   const ResolvedConfig config = resolve_config(
       registry, load(builtin ? kBenchPholdConfig : name_or_config, builtin, args.overrides));
   const std::string output = args.no_output ? "" : args.output;
-  const RunResult r = run_simulation(comm, config, options_from(args, output));
+  const RunResult r = run_simulation(
+      comm, config, options_from(args, output, config.sim.time("cycle_time"), nullptr));
 
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
@@ -81,13 +128,14 @@ int command_bench(MPI_Comm comm, const Registry& registry, const std::string& na
     print_summary("bench", config, r, ranks, output);
     for (int i = 0; i < ranks; ++i) {
       const double* v = &all[static_cast<std::size_t>(5 * i)];
-      std::printf("  rank %d: %.0f events, run %.3f s (exchange %.3f s, reduce %.3f s), "
-                  "%.0f sent to other ranks, %.4g events/s\n",
-                  i, v[0], v[1], v[2], v[3], v[4], v[1] > 0 ? v[0] / v[1] : 0.0);
+      std::printf(
+          "  rank %d: %.0f events, run %.3f s (exchange %.3f s, reduce %.3f s), "
+          "%.0f sent to other ranks, %.4g events/s\n",
+          i, v[0], v[1], v[2], v[3], v[4], v[1] > 0 ? v[0] / v[1] : 0.0);
     }
     std::fflush(stdout);
   }
-  return 0;
+  return r.interrupted ? report_interrupted(rank, r, output) : 0;
 }
 
 }  // namespace hx

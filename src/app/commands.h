@@ -20,6 +20,14 @@ struct RunArgs {
   std::string progress = "auto";
   double progress_interval_s = 10.0;
   bool no_output = false;
+  // Checkpoints and interruptions (docs/OPERATIONS.md).
+  std::string restart;           // a checkpoint, or a checkpoint directory (its latest)
+  std::string checkpoint_dir;    // default: <output>.ckpt
+  std::string checkpoint_every;  // simulated time ("50us") or "wall:<duration>"
+  int checkpoint_keep = 2;
+  std::string exit_after;        // wall-clock duration
+  std::string on_sigusr1 = "checkpoint";
+  std::string on_sigusr2 = "stop";
 };
 
 int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args);

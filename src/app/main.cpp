@@ -33,11 +33,32 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
                     "seconds between progress lines in batch logs")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
+    sub->add_option("--restart", run.restart,
+                    "resume from a checkpoint (or a checkpoint directory's latest); CONFIG "
+                    "may then be omitted");
+    sub->add_option("--checkpoint-dir", run.checkpoint_dir,
+                    "where checkpoints go (default: <output>.ckpt)");
+    sub->add_option("--checkpoint-every", run.checkpoint_every,
+                    "checkpoint every simulated time (\"50us\") or wall time (\"wall:30m\")");
+    sub->add_option("--checkpoint-keep", run.checkpoint_keep, "newest checkpoints to keep")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    sub->add_option("--exit-after", run.exit_after,
+                    "after this wall time (\"90m\", \"1:30:00\"): checkpoint, write partial "
+                    "results and exit with code 5");
+    sub->add_option("--on-sigusr1", run.on_sigusr1, "checkpoint, stop or ignore")
+        ->capture_default_str();
+    sub->add_option("--on-sigusr2", run.on_sigusr2, "checkpoint, stop or ignore")
+        ->capture_default_str();
   };
 
   CLI::App* run_cmd = app.add_subcommand("run", "run a simulation (no CONFIG: the quickstart)");
   run_cmd->add_option("config", run.config, "TOML config file");
   add_run_options(run_cmd);
+  run_cmd->footer(
+      "Signals: SIGTERM or SIGINT stops at the next window boundary: a checkpoint, results so far\n"
+      "(root attribute complete = 0) and exit code 5; a second one exits at once. SIGUSR1 and\n"
+      "SIGUSR2 do what --on-sigusr1/--on-sigusr2 say. Resume with: hxsim run --restart DIR.");
 
   std::string bench_target = "phold";
   CLI::App* bench_cmd = app.add_subcommand("bench", "run a benchmark and report events/s");

@@ -45,7 +45,8 @@ class Component {
   /// Called once after the run: write statistics rows here.
   virtual void finish() {}
 
-  /// Checkpoint hooks: save and restore all mutable state (counters, random streams).
+  /// Checkpoint hooks: save and restore all mutable state (counters, random streams, queues).
+  /// The engine saves the send counter and the pending events itself.
   virtual void save_state(boost::archive::binary_oarchive& ar) const = 0;
   virtual void load_state(boost::archive::binary_iarchive& ar) = 0;
 
@@ -55,7 +56,10 @@ class Component {
     local_index_ = local_index;
     ports_ = std::move(ports);
   }
+  /// Engine only: the send counter, part of every checkpoint (the engine saves and restores
+  /// it, so models need not).
   uint64_t sent_count() const { return seq_; }
+  void restore_sent_count(uint64_t n) { seq_ = n; }
 
  protected:
   SimTime now() const { return sink_->now(); }
@@ -99,9 +103,6 @@ class Component {
   /// True in finish() when the run ended because no (foreground) events remained anywhere,
   /// false when it reached sim.end_time: what is still queued then will never move.
   bool run_drained() const { return sink_->drained(); }
-
-  /// For save_state/load_state of subclasses.
-  uint64_t& seq_for_checkpoint() { return seq_; }
 
  private:
   ComponentId id_;

@@ -13,6 +13,8 @@ enum class ExitCode : int {
   kInput = 2,     // bad config, bad key, bad value, bad unit, missing file
   kOutput = 3,    // output path cannot be written
   kDeadlock = 4,  // the network watchdog stopped a run; `hxsim verify` found a cycle
+  kInterrupted = 5,  // a signal or --exit-after stopped the run: checkpoint and partial results
+                     // written; resume with `hxsim run --restart`
 };
 
 /// Bad user input. The message names the key, the value and what was expected.

@@ -40,6 +40,7 @@ class EventSink {
   EventQueue& queue() { return queue_; }
   const EventQueue& queue() const { return queue_; }
   std::vector<std::vector<Event>>& outboxes() { return outboxes_; }
+  const std::vector<std::vector<Event>>& outboxes() const { return outboxes_; }
 
  private:
   SimTime now_;

@@ -33,6 +33,37 @@ std::vector<int64_t>& Table::i64_mutable(std::size_t column) {
   return std::get<std::vector<int64_t>>(data_.at(column));
 }
 
+std::vector<double>& Table::f64_mutable(std::size_t column) {
+  return std::get<std::vector<double>>(data_.at(column));
+}
+
+void Table::merge(const Table& other) {
+  if (other.spec_.name != spec_.name || other.data_.size() != data_.size()) {
+    throw std::logic_error("table '" + spec_.name + "' merged with table '" + other.spec_.name +
+                           "' of another layout");
+  }
+  if (spec_.kind == TableKind::kSummed) {
+    for (std::size_t c = 0; c < data_.size(); ++c) {
+      std::visit(
+          [&](auto& mine) {
+            const auto& theirs = std::get<std::decay_t<decltype(mine)>>(other.data_[c]);
+            for (std::size_t r = 0; r < mine.size() && r < theirs.size(); ++r) mine[r] += theirs[r];
+          },
+          data_[c]);
+    }
+    return;
+  }
+  ids_.insert(ids_.end(), other.ids_.begin(), other.ids_.end());
+  for (std::size_t c = 0; c < data_.size(); ++c) {
+    std::visit(
+        [&](auto& mine) {
+          const auto& theirs = std::get<std::decay_t<decltype(mine)>>(other.data_[c]);
+          mine.insert(mine.end(), theirs.begin(), theirs.end());
+        },
+        data_[c]);
+  }
+}
+
 void Table::clear_rows() {
   ids_.clear();
   for (auto& column : data_) std::visit([](auto& v) { v.clear(); }, column);

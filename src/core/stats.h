@@ -70,9 +70,13 @@ class Table {
   void add_to(uint64_t row, std::size_t column, uint64_t v) { u64_mutable(column)[row] += v; }
   void add_to(uint64_t row, std::size_t column, int64_t v) { i64_mutable(column)[row] += v; }
 
-  /// Engine only: after reducing or renumbering rows across ranks.
+  /// Engine only: after reducing or renumbering rows across ranks, and restoring checkpoints.
   std::vector<uint64_t>& u64_mutable(std::size_t column);
   std::vector<int64_t>& i64_mutable(std::size_t column);
+  std::vector<double>& f64_mutable(std::size_t column);
+  /// Engine only: adds `other`'s rows (a table of the same spec, e.g. restored from a
+  /// checkpoint). kSummed tables add cell by cell; the others append the rows.
+  void merge(const Table& other);
   std::vector<uint64_t>& ids_mutable() { return ids_; }
   void clear_rows();
 

@@ -1,7 +1,10 @@
-// Text helpers; closest-name suggestions (Levenshtein distance; the name lists are short, so quadratic is fine).
+// Text helpers; closest-name suggestions (Levenshtein distance; the name lists are short, so
+// quadratic is fine).
 #include "core/text.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 
 namespace hx {
 namespace {
@@ -50,6 +53,17 @@ std::string suggestion(const std::string& wrong, const std::vector<std::string>&
   }
   if (best != nullptr) return "; did you mean '" + *best + "'?";
   return "; " + what + ": " + (names.empty() ? "(none)" : join(names));
+}
+
+std::string fnv1a_hex(const std::string& text) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
 }
 
 }  // namespace hx

@@ -7,7 +7,8 @@
 namespace hx {
 
 std::string join(const std::vector<std::string>& items);  // "a, b, c"
-std::string trim(const std::string& s);                     // without surrounding white space
+std::string trim(const std::string& s);                   // without surrounding white space
+std::string fnv1a_hex(const std::string& text);  // 16 hex digits of FNV-1a 64: config hashes
 
 /// "; did you mean 'x'?" for the closest name within edit distance 2, else "; <what>: a, b, c".
 std::string suggestion(const std::string& wrong, const std::vector<std::string>& names,

@@ -19,30 +19,75 @@ double seconds_since(Clock::time_point t) {
 // enough that a report is at most a fraction of a second late.
 constexpr uint64_t kProgressChunk = 1 << 18;
 
+// The first multiple of `every` after `t`: the next scheduled checkpoint.
+SimTime next_multiple_after(SimTime t, SimTime every) {
+  if (every.is_infinite() || t.is_infinite()) return SimTime::infinity();
+  return SimTime::ps((t.count_ps() / every.count_ps() + 1) * every.count_ps());
+}
+
+// Checkpoints with their cost accounted for.
+void take_checkpoint(const RunControl& control, SimTime at, EngineStats& stats) {
+  if (!control.checkpoint) return;
+  const Clock::time_point t = Clock::now();
+  control.checkpoint(at, stats.events);
+  stats.checkpoint_s += seconds_since(t);
+  ++stats.checkpoints;
+}
+
 }  // namespace
 
-EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress) {
+EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress,
+                           const RunControl& control) {
   EngineStats stats;
   const Clock::time_point start = Clock::now();
+  SimTime next_checkpoint = next_multiple_after(sim.next_time(), control.checkpoint_every);
   while (sim.next_work_time() < end && !sim.stop_requested()) {
-    stats.events += sim.run_until(end, kProgressChunk);
+    const SimTime target = std::min(end, next_checkpoint);
+    stats.events += sim.run_until(target, kProgressChunk);
     if (progress && progress->due()) progress->report(sim.now(), stats.events);
+    if (sim.stop_requested()) break;
+    bool checkpointed = false;
+    const bool at_target = sim.next_time() >= target;
+    if (at_target && target == next_checkpoint && next_checkpoint < end) {
+      take_checkpoint(control, target, stats);
+      checkpointed = true;
+      next_checkpoint = next_multiple_after(sim.next_time(), control.checkpoint_every);
+    }
+    const unsigned requests = control.poll ? control.poll() : 0;
+    if (requests == 0 || sim.next_work_time() >= end) continue;
+    // A chunk may end inside an instant: finish it, so that the state is at a boundary.
+    SimTime boundary = target;
+    if (!at_target) {
+      boundary = sim.now() + SimTime::ps(1);
+      stats.events += sim.run_until(boundary, UINT64_MAX);
+      checkpointed = false;
+    }
+    if (!checkpointed) take_checkpoint(control, boundary, stats);
+    if (requests & RunControl::kStop) {
+      stats.interrupted = true;
+      stats.reached = boundary;
+      break;
+    }
   }
-  stats.drained = sim.next_work_time().is_infinite() && !sim.stop_requested();
-  stats.reached = stats.drained ? sim.last_work_time() : end;
+  if (!stats.interrupted) {
+    stats.drained = sim.next_work_time().is_infinite() && !sim.stop_requested();
+    stats.reached = stats.drained ? sim.last_work_time() : end;
+  }
   stats.run_s = seconds_since(start);
   if (progress) progress->finish();
   return stats;
 }
 
 EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTime end,
-                        Progress* progress) {
+                        Progress* progress, const RunControl& control) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   EngineStats stats;
   Exchange exchange(comm, sim.neighbours());
   std::vector<Event> received;
   const Clock::time_point start = Clock::now();
+  bool first_window = true;
+  SimTime next_checkpoint;
 
   for (;;) {
     // Exchange first: the previous window's (or setup's) events for other ranks must be queued
@@ -54,14 +99,17 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
     stats.exchange_s += seconds_since(t);
 
     // One reduction finds the next window's start, carries rank 0's decision to report
-    // progress (so all ranks agree on when to take the extra event-count reduction) and tells
-    // every rank whether a component anywhere asked to stop.
+    // progress (so all ranks agree on when to take the extra event-count reduction), tells
+    // every rank whether a component anywhere asked to stop, and spreads checkpoint and stop
+    // requests (signals, wall-clock limits) from any rank to all. Flags are 0 for "yes".
     t = Clock::now();
     const bool want_report = rank == 0 && progress && progress->due();
-    int64_t local[3] = {sim.next_work_time().count_ps(), want_report ? 0 : 1,
-                        sim.stop_requested() ? 0 : 1};
-    int64_t global[3];
-    MPI_Allreduce(local, global, 3, MPI_INT64_T, MPI_MIN, comm);
+    const unsigned requests = control.poll ? control.poll() : 0;
+    int64_t local[5] = {sim.next_work_time().count_ps(), want_report ? 0 : 1,
+                        sim.stop_requested() ? 0 : 1, (requests & RunControl::kCheckpoint) ? 0 : 1,
+                        (requests & RunControl::kStop) ? 0 : 1};
+    int64_t global[5];
+    MPI_Allreduce(local, global, 5, MPI_INT64_T, MPI_MIN, comm);
     if (global[1] == 0) {
       uint64_t total = 0;
       MPI_Reduce(&stats.events, &total, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
@@ -72,7 +120,28 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
     const SimTime window_start = SimTime::ps(global[0]);
     if (global[2] == 0) break;       // run_simulation reports why
     if (window_start >= end) break;  // also when no events remain anywhere (infinity)
-    const SimTime window_end = lookahead >= end - window_start ? end : window_start + lookahead;
+    if (first_window) {
+      next_checkpoint = next_multiple_after(window_start, control.checkpoint_every);
+      first_window = false;
+    }
+    // Windows end on scheduled checkpoint times, so nothing at or after one has been handled
+    // when the next window would start past it.
+    bool checkpointed = false;
+    if (window_start >= next_checkpoint) {
+      take_checkpoint(control, next_checkpoint, stats);
+      checkpointed = true;
+      next_checkpoint = next_multiple_after(window_start, control.checkpoint_every);
+    }
+    if (global[3] == 0 || global[4] == 0) {
+      if (!checkpointed) take_checkpoint(control, window_start, stats);
+      if (global[4] == 0) {
+        stats.interrupted = true;
+        stats.reached = window_start;
+        break;
+      }
+    }
+    SimTime window_end = lookahead >= end - window_start ? end : window_start + lookahead;
+    window_end = std::min(window_end, next_checkpoint);
     stats.events += sim.run_until(window_end, UINT64_MAX);
     ++stats.windows;
   }
@@ -84,8 +153,10 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
   int64_t next = sim.next_work_time().count_ps();
   int64_t global_next = 0;
   MPI_Allreduce(&next, &global_next, 1, MPI_INT64_T, MPI_MIN, comm);
-  stats.drained = global_next == SimTime::infinity().count_ps();
-  stats.reached = stats.drained ? SimTime::ps(global_last) : end;
+  if (!stats.interrupted) {
+    stats.drained = global_next == SimTime::infinity().count_ps();
+    stats.reached = stats.drained ? SimTime::ps(global_last) : end;
+  }
   stats.run_s = seconds_since(start);
   if (progress && rank == 0) progress->finish();
   return stats;

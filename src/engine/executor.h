@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 
 #include "core/units.h"
 #include "engine/progress.h"
@@ -21,20 +22,38 @@ struct EngineStats {
   uint64_t remote_sent = 0;
   uint64_t remote_received = 0;
   uint64_t windows = 0;
-  double build_s = 0;     // constructing and wiring components
-  double run_s = 0;       // the executor, all of it
-  double exchange_s = 0;  // packing, sending, receiving and unpacking events
-  double reduce_s = 0;    // the per-window global-minimum reductions (includes waiting)
-  SimTime reached;        // simulated time the run got to (same on every rank)
-  bool drained = false;   // it ended because no foreground events remained anywhere
+  double build_s = 0;       // constructing and wiring components
+  double run_s = 0;         // the executor, all of it
+  double exchange_s = 0;    // packing, sending, receiving and unpacking events
+  double reduce_s = 0;      // the per-window global-minimum reductions (includes waiting)
+  double checkpoint_s = 0;  // writing checkpoints
+  uint64_t checkpoints = 0;
+  SimTime reached;           // simulated time the run got to (same on every rank)
+  bool drained = false;      // it ended because no foreground events remained anywhere
+  bool interrupted = false;  // a stop request ended it before `end` (after a checkpoint)
+};
+
+/// What may pause a run at a window boundary besides the end: checkpoints on a simulated-time
+/// schedule, and requests from outside the model (signals, wall-clock limits). At a boundary
+/// every event before it has been handled and none after, so a checkpoint there is exact.
+struct RunControl {
+  enum Request : unsigned { kCheckpoint = 1, kStop = 2 };
+  SimTime checkpoint_every = SimTime::infinity();  // simulated time between checkpoints
+  /// This rank's pending requests (kCheckpoint | kStop), taken when asked. Empty: none. With
+  /// several ranks, a request on any rank applies to all at the next boundary.
+  std::function<unsigned()> poll;
+  /// Writes a checkpoint at boundary `at` (collective); `events` is how many this rank has
+  /// handled in this executor so far. Empty: stop without one.
+  std::function<void(SimTime at, uint64_t events)> checkpoint;
 };
 
 /// Runs to `end` on one rank; `progress` may be null.
-EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress);
+EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress,
+                           const RunControl& control = {});
 
 /// Runs to `end` with all ranks of `comm`. `lookahead` is the global minimum latency of cut
 /// links (> 0; infinity when nothing is cut). `progress` is used on rank 0 only; may be null.
 EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTime end,
-                        Progress* progress);
+                        Progress* progress, const RunControl& control = {});
 
 }  // namespace hx

@@ -17,6 +17,8 @@ RunTables make_run_tables(int rank, std::size_t components, const EngineStats& s
                           {"exchange_s", ColumnType::kF64, "s", "wall time exchanging events between ranks"},
                           {"reduce_s", ColumnType::kF64, "s", "wall time in window reductions, waiting included"},
                           {"events_per_s", ColumnType::kF64, "1/s", "events / run_s"},
+                          {"checkpoints", ColumnType::kU64, "1", "checkpoints written"},
+                          {"checkpoint_s", ColumnType::kF64, "s", "wall time writing checkpoints (part of run_s)"},
                       }}),
       Table(TableSpec{"partition", "rank", "what the partitioner gave each rank",
                       {
@@ -30,7 +32,8 @@ RunTables make_run_tables(int rank, std::size_t components, const EngineStats& s
   const auto id = static_cast<uint64_t>(rank);
   t.engine.add_row(id, {s.events, s.remote_sent, s.remote_received, s.windows, s.build_s, s.run_s,
                         s.exchange_s, s.reduce_s,
-                        s.run_s > 0 ? static_cast<double>(s.events) / s.run_s : 0.0});
+                        s.run_s > 0 ? static_cast<double>(s.events) / s.run_s : 0.0,
+                        s.checkpoints, s.checkpoint_s});
   t.partition.add_row(id, {static_cast<uint64_t>(components), cut.weight, cut.ports, cut.cut_ports,
                            static_cast<uint64_t>(cut.neighbours.size())});
   return t;

@@ -5,9 +5,12 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "core/version.h"
+#include "engine/checkpoint.h"
 #include "engine/output_tables.h"
 #include "engine/table_reduce.h"
 #include "io/config_file.h"
@@ -18,17 +21,6 @@ namespace hx {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string fnv1a_hex(const std::string& text) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
 
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
@@ -145,12 +137,25 @@ ResolvedConfig resolve_config(const Registry& registry, const Config& config) {
   return r;
 }
 
+std::string default_checkpoint_dir(const std::string& output) {
+  if (output.empty()) return "hxsim.ckpt";
+  return std::filesystem::path(output).replace_extension(".ckpt").string();
+}
+
 RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunOptions& options) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
+  const Clock::time_point run_start = Clock::now();
   const std::string started = utc_now();
   if (!options.output.empty()) check_output_path(comm, options.output);
+  const CheckpointTarget target{
+      options.checkpoint_dir.empty() ? default_checkpoint_dir(options.output)
+                                     : options.checkpoint_dir,
+      options.checkpoint_keep, config.text, restart_config_hash(config.text), options.output};
+  if (options.restart) {
+    check_compatible(options.restart->manifest(), target.config_hash, options.restart->path());
+  }
 
   const Model& model = *config.model;
   const auto partition = make_partition(config.sim.text("partitioner"), model, ranks);
@@ -166,23 +171,60 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   for (const TableSpec& spec : model.tables()) stats.declare(spec);
   const Clock::time_point build_start = Clock::now();
   Simulation sim(model, *partition, rank, static_cast<uint64_t>(config.sim.integer("seed")), stats);
-  sim.setup();
+  // Events handled before a restart count once, on rank 0.
+  uint64_t events_before = 0;
+  if (options.restart) {
+    restore_checkpoint(comm, *options.restart, sim, stats);
+    if (rank == 0) events_before = options.restart->manifest().events;
+  } else {
+    sim.setup();
+  }
   const double build_s = std::chrono::duration<double>(Clock::now() - build_start).count();
+
+  RunControl control;
+  control.checkpoint_every = options.checkpoint_every;
+  Clock::time_point last_checkpoint = Clock::now();
+  control.checkpoint = [&](SimTime at, uint64_t events) {
+    result.last_checkpoint = save_checkpoint(comm, target, sim, stats, at, events_before + events);
+    last_checkpoint = Clock::now();
+    if (rank == 0) {
+      std::printf("hxsim: checkpoint at %s: %s\n", format_time(at).c_str(),
+                  result.last_checkpoint.c_str());
+      std::fflush(stdout);
+    }
+  };
+  // Wall-clock limits are rank 0's to decide: one clock, and the executor spreads its request.
+  control.poll = [&]() {
+    unsigned requests = options.requests ? options.requests() : 0;
+    if (rank != 0) return requests;
+    const auto since = [](Clock::time_point t) {
+      return std::chrono::duration<double>(Clock::now() - t).count();
+    };
+    if (options.exit_after_s > 0 && since(run_start) >= options.exit_after_s) {
+      requests |= RunControl::kStop;
+    }
+    if (options.checkpoint_every_wall_s > 0 &&
+        since(last_checkpoint) >= options.checkpoint_every_wall_s) {
+      requests |= RunControl::kCheckpoint;
+    }
+    return requests;
+  };
 
   const SimTime end = config.sim.time("end_time");
   // Without an end time, progress is measured against when the model expects to finish.
   Progress progress(rank == 0 ? options.progress : ProgressMode::kOff, options.progress_interval_s,
                     end.is_infinite() ? model.expected_end() : end);
-  result.local = ranks == 1 ? run_sequential(sim, end, &progress)
-                            : run_windows(sim, comm, result.cut.lookahead, end, &progress);
+  result.local = ranks == 1 ? run_sequential(sim, end, &progress, control)
+                            : run_windows(sim, comm, result.cut.lookahead, end, &progress, control);
   result.local.build_s = build_s;
   result.reached = result.local.reached;
+  result.interrupted = result.local.interrupted;
   sim.finish(result.local.drained);
   throw_if_stopped(comm, sim);
   reduce_summed_tables(comm, stats);
   result.summary = model.summarize(stats);
 
-  uint64_t mine[2] = {result.local.events, result.local.remote_sent};
+  uint64_t mine[2] = {events_before + result.local.events, result.local.remote_sent};
   uint64_t totals[2];
   MPI_Allreduce(mine, totals, 2, MPI_UINT64_T, MPI_SUM, comm);
   result.total_events = totals[0];
@@ -204,7 +246,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
         {"/", "partitioner", config.sim.text("partitioner")},
         {"/", "start_time", started},
         {"/", "end_time", utc_now()},
-        {"/", "complete", int64_t{1}},
+        {"/", "complete", int64_t{result.interrupted ? 0 : 1}},
         {"/summary", "events", result.total_events},
         {"/summary", "components", static_cast<uint64_t>(model.num_components())},
         {"/summary", "end_time_ps", end.count_ps()},
@@ -215,6 +257,9 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
         {"/partition", "lookahead_ps", result.cut.lookahead.count_ps()},
         {"/partition", "imbalance", result.cut.imbalance},
     };
+    if (options.restart) {
+      content.attributes.push_back({"/", "restarted_from", options.restart->path()});
+    }
     for (const SummaryValue& v : result.summary) {
       std::visit([&](auto x) { content.attributes.push_back({"/summary", v.name, x}); }, v.value);
     }

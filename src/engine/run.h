@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include "core/registry.h"
 #include "engine/executor.h"
 #include "engine/progress.h"
+#include "io/checkpoint.h"
 #include "partition/cut_report.h"
 
 namespace hx {
@@ -35,7 +37,20 @@ struct RunOptions {
   std::string output;  // empty: write no file
   ProgressMode progress = ProgressMode::kAuto;
   double progress_interval_s = 10.0;
+
+  // Checkpoints and interruptions (docs/OPERATIONS.md).
+  std::string checkpoint_dir;                      // empty: default_checkpoint_dir(output)
+  SimTime checkpoint_every = SimTime::infinity();  // simulated time between checkpoints
+  double checkpoint_every_wall_s = 0;              // wall seconds between checkpoints; 0: none
+  int checkpoint_keep = 2;                         // newest checkpoints kept
+  double exit_after_s = 0;  // wall seconds after which the run checkpoints and stops; 0: never
+  CheckpointReader* restart = nullptr;  // resume from this checkpoint instead of setting up
+  /// Requests from outside (signals): RunControl::kCheckpoint | kStop. May be empty.
+  std::function<unsigned()> requests;
 };
+
+/// `<output without extension>.ckpt`, or "hxsim.ckpt" without an output file.
+std::string default_checkpoint_dir(const std::string& output);
 
 /// What a run reports back to the command line (rank 0's view of the global figures).
 struct RunResult {
@@ -45,6 +60,8 @@ struct RunResult {
   uint64_t total_remote = 0;
   double max_run_s = 0;  // the slowest rank's executor time
   SimTime reached;
+  bool interrupted = false;           // stopped early by a request; checkpoint and partial results
+  std::string last_checkpoint;        // path of the newest checkpoint written, if any
   std::vector<SummaryValue> summary;  // the model's run-level results (same on every rank)
 };
 

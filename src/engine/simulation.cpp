@@ -2,9 +2,15 @@
 #include "engine/simulation.h"
 
 #include <algorithm>
+#include <boost/archive/archive_exception.hpp>
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+
+#include "core/error.h"
 
 namespace hx {
 namespace {
@@ -64,6 +70,63 @@ Simulation::Simulation(const Model& model, const Partition& partition, int rank,
 
 void Simulation::setup() {
   for (auto& c : components_) c->setup();
+}
+
+// A record is a headerless Boost binary archive (the manifest holds the Boost version):
+// id, send counter, the component's own state, then its pending events as raw bytes.
+void Simulation::save(CheckpointRankWriter& writer) const {
+  for (const auto& outbox : sink_.outboxes()) {
+    if (!outbox.empty()) throw std::logic_error("checkpoint with events still in an outbox");
+  }
+  std::vector<std::vector<Event>> pending(components_.size());
+  sink_.queue().for_each([&pending](const Event& e) { pending[e.dst_local].push_back(e); });
+  for (std::size_t i = 0; i < components_.size(); ++i) {
+    const Component& c = *components_[i];
+    std::ostringstream bytes;
+    {
+      boost::archive::binary_oarchive ar(bytes, boost::archive::no_header);
+      const uint64_t id = c.id();
+      const uint64_t seq = c.sent_count();
+      const uint64_t n = pending[i].size();
+      ar << id << seq;
+      c.save_state(ar);
+      ar << n;
+      if (n) ar.save_binary(pending[i].data(), n * sizeof(Event));
+    }
+    writer.add_component(c.id(), bytes.view());
+  }
+}
+
+void Simulation::restore(CheckpointReader& reader, SimTime last_work) {
+  last_work_ = last_work;
+  for (std::size_t i = 0; i < components_.size(); ++i) {
+    Component& c = *components_[i];
+    std::istringstream bytes(reader.component(c.id()));
+    const std::string where =
+        "checkpoint " + reader.path() + ": the record of component " + std::to_string(c.id());
+    try {
+      boost::archive::binary_iarchive ar(bytes, boost::archive::no_header);
+      uint64_t id = 0, seq = 0, n = 0;
+      ar >> id >> seq;
+      if (id != c.id()) throw InputError(where + " is filed under another id");
+      c.restore_sent_count(seq);
+      c.load_state(ar);
+      ar >> n;
+      std::vector<Event> events(n);
+      if (n) ar.load_binary(events.data(), n * sizeof(Event));
+      for (Event& e : events) {
+        e.dst_local = static_cast<uint32_t>(i);
+        sink_.queue().push(e);
+      }
+    } catch (const boost::archive::archive_exception& e) {
+      throw InputError(where + " cannot be read (" + e.what() +
+                       "): was it written by another model?");
+    }
+    // Every byte must have been read: anything else means save_state and load_state disagree.
+    if (bytes.peek() != std::char_traits<char>::eof()) {
+      throw std::logic_error(where + " has unread bytes: save_state and load_state disagree");
+    }
+  }
 }
 
 uint64_t Simulation::run_until(SimTime until, uint64_t max_events) {

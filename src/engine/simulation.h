@@ -10,6 +10,7 @@
 #include "core/event_sink.h"
 #include "core/model.h"
 #include "core/stats.h"
+#include "io/checkpoint.h"
 #include "partition/partitioner.h"
 
 namespace hx {
@@ -21,6 +22,12 @@ class Simulation {
              StatsRegistry& stats);
 
   void setup();
+  /// Checkpoint at a window boundary: one record per local component with its send counter,
+  /// its state and the pending events addressed to it.
+  void save(CheckpointRankWriter& writer) const;
+  /// Instead of setup(): restores every local component and its pending events. InputError
+  /// when a record is missing or damaged. `last_work` is the checkpoint's last_work_ps.
+  void restore(CheckpointReader& reader, SimTime last_work);
   /// Handles every local event with time < until, but stops after `max_events` (so callers can
   /// report progress). Returns the number of foreground events handled.
   uint64_t run_until(SimTime until, uint64_t max_events);

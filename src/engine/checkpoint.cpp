@@ -1,0 +1,158 @@
+// What a checkpoint holds besides the files' framing: component records (Simulation::save)
+// and, per rank, the statistics tables and the run's counters.
+#include "engine/checkpoint.h"
+
+#include <boost/archive/archive_exception.hpp>
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+#include <boost/serialization/string.hpp>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/text.h"
+#include "io/collective.h"
+
+namespace hx {
+namespace {
+
+template <class T>
+void save_column(boost::archive::binary_oarchive& ar, const std::vector<T>& v) {
+  const uint64_t n = v.size();
+  ar << n;
+  if (n) ar.save_binary(v.data(), n * sizeof(T));
+}
+
+template <class T>
+void load_column(boost::archive::binary_iarchive& ar, std::vector<T>& v) {
+  uint64_t n = 0;
+  ar >> n;
+  v.resize(n);
+  if (n) ar.load_binary(v.data(), n * sizeof(T));
+}
+
+// Tables are saved whole, as this rank holds them: rows added so far (flows, histograms) are
+// results a restarted run must still write. Restoring adds them back on some rank, which is
+// all the engine needs: kSummed tables are summed across ranks anyway, and the other kinds are
+// written by row id, whichever rank holds a row.
+std::string save_tables(const StatsRegistry& stats) {
+  std::ostringstream bytes;
+  {
+    boost::archive::binary_oarchive ar(bytes, boost::archive::no_header);
+    const uint64_t count = stats.tables().size();
+    ar << count;
+    for (const auto& [name, table] : stats.tables()) {
+      ar << name;
+      save_column(ar, table->ids());
+      for (std::size_t c = 0; c < table->spec().columns.size(); ++c) {
+        switch (table->spec().columns[c].type) {
+          case ColumnType::kU64:
+            save_column(ar, table->u64(c));
+            break;
+          case ColumnType::kI64:
+            save_column(ar, table->i64(c));
+            break;
+          case ColumnType::kF64:
+            save_column(ar, table->f64(c));
+            break;
+        }
+      }
+    }
+  }
+  return bytes.str();
+}
+
+void merge_tables(const std::string& record, StatsRegistry& stats, const std::string& where) {
+  std::istringstream bytes(record);
+  boost::archive::binary_iarchive ar(bytes, boost::archive::no_header);
+  uint64_t count = 0;
+  ar >> count;
+  if (count != stats.tables().size()) {
+    throw InputError(where + " holds " + std::to_string(count) + " tables, the model has " +
+                     std::to_string(stats.tables().size()));
+  }
+  for (uint64_t t = 0; t < count; ++t) {
+    std::string name;
+    ar >> name;
+    if (!stats.tables().count(name))
+      throw InputError(where + " holds an unknown table '" + name + "'");
+    Table& into = stats.table(name);
+    Table saved(into.spec());
+    load_column(ar, saved.ids_mutable());
+    for (std::size_t c = 0; c < into.spec().columns.size(); ++c) {
+      std::size_t rows = 0;
+      switch (into.spec().columns[c].type) {
+        case ColumnType::kU64:
+          load_column(ar, saved.u64_mutable(c));
+          rows = saved.u64(c).size();
+          break;
+        case ColumnType::kI64:
+          load_column(ar, saved.i64_mutable(c));
+          rows = saved.i64(c).size();
+          break;
+        case ColumnType::kF64:
+          load_column(ar, saved.f64_mutable(c));
+          rows = saved.f64(c).size();
+          break;
+      }
+      if (rows != saved.rows()) throw InputError(where + ": table '" + name + "' is damaged");
+    }
+    into.merge(saved);
+  }
+}
+
+}  // namespace
+
+std::string restart_config_hash(const std::string& resolved_config_text) {
+  std::istringstream in(resolved_config_text);
+  std::string line, section, kept;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] == '[') section = line;
+    const bool may_change = section == "[sim]" && (line.rfind("end_time =", 0) == 0 ||
+                                                   line.rfind("partitioner =", 0) == 0);
+    if (!may_change) kept += line + "\n";
+  }
+  return fnv1a_hex(kept);
+}
+
+std::string save_checkpoint(MPI_Comm comm, const CheckpointTarget& target, const Simulation& sim,
+                            const StatsRegistry& stats, SimTime time, uint64_t events) {
+  CheckpointManifest manifest = this_build_identity();
+  manifest.config_hash = target.config_hash;
+  manifest.time_ps = time.count_ps();
+  manifest.output = target.output;
+  int64_t last = sim.last_work_time().count_ps();
+  MPI_Allreduce(&last, &manifest.last_work_ps, 1, MPI_INT64_T, MPI_MAX, comm);
+  MPI_Allreduce(&events, &manifest.events, 1, MPI_UINT64_T, MPI_SUM, comm);
+  return write_checkpoint(comm, target.dir, target.keep, manifest, target.config_text,
+                          [&](CheckpointRankWriter& writer) {
+                            sim.save(writer);
+                            writer.set_rank_data(save_tables(stats));
+                          });
+}
+
+void restore_checkpoint(MPI_Comm comm, CheckpointReader& reader, Simulation& sim,
+                        StatsRegistry& stats) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  std::string error;
+  try {
+    sim.restore(reader, SimTime::ps(reader.manifest().last_work_ps));
+    // Writing rank r's tables go to rank r mod ranks: any placement gives the same output.
+    for (int r = rank; r < reader.manifest().ranks; r += ranks) {
+      const std::string where = "checkpoint " + reader.path() + ", rank " + std::to_string(r);
+      try {
+        merge_tables(reader.rank_data(r), stats, where);
+      } catch (const boost::archive::archive_exception& e) {
+        throw InputError(where + ": the tables cannot be read (" + e.what() + ")");
+      }
+    }
+  } catch (const InputError& e) {
+    error = e.what();
+  }
+  // A damaged record is seen only by the rank reading it: all ranks must leave together.
+  error = agree(comm, error);
+  if (!error.empty()) throw InputError(error);
+}
+
+}  // namespace hx
