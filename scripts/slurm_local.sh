@@ -36,6 +36,7 @@ usage() {
 install_packages() {
   # shellcheck source=setup.sh
   source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+  # shellcheck disable=SC2034 # the list hx_install_packages reads
   HX_PACKAGES=("${SLURM_PACKAGES[@]}")
   hx_install_packages >&2
 }
@@ -173,13 +174,17 @@ do_start() {
 # reverse order: SIGTERM, and SIGKILL after 10 s.
 do_stop() {
   local name pid i j
+  local -a jobs
   if [[ -n "$(live_pid slurmctld)" ]]; then
-    SLURM_CONF=$dir/slurm.conf scancel --full --quiet --user="$(id -un)" 2>/dev/null || true
-    for ((i = 0; i < 60; i++)); do
-      [[ -z "$(SLURM_CONF=$dir/slurm.conf squeue -h -t running,completing -o %i 2>/dev/null)" ]] &&
-        break
-      sleep 0.5
-    done
+    export SLURM_CONF=$dir/slurm.conf
+    mapfile -t jobs < <(squeue -h -o %i 2>/dev/null)
+    if ((${#jobs[@]})); then
+      scancel --full --quiet "${jobs[@]}" 2>/dev/null || true
+      for ((i = 0; i < 60; i++)); do
+        [[ -z "$(squeue -h -t running,completing -o %i 2>/dev/null)" ]] && break
+        sleep 0.5
+      done
+    fi
   fi
   for ((i = ${#DAEMONS[@]} - 1; i >= 0; i--)); do
     name=${DAEMONS[i]}
@@ -214,8 +219,9 @@ do_status() {
 main() {
   (($# == 1 || $# == 2)) || usage
   if [[ "$(id -u)" != 0 ]]; then
-    command -v sudo >/dev/null && sudo -n true 2>/dev/null ||
+    if ! command -v sudo >/dev/null || ! sudo -n true 2>/dev/null; then
       die "needs root: run as root or with password-less sudo"
+    fi
     exec sudo -n HX_SLURM_PORT="${HX_SLURM_PORT:-}" HX_SLURM_CPUS="${HX_SLURM_CPUS:-}" \
       bash "${BASH_SOURCE[0]}" "$1" "${2:-${HX_SLURM_DIR:-/tmp/hxsim-slurm}}"
   fi
