@@ -23,14 +23,19 @@ Config load(const std::string& path_or_text, bool is_text, const std::vector<std
 
 void print_summary(const char* what, const ResolvedConfig& config, const RunResult& r, int ranks,
                    const std::string& output) {
-  const double rate = r.max_run_s > 0 ? static_cast<double>(r.total_events) / r.max_run_s : 0.0;
+  const uint64_t events = r.total_events - r.restored_events;  // handled by this process
+  const double rate = r.max_run_s > 0 ? static_cast<double>(events) / r.max_run_s : 0.0;
   std::printf("hxsim %s: model %s, %d rank(s), partition cut %llu of %llu links, lookahead %s\n",
               what, config.info->name.c_str(), ranks,
               static_cast<unsigned long long>(r.cut.links_cut),
               static_cast<unsigned long long>(r.cut.links), format_time(r.cut.lookahead).c_str());
   std::printf("  simulated %s: %llu events (%llu across ranks) in %.3f s wall = %.4g events/s\n",
-              format_time(r.reached).c_str(), static_cast<unsigned long long>(r.total_events),
+              format_time(r.reached).c_str(), static_cast<unsigned long long>(events),
               static_cast<unsigned long long>(r.total_remote), r.max_run_s, rate);
+  if (r.restored_events > 0) {
+    std::printf("  resumed from a checkpoint: %llu events in all\n",
+                static_cast<unsigned long long>(r.total_events));
+  }
   if (!output.empty()) std::printf("  output: %s\n", output.c_str());
   std::fflush(stdout);
 }

@@ -4,8 +4,6 @@
 #include <unistd.h>
 
 #include <csignal>
-#include <cstdlib>
-#include <vector>
 
 #include "core/error.h"
 #include "engine/executor.h"
@@ -67,46 +65,6 @@ unsigned take_signal_requests() {
     requests |= RunControl::kStop;
   }
   return requests;
-}
-
-double parse_wall_duration(const std::string& text, const std::string& option) {
-  const std::string expected = "; expected e.g. 90s, 10m, 2h, 45 (seconds), 1:30:00 or 2-00:00:00";
-  auto fail = [&]() -> double { throw InputError(option + " = '" + text + "'" + expected); };
-  if (text.empty()) return fail();
-  if (text.find(':') != std::string::npos || text.find('-') != std::string::npos) {
-    // Slurm's forms: [days-]h:m:s or m:s.
-    double days = 0;
-    std::string rest = text;
-    if (const auto dash = text.find('-'); dash != std::string::npos) {
-      char* end = nullptr;
-      days = std::strtod(text.c_str(), &end);
-      if (end != text.c_str() + dash) return fail();
-      rest = text.substr(dash + 1);
-    }
-    std::vector<double> parts;
-    std::size_t at = 0;
-    while (at <= rest.size()) {
-      const std::size_t colon = std::min(rest.find(':', at), rest.size());
-      const std::string part = rest.substr(at, colon - at);
-      char* end = nullptr;
-      const double v = std::strtod(part.c_str(), &end);
-      if (part.empty() || *end != '\0' || v < 0) return fail();
-      parts.push_back(v);
-      at = colon + 1;
-    }
-    if (parts.size() < 2 || parts.size() > 3) return fail();
-    if (parts.size() == 2) parts.insert(parts.begin(), 0.0);
-    return days * 86400 + parts[0] * 3600 + parts[1] * 60 + parts[2];
-  }
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || v <= 0) return fail();
-  const std::string unit = end;
-  if (unit.empty() || unit == "s") return v;
-  if (unit == "m" || unit == "min") return v * 60;
-  if (unit == "h") return v * 3600;
-  if (unit == "d") return v * 86400;
-  return fail();
 }
 
 }  // namespace hx

@@ -1,5 +1,5 @@
-// What interrupts a run from outside the simulation: signals from a batch system or a user, and
-// wall-clock durations given on the command line (docs/OPERATIONS.md).
+// What interrupts a run from outside the simulation: signals from a batch system or a user
+// (docs/OPERATIONS.md).
 //   SIGTERM, SIGINT   stop at the next window boundary: checkpoint, partial results, exit code 5;
 //                     a second one exits at once (code 128 + signal)
 //   SIGUSR1, SIGUSR2  what --on-sigusr1 / --on-sigusr2 say (default: checkpoint and continue /
@@ -20,9 +20,5 @@ void install_signal_handlers(SignalAction usr1, SignalAction usr2);
 
 /// RunControl request bits (kCheckpoint | kStop) for signals received since the last call.
 unsigned take_signal_requests();
-
-/// A wall-clock duration in seconds: "90s", "10m", "2h", "1.5h", "45" (seconds), or Slurm's
-/// "[days-]hours:minutes:seconds" / "minutes:seconds". InputError naming `option` otherwise.
-double parse_wall_duration(const std::string& text, const std::string& option);
 
 }  // namespace hx

@@ -2,11 +2,13 @@
 // "400Gbps", "64KiB"). Numbers are read as exact decimals so "0.1us" is exactly 100000 ps.
 #include "core/units.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
+#include <vector>
 
 #include "core/error.h"
 
@@ -386,6 +388,46 @@ SimTime Bandwidth::transfer_time(Bytes b) const {
   const long double nearest = std::nearbyint(t);
   const long double result = std::fabs(t - nearest) <= nearest * 1e-15L ? nearest : std::ceil(t);
   return SimTime::ps(static_cast<int64_t>(result));
+}
+
+double parse_wall_duration(const std::string& text, const std::string& key) {
+  const std::string expected = "; expected e.g. 90s, 10m, 2h, 45 (seconds), 1:30:00 or 2-00:00:00";
+  auto fail = [&]() -> double { throw InputError(key + " = '" + text + "'" + expected); };
+  if (text.empty()) return fail();
+  if (text.find(':') != std::string::npos || text.find('-') != std::string::npos) {
+    // Slurm's forms: [days-]h:m:s or m:s.
+    double days = 0;
+    std::string rest = text;
+    if (const auto dash = text.find('-'); dash != std::string::npos) {
+      char* end = nullptr;
+      days = std::strtod(text.c_str(), &end);
+      if (end != text.c_str() + dash) return fail();
+      rest = text.substr(dash + 1);
+    }
+    std::vector<double> parts;
+    std::size_t at = 0;
+    while (at <= rest.size()) {
+      const std::size_t colon = std::min(rest.find(':', at), rest.size());
+      const std::string part = rest.substr(at, colon - at);
+      char* end = nullptr;
+      const double v = std::strtod(part.c_str(), &end);
+      if (part.empty() || *end != '\0' || v < 0) return fail();
+      parts.push_back(v);
+      at = colon + 1;
+    }
+    if (parts.size() < 2 || parts.size() > 3) return fail();
+    if (parts.size() == 2) parts.insert(parts.begin(), 0.0);
+    return days * 86400 + parts[0] * 3600 + parts[1] * 60 + parts[2];
+  }
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || !(v > 0) || !std::isfinite(v)) return fail();
+  const std::string unit = end;
+  if (unit.empty() || unit == "s") return v;
+  if (unit == "m" || unit == "min") return v * 60;
+  if (unit == "h") return v * 3600;
+  if (unit == "d") return v * 86400;
+  return fail();
 }
 
 }  // namespace hx

@@ -81,6 +81,11 @@ Bandwidth parse_bandwidth(std::string_view key, std::string_view text);
 /// Byte counts: B, KB, MB, GB (decimal) or KiB, MiB, GiB (binary); a whole number of bytes.
 Bytes parse_bytes(std::string_view key, std::string_view text);
 
+/// Wall-clock durations (command-line limits, not simulated time), in seconds: "90s", "10m",
+/// "2h", "1.5h", "1d", "45" (seconds), or Slurm's "[days-]hours:minutes:seconds" and
+/// "minutes:seconds". InputError naming the key otherwise.
+double parse_wall_duration(const std::string& text, const std::string& key);
+
 /// Canonical text for a time, e.g. "1500ps" -> "1.5ns"; parse_time(format_time(t)) == t.
 std::string format_time(SimTime t);
 std::string format_bandwidth(Bandwidth b);

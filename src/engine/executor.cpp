@@ -48,7 +48,8 @@ EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress,
     if (sim.stop_requested()) break;
     bool checkpointed = false;
     const bool at_target = sim.next_time() >= target;
-    if (at_target && target == next_checkpoint && next_checkpoint < end) {
+    // A checkpoint after the last event would only record a finished run.
+    if (at_target && target == next_checkpoint && sim.next_work_time() < end) {
       take_checkpoint(control, target, stats);
       checkpointed = true;
       next_checkpoint = next_multiple_after(sim.next_time(), control.checkpoint_every);

@@ -228,6 +228,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   uint64_t totals[2];
   MPI_Allreduce(mine, totals, 2, MPI_UINT64_T, MPI_SUM, comm);
   result.total_events = totals[0];
+  result.restored_events = options.restart ? options.restart->manifest().events : 0;
   result.total_remote = totals[1];
   MPI_Allreduce(&result.local.run_s, &result.max_run_s, 1, MPI_DOUBLE, MPI_MAX, comm);
 

@@ -56,7 +56,8 @@ std::string default_checkpoint_dir(const std::string& output);
 struct RunResult {
   CutReport cut;
   EngineStats local;  // this rank
-  uint64_t total_events = 0;
+  uint64_t total_events = 0;     // all ranks, since the run began (before a restart too)
+  uint64_t restored_events = 0;  // of those, handled before the checkpoint restarted from
   uint64_t total_remote = 0;
   double max_run_s = 0;  // the slowest rank's executor time
   SimTime reached;

@@ -26,6 +26,42 @@ TEST(Table, RejectsWrongCellCountOrType) {
   EXPECT_THROW(t.add_row(0, {1.0, 1.0}), std::logic_error);
 }
 
+// Restoring a checkpoint merges saved rows into a live table.
+TEST(Table, MergeAppendsRowsOfByIdTables) {
+  Table live(spec()), saved(spec());
+  live.add_row(0, {uint64_t{1}, 0.5});
+  saved.add_row(2, {uint64_t{3}, 2.5});
+  saved.add_row(1, {uint64_t{2}, 1.5});
+  live.merge(saved);
+  EXPECT_EQ(live.ids(), (std::vector<uint64_t>{0, 2, 1}));
+  EXPECT_EQ(live.u64(0), (std::vector<uint64_t>{1, 3, 2}));
+  EXPECT_EQ(live.f64(1), (std::vector<double>{0.5, 2.5, 1.5}));
+}
+
+TEST(Table, MergeAddsSummedTablesCellByCell) {
+  const TableSpec summed{"h",
+                         "bin",
+                         "",
+                         {{"n", ColumnType::kU64, "1", ""}, {"d", ColumnType::kI64, "ps", ""}},
+                         TableKind::kSummed,
+                         3};
+  Table live(summed), saved(summed);
+  live.add_to(0, 0, uint64_t{5});
+  live.add_to(2, 1, int64_t{-1});
+  saved.add_to(0, 0, uint64_t{2});
+  saved.add_to(1, 1, int64_t{7});
+  live.merge(saved);
+  EXPECT_EQ(live.rows(), 3u);
+  EXPECT_EQ(live.u64(0), (std::vector<uint64_t>{7, 0, 0}));
+  EXPECT_EQ(live.i64(1), (std::vector<int64_t>{0, 7, -1}));
+}
+
+TEST(Table, MergeRejectsAnotherLayout) {
+  Table live(spec());
+  Table other(TableSpec{"t", "id", "", {{"n", ColumnType::kU64, "1", ""}}});
+  EXPECT_THROW(live.merge(other), std::logic_error);
+}
+
 TEST(StatsRegistry, IteratesTablesByNameAndRejectsDuplicates) {
   StatsRegistry r;
   TableSpec b = spec();

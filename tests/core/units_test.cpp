@@ -13,7 +13,6 @@ namespace {
 
 using testing::error_of;
 
-// The InputError message of `f`, or "" if it did not throw one.
 int64_t ps(std::string_view text, SimTime cycle = SimTime()) {
   return parse_time("k", text, cycle).count_ps();
 }
@@ -234,6 +233,23 @@ TEST(TransferTime, RoundsUp) {
 TEST(TransferTime, ZeroRateIsInfinite) {
   EXPECT_TRUE(Bandwidth().transfer_time(Bytes(1)).is_infinite());
   EXPECT_TRUE(parse_bandwidth("k", "1bps").transfer_time(Bytes(1ull << 62)).is_infinite());
+}
+
+TEST(WallDuration, AcceptsUnitsAndSlurmForms) {
+  EXPECT_DOUBLE_EQ(parse_wall_duration("45", "k"), 45);
+  EXPECT_DOUBLE_EQ(parse_wall_duration("90s", "k"), 90);
+  EXPECT_DOUBLE_EQ(parse_wall_duration("10m", "k"), 600);
+  EXPECT_DOUBLE_EQ(parse_wall_duration("1.5h", "k"), 5400);
+  EXPECT_DOUBLE_EQ(parse_wall_duration("1d", "k"), 86400);
+  EXPECT_DOUBLE_EQ(parse_wall_duration("05:30", "k"), 330);
+  EXPECT_DOUBLE_EQ(parse_wall_duration("1:30:00", "k"), 5400);
+  EXPECT_DOUBLE_EQ(parse_wall_duration("2-00:00:10", "k"), 2 * 86400 + 10);
+}
+
+TEST(WallDuration, RejectsOtherTextNamingTheKey) {
+  for (const char* bad : {"", "0", "-5", "10x", "1:2:3:4", "1::2", "a-1:00:00", "inf"}) {
+    EXPECT_CONTAINS(error_of([&] { parse_wall_duration(bad, "--exit-after"); }), "--exit-after");
+  }
 }
 
 }  // namespace

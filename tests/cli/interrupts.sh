@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Signals, --exit-after and damaged checkpoints, against the real hxsim binary (docs/OPERATIONS.md):
+#   SIGTERM           exit 5, a readable output marked complete = 0 with the time reached, and a
+#                     checkpoint that restarts to the same result as an uninterrupted run
+#   SIGINT + SIGTERM  the second stop signal exits at once with 128 + its number
+#   SIGUSR1           a checkpoint, and the run goes on to an unchanged result (exit 0)
+#   --exit-after      exit 5 with a checkpoint
+#   SIGUSR2 (mpirun)  2 ranks stop with a checkpoint written by both
+#   damaged or foreign checkpoints: refused with exit 2 and a message saying why, on every rank
+# Usage: interrupts.sh HXSIM MPIRUN_SH H5COMPARE SCRATCH_DIR
+set -euo pipefail
+hxsim=$1 mpirun_sh=$2 h5compare=$3 scratch=$4
+rm -rf "$scratch" && mkdir -p "$scratch" && cd "$scratch"
+
+# PHOLD that runs for minutes unless stopped: ~4e3 events per simulated ns.
+cat > long.toml <<'EOF'
+[sim]
+model = "phold"
+end_time = "1ms"
+seed = 5
+
+[phold]
+lps = 2000
+group_size = 100
+neighbors = 3
+remote_probability = 0.1
+mean_delay = "1ns"
+link_latency = "50ns"
+events_per_lp = 2
+EOF
+
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+pass() { echo "PASS: $*"; }
+
+attr() {  # attr FILE GROUP NAME: prints an HDF5 attribute
+  /usr/bin/python3 -c "import h5py,sys; print(h5py.File(sys.argv[1])[sys.argv[2]].attrs[sys.argv[3]])" "$@"
+}
+
+# Starts hxsim in the background on one rank (no launcher, so signals reach it directly) and
+# waits until it has simulated for a while: its progress lines say so.
+start() {  # start NAME ARGS...; sets $pid
+  local name=$1
+  shift
+  "$hxsim" run long.toml -o "$name.h5" --progress lines --progress-interval 0.2 "$@" \
+    > "$name.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do
+    grep -q "events/s" "$name.log" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "hxsim did not start:"; cat "$name.log"; exit 1
+}
+finish() {  # finish: waits for $pid; sets $rc to its exit code
+  rc=0
+  wait "$pid" || rc=$?
+}
+
+# --- SIGTERM: partial results, checkpoint, restart equals an uninterrupted run ---------------
+start term
+kill -TERM "$pid"
+finish
+if [ "$rc" = 5 ] && [ "$(attr term.h5 / complete)" = 0 ] && [ -f term.ckpt/latest ]; then
+  pass "SIGTERM: exit 5, complete = 0, checkpoint $(cat term.ckpt/latest)"
+else
+  fail "SIGTERM: exit $rc"; cat term.log
+fi
+reached=$(attr term.h5 /summary sim_time_ps)
+stop_at="$((reached + 200000))ps"  # 200 ns past the checkpoint
+"$hxsim" run --restart term.ckpt --set "sim.end_time=$stop_at" -o restarted.h5 --progress off \
+  > restarted.log 2>&1 || { fail "restart after SIGTERM"; cat restarted.log; }
+"$hxsim" run long.toml --set "sim.end_time=$stop_at" -o reference.h5 --progress off > /dev/null
+if /usr/bin/python3 "$h5compare" reference.h5 restarted.h5; then
+  pass "restart from the SIGTERM checkpoint (at ${reached}ps) to $stop_at equals an uninterrupted run"
+else
+  fail "restart from the SIGTERM checkpoint differs from an uninterrupted run"
+fi
+
+# --- A second stop signal exits at once --------------------------------------------------------
+start twice
+kill -INT "$pid"
+kill -TERM "$pid"
+finish
+[[ "$rc" = 130 || "$rc" = 143 ]] && grep -q "second stop signal" twice.log &&
+  pass "SIGINT then SIGTERM: exit $rc (128 + the second signal)" ||
+  { fail "second signal: exit $rc"; cat twice.log; }
+
+# --- SIGUSR1: checkpoint and go on ---------------------------------------------------------------
+"$hxsim" run long.toml --set sim.end_time=2us -o usr1_reference.h5 --progress off > /dev/null
+"$hxsim" run long.toml --set sim.end_time=2us -o usr1.h5 --progress lines \
+  --progress-interval 0.05 > usr1.log 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q "events/s" usr1.log && break; sleep 0.02; done
+kill -USR1 "$pid" 2>/dev/null || true  # the run may already be over on a fast machine
+finish
+if [ "$rc" = 0 ] && [ "$(attr usr1.h5 / complete)" = 1 ] &&
+    /usr/bin/python3 "$h5compare" usr1_reference.h5 usr1.h5 > /dev/null; then
+  pass "SIGUSR1: exit 0, results unchanged ($(grep -c 'checkpoint at' usr1.log) checkpoint(s))"
+else
+  fail "SIGUSR1: exit $rc"; cat usr1.log
+fi
+
+# --- --exit-after ---------------------------------------------------------------------------
+rc=0
+"$hxsim" run long.toml -o exit_after.h5 --exit-after 1s --progress off > exit_after.log 2>&1 || rc=$?
+[ "$rc" = 5 ] && [ -f exit_after.ckpt/latest ] && [ "$(attr exit_after.h5 / complete)" = 0 ] &&
+  pass "--exit-after 1s: exit 5 with a checkpoint" || { fail "--exit-after: exit $rc"; cat exit_after.log; }
+
+# --- SIGUSR2 through mpirun, 2 ranks ---------------------------------------------------------
+bash "$mpirun_sh" -n 2 "$hxsim" run long.toml -o two.h5 --progress lines --progress-interval 0.2 \
+  > two.log 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q "events/s" two.log && break; sleep 0.1; done
+kill -USR2 "$pid"  # mpirun (mpirun.sh execs it) forwards SIGUSR2 to the ranks
+finish
+if [ "$rc" = 5 ] && grep -q "^ranks = 2$" two.ckpt/ckpt-*/manifest; then
+  pass "SIGUSR2 to mpirun: exit 5, checkpoint written by 2 ranks"
+else
+  fail "SIGUSR2 to mpirun: exit $rc"; cat two.log
+fi
+
+# --- Damaged and foreign checkpoints ------------------------------------------------------------
+refused() {  # refused WHAT PATTERN RANKS ARGS...: hxsim must exit 2 with PATTERN in its message
+  local what=$1 pattern=$2 ranks=$3 rc=0
+  shift 3
+  # One rank runs without mpirun: an mpirun whose rank fails waits seconds before it exits.
+  local -a launch=()
+  [ "$ranks" = 1 ] || launch=(bash "$mpirun_sh" -n "$ranks")
+  "${launch[@]}" "$hxsim" run --progress off -o refused.h5 "$@" > refused.log 2>&1 || rc=$?
+  if [ "$rc" = 2 ] && grep -q -- "$pattern" refused.log; then
+    pass "$what: refused ($(grep -m1 'error' refused.log | cut -c1-110)...)"
+  else
+    fail "$what: exit $rc"; cat refused.log
+  fi
+}
+good=two.ckpt/$(cat two.ckpt/latest)
+copy() { rm -rf "$1" && cp -r "$good" "$1"; }
+
+copy flipped
+printf '\xff\xff\xff\xff' | dd of=flipped/rank-00001.bin bs=1 seek=100 conv=notrunc status=none
+refused "a damaged component record (seen by rank 1 only)" "is damaged" 2 --restart flipped
+copy truncated
+truncate -s 20 truncated/rank-00000.idx
+refused "a truncated index" "is damaged" 1 --restart truncated
+copy unfinished
+rm unfinished/manifest
+refused "a checkpoint without manifest" "no manifest" 1 --restart unfinished
+copy foreign
+sed -i 's/^git_hash = .*/git_hash = 0123456789ab/; s/^boost_version = .*/boost_version = 1_0/' \
+  foreign/manifest
+refused "another build" "written by another build" 1 --restart foreign
+refused "another config" "belongs to another config" 1 long.toml --set phold.lps=2100 --restart "$good"
+refused "a missing checkpoint" "neither a checkpoint" 1 --restart no_such_dir
+
+echo "$failures failure(s)"
+[ "$failures" -eq 0 ]

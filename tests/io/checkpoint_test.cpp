@@ -1,0 +1,134 @@
+// Checkpoint files without MPI: manifests, one rank's record files, reading them back, and
+// refusing damaged or foreign checkpoints with a message that says why.
+#include "io/checkpoint.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "support/input_error.h"
+
+namespace hx {
+namespace {
+
+using testing::error_of;
+namespace fs = std::filesystem;
+
+class CheckpointFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = (fs::temp_directory_path() /
+            ("hx_checkpoint_test_" + std::to_string(::getpid()) + "_" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name()))
+               .string();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // One rank's checkpoint: components 5 and 2, rank data, and a manifest from this build.
+  CheckpointManifest write_one_rank() {
+    CheckpointRankWriter writer(dir_, 0);
+    writer.add_component(5, "five");
+    writer.add_component(2, std::string("t\0wo", 4));
+    writer.set_rank_data("tables");
+    CheckpointManifest m = this_build_identity();
+    m.config_hash = "abc";
+    m.time_ps = 1000;
+    m.ranks = 1;
+    m.index_hashes = {writer.finish()};
+    std::ofstream(dir_ + "/manifest") << m.to_text();
+    std::ofstream(dir_ + "/config.toml") << "[sim]\n";
+    return m;
+  }
+  std::string dir_;
+};
+
+TEST(CheckpointManifest, RoundTripsThroughText) {
+  CheckpointManifest m = this_build_identity();
+  m.config_hash = "0123";
+  m.time_ps = 42;
+  m.last_work_ps = 40;
+  m.events = 1234567;
+  m.ranks = 2;
+  m.output = "out.h5";
+  m.written = "2026-01-01T00:00:00Z";
+  m.index_hashes = {"a", "b"};
+  const CheckpointManifest back = CheckpointManifest::parse(m.to_text(), "m");
+  EXPECT_EQ(back.to_text(), m.to_text());
+  EXPECT_EQ(back.events, 1234567u);
+  EXPECT_EQ(back.index_hashes, (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(CheckpointManifest, NamesWhatIsMissingOrMalformed) {
+  CheckpointManifest m = this_build_identity();
+  m.ranks = 1;
+  m.index_hashes = {"a"};
+  std::string text = m.to_text();
+  EXPECT_CONTAINS(error_of([&] { CheckpointManifest::parse("format = 1\n", "M"); }), "lacks");
+  const std::string bad = text.replace(text.find("time_ps = 0"), 11, "time_ps = x");
+  EXPECT_CONTAINS(error_of([&] { CheckpointManifest::parse(bad, "M"); }), "time_ps = 'x'");
+}
+
+TEST_F(CheckpointFiles, ReadsBackEveryRecord) {
+  write_one_rank();
+  CheckpointReader reader(dir_);
+  EXPECT_EQ(reader.manifest().time_ps, 1000);
+  EXPECT_EQ(reader.component(5), "five");
+  EXPECT_EQ(reader.component(2), std::string("t\0wo", 4));
+  EXPECT_EQ(reader.rank_data(0), "tables");
+  EXPECT_EQ(reader.config_text(), "[sim]\n");
+  EXPECT_CONTAINS(error_of([&] { reader.component(3); }), "no record of component 3");
+}
+
+TEST_F(CheckpointFiles, FollowsLatestInACheckpointDirectory) {
+  write_one_rank();
+  const std::string parent = dir_ + "_parent";
+  fs::remove_all(parent);
+  fs::create_directories(parent);
+  fs::rename(dir_, parent + "/ckpt-1");
+  std::ofstream(parent + "/latest") << "ckpt-1\n";
+  CheckpointReader reader(parent);
+  EXPECT_EQ(reader.path(), parent + "/ckpt-1");
+  EXPECT_EQ(reader.component(5), "five");
+  fs::remove_all(parent);
+}
+
+TEST_F(CheckpointFiles, RefusesADamagedRecord) {
+  write_one_rank();
+  {
+    std::fstream f(dir_ + "/rank-00000.bin", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(1);
+    f.put('X');  // inside "five"
+  }
+  CheckpointReader reader(dir_);
+  EXPECT_EQ(reader.component(2), std::string("t\0wo", 4));  // records are checked one by one
+  EXPECT_CONTAINS(error_of([&] { reader.component(5); }), "does not match its hash");
+}
+
+TEST_F(CheckpointFiles, RefusesADamagedIndex) {
+  write_one_rank();
+  fs::resize_file(dir_ + "/rank-00000.idx", 30);
+  EXPECT_CONTAINS(error_of([&] { CheckpointReader r(dir_); }), "does not match the manifest");
+}
+
+TEST_F(CheckpointFiles, RefusesAnIncompleteCheckpoint) {
+  write_one_rank();
+  fs::remove(dir_ + "/manifest");
+  EXPECT_CONTAINS(error_of([&] { CheckpointReader r(dir_); }), "no manifest");
+}
+
+TEST(CheckpointCompatibility, RefusesOtherBuildsAndConfigs) {
+  CheckpointManifest m = this_build_identity();
+  m.config_hash = "abc";
+  EXPECT_EQ(error_of([&] { check_compatible(m, "abc", "P"); }), "");
+  EXPECT_CONTAINS(error_of([&] { check_compatible(m, "abd", "P"); }), "another config");
+  m.boost_version = "1_0";
+  const std::string message = error_of([&] { check_compatible(m, "abc", "P"); });
+  EXPECT_CONTAINS(message, "another build");
+  EXPECT_CONTAINS(message, "Boost version: '1_0'");
+}
+
+}  // namespace
+}  // namespace hx
