@@ -6,7 +6,7 @@
 # then point the Slurm commands at it:  source DIR/env   (sets SLURM_CONF)
 #
 # DIR (default $HX_SLURM_DIR, else /tmp/hxsim-slurm) holds everything: slurm.conf, a munge key and
-# socket, state, spool, logs and the daemons' pids. Nothing under /etc is used or changed, and the
+# socket, state, spool, logs and the daemons' pids. The daemons read nothing under /etc, and the
 # machine's own munged or Slurm (if any) are left alone: this munged listens on DIR/munge/socket
 # and the Slurm ports are the first free pair from 16817 (or $HX_SLURM_PORT and +1).
 # Node: "localhost" with $(nproc) CPUs (or $HX_SLURM_CPUS), partition "debug".
@@ -69,8 +69,10 @@ write_config() {
   port=${HX_SLURM_PORT:-$(free_port_pair 16817)}
   cpus=${HX_SLURM_CPUS:-$(nproc)}
   # Non-cgroup plugins (linuxproc, task/none): they work in containers and need no systemd.
-  # KillWait, MinJobAge and the scheduler settings are short so that tests do not wait on Slurm.
-  # MinJobAge still leaves a finished job visible in `scontrol show job` long enough to read it.
+  # Short waits so that tests do not wait on Slurm: the scheduler runs every second, a cancelled
+  # job gets SIGKILL 5 s after SIGTERM, and a requeued job may start again after 11 s
+  # (cred_expire + 1; default 121 s). A finished job stays in `scontrol show job` for 2 minutes
+  # (MinJobAge; default 5 minutes), long enough for the tests to read its final state.
   cat >"$dir/slurm.conf" <<EOF
 # Written by scripts/slurm_local.sh: a private one-node Slurm (state in $dir).
 ClusterName=hxsim-local
@@ -98,7 +100,7 @@ JobCompType=jobcomp/none
 MpiDefault=none
 SchedulerType=sched/backfill
 SchedulerParameters=sched_interval=1,bf_interval=1
-MinJobAge=30
+MinJobAge=120
 KillWait=5
 ReturnToService=2
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=1024 State=UNKNOWN
