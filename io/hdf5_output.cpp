@@ -3,6 +3,9 @@
 
 #include <hdf5.h>
 #include <hdf5_hl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -27,6 +30,9 @@ namespace {
 // not decompress the same chunk over and over.
 constexpr uint64_t kChunkRows = 65536;
 constexpr unsigned kGzipLevel = 4;
+// Room a dataset may take in the file besides its values: object header, attributes, chunk index
+// (about 2.5 KiB in practice), and what HDF5's space aggregators hold in reserve.
+constexpr uint64_t kMetadataBytes = 16 * 1024;
 
 // HDF5's innermost error frame usually says what really went wrong (errno text for file errors).
 std::string hdf5_detail() {
@@ -238,7 +244,77 @@ struct Context {
   int ranks;
   hid_t file;
   hid_t dxpl;  // collective transfer: HDF5 1.10 writes filtered datasets collectively only
+  // The file being written and its directory, for check_room().
+  std::string partial;
+  std::string dir;
 };
+
+std::string size_text(uint64_t bytes) {
+  static const char* const kUnits[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  for (; value >= 1024 && unit + 1 < std::size(kUnits); ++unit) value /= 1024;
+  char text[32];
+  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", value, kUnits[unit]);
+  return text;
+}
+
+/// Collective: "" if the file has room for a dataset of `value_bytes` of values, else why not:
+/// not enough free disk space, or over the file size limit (`ulimit -f`, RLIMIT_FSIZE; a write
+/// beyond it kills the writer with SIGXFSZ).
+///
+/// Why check rather than write and report the failure: HDF5 1.10 cannot back out of a failed
+/// write. Closing the file fails as well, ranks that failed at different points then wait for
+/// each other inside H5Fclose forever, and the file id it leaves behind crashes MPI_Finalize
+/// (HDFFV-11052; later HDF5 releases fix the crash). Checked first, the file can still be closed
+/// and removed.
+///
+/// The bound is the dataset's uncompressed size, so a dataset that compression would have
+/// squeezed in can be refused, but only within about one dataset's size of the limit. Space that
+/// others take between the check and the write is not caught.
+std::string check_room(const Context& ctx, uint64_t value_bytes, const std::string& what) {
+  // Rank 0 measures for all: the bytes written so far (from the file system, as the MPI-IO
+  // driver does not track the file size) and the metadata HDF5 still holds in its cache.
+  std::string measure_error;
+  uint64_t sizes[2] = {0, 0};  // written, cached
+  if (ctx.rank == 0) {
+    struct stat status {};
+    std::size_t max_size = 0, min_clean_size = 0, cached = 0;
+    int entries = 0;
+    if (::stat(ctx.partial.c_str(), &status) != 0) {
+      measure_error = "cannot stat '" + ctx.partial + "' (" + std::strerror(errno) + ")";
+    } else if (H5Fget_mdc_size(ctx.file, &max_size, &min_clean_size, &cached, &entries) < 0) {
+      measure_error = "cannot get the size of HDF5's metadata cache" + hdf5_detail();
+    }
+    sizes[0] = static_cast<uint64_t>(status.st_size);
+    sizes[1] = cached;
+  }
+  MPI_Bcast(sizes, 2, MPI_UINT64_T, 0, ctx.comm);
+  // zlib expands incompressible data by well under 0.1%.
+  const uint64_t pending = sizes[1] + value_bytes + value_bytes / 1024 + kMetadataBytes;
+  const uint64_t file_size = sizes[0] + pending;
+  return step(ctx.comm, [&] {
+    if (!measure_error.empty()) throw std::runtime_error(measure_error);
+    rlimit limit{};  // each rank's own
+    if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+        file_size > limit.rlim_cur) {
+      throw std::runtime_error(what + " could take the file to " + size_text(file_size) +
+                               ", over the file size limit (ulimit -f) of " +
+                               size_text(limit.rlim_cur));
+    }
+    // Rank 0 only: thousands of ranks asking a parallel file system would load it.
+    struct statvfs fs {};
+    if (ctx.rank == 0 && statvfs(ctx.dir.c_str(), &fs) == 0) {
+      // f_bavail, as df shows it: blocks reserved for root are not counted on.
+      const uint64_t available = static_cast<uint64_t>(fs.f_bavail) * fs.f_frsize;
+      if (pending > available) {
+        throw std::runtime_error("not enough disk space: " + what + " needs up to " +
+                                 size_text(pending) + " and '" + ctx.dir + "' has " +
+                                 size_text(available) + " available");
+      }
+    }
+  });
+}
 
 void write_attribute(const Context& ctx, const Attribute& attribute) {
   const Handle object = open_or_create(ctx.file, absolute(attribute.group));
@@ -468,17 +544,24 @@ std::string write_table(const Context& ctx, const Table& table) {
   Routing routing;
   if (std::string error = plan_routing(ctx, table, blocks, routing); !error.empty()) return error;
 
+  const uint64_t column_bytes = rows * sizeof(uint64_t);  // every column type takes 8 bytes
   Handle group, scale;
-  std::string error = step(ctx.comm, [&] {
-    group = open_or_create(ctx.file, path);
-    write_string_attribute(group.get(), "long_name", spec.help);
-    scale = write_ids(ctx, group.get(), spec, blocks);
-  });
+  std::string error = check_room(ctx, column_bytes, "the ids of table '" + path + "'");
+  if (error.empty()) {
+    error = step(ctx.comm, [&] {
+      group = open_or_create(ctx.file, path);
+      write_string_attribute(group.get(), "long_name", spec.help);
+      scale = write_ids(ctx, group.get(), spec, blocks);
+    });
+  }
   for (std::size_t c = 0; c < spec.columns.size() && error.empty(); ++c) {
     const auto write = [&](const auto& values) {
       write_column(ctx, group.get(), scale.get(), blocks, routing, spec.columns[c], values,
                    "table '" + path + "'");
     };
+    error = check_room(ctx, column_bytes,
+                       "column '" + spec.columns[c].name + "' of table '" + path + "'");
+    if (!error.empty()) break;
     error = step(ctx.comm, [&] {
       switch (spec.columns[c].type) {
         case ColumnType::kU64:
@@ -530,14 +613,18 @@ void write_output(MPI_Comm comm, const std::string& path, const OutputContent& c
       dxpl = Handle(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "creating transfer properties");
       check(H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE), "selecting collective I/O");
     });
-    const Context ctx{comm, rank, ranks, file.get(), dxpl.get()};
+    const std::string dir = std::filesystem::path(path).parent_path().string();
+    const Context ctx{comm, rank, ranks, file.get(), dxpl.get(), partial, dir.empty() ? "." : dir};
     for (const auto& [text_path, text] : content.texts) {
+      if (error.empty()) error = check_room(ctx, text.size() + 1, "text '" + text_path + "'");
       if (error.empty()) error = step(comm, [&] { write_text(ctx, text_path, text); });
     }
     for (const Table* table : content.tables) {
       if (error.empty()) error = write_table(ctx, *table);
     }
-    // Attributes last, so that they can decorate groups and datasets written above.
+    // Attributes last, so that they can decorate groups and datasets written above. They are
+    // small: the metadata allowance of one dataset covers them all.
+    if (error.empty()) error = check_room(ctx, 0, "the attributes");
     for (const Attribute& attribute : content.attributes) {
       if (error.empty()) error = step(comm, [&] { write_attribute(ctx, attribute); });
     }
