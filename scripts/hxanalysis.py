@@ -1,162 +1,371 @@
 #!/usr/bin/python3
-"""Load and plot hxsim results (docs/OUTPUT.md has the file layout).
+"""Load and plot hxsim results: tables as pandas or xarray, plots, a one-page run report.
 
-As a module (run with /usr/bin/python3, Debian's h5py, pandas, matplotlib, xarray):
+docs/ANALYSIS.md is the guide; docs/OUTPUT.md describes every table and attribute. Run with
+/usr/bin/python3 (Debian's python3-h5py, -pandas, -matplotlib, -xarray, -h5netcdf).
+
+As a module:
 
     import sys; sys.path.insert(0, "scripts")
     import hxanalysis as hx
-    links = hx.table("run.h5", "links")        # pandas DataFrame indexed by link id
-    hx.summary("run.h5")                        # dict of /summary attributes
-    hx.dataset("run.h5", "links")               # xarray Dataset (h5netcdf)
-    hx.links("run.h5")                          # /links with a 'class' name column
-    hx.sweep("a_sweep.h5")                      # /sweep points + the saturation attributes
-
-As a command:
-
-    hxanalysis.py summary RUN.h5                          # the /summary attributes
-    hxanalysis.py report RUN.h5 -o run.png                # one-page PNG: links, latency, flows, ranks
-    hxanalysis.py curve A_sweep.h5 [B_sweep.h5 ...] -o curve.png   # latency-throughput curves
+    hx.links("run.h5")              # /links as a DataFrame, with the link class names
+    hx.flows("run.h5")              # /flows
+    hx.engine("run.h5")             # /engine, with the event-handling time per rank
+    hx.summary("run.h5")            # /summary attributes as a dict
+    hx.sweep("mesh_sweep.h5")       # (/sweep points, saturation attributes)
+    hx.dataset("run.h5", "links")   # any table as an xarray Dataset
+    hx.link_image("run.h5", "global")  # one link class's utilisation by component and port
+    hx.report("run.h5", "run.html")    # as the report command; plot_* draw on a given Axes
 """
 
 import argparse
+import base64
+import html
+import io
+import signal
 import sys
 
 import h5py
 import numpy as np
 import pandas as pd
 
+EXAMPLES = """examples:
+  hxanalysis.py summary run.h5                 run metadata and the /summary attributes
+  hxanalysis.py table run.h5                   the tables and their row counts
+  hxanalysis.py table run.h5 links > links.csv one table as CSV, the id first
+  hxanalysis.py report run.h5 -o run.png       one page: link utilisation (histogram, and by
+                                               component and port per link class), packet
+                                               latency, flow completion CDF, engine time per rank
+  hxanalysis.py report run.h5 -o run.html      the same figures, plus the run metadata, /summary
+                                               and /engine as tables, in one self-contained page
+  hxanalysis.py curve a_sweep.h5 b_sweep.h5 -o curve.png
+                                               latency-throughput curves of `hxsim sweep` files
+
+`hxanalysis.py COMMAND --help` shows a command's options; docs/ANALYSIS.md is the guide.
+"""
+
+# --- Loading -------------------------------------------------------------------------------------
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def attributes(path, group="/"):
+    """The attributes of `group` (default: the root's run metadata) as a dict, strings decoded."""
+    with h5py.File(path, "r") as f:
+        return {key: _text(value) for key, value in f[group].attrs.items()}
+
+
+def summary(path):
+    """The /summary attributes (run results; for sweeps the saturation point) as a dict."""
+    return attributes(path, "summary")
+
+
+def tables(path):
+    """{name: rows} of the file's top-level tables (groups of equal-length 1-D columns)."""
+    found = {}
+    with h5py.File(path, "r") as f:
+        for name, group in f.items():
+            columns = list(group.values()) if isinstance(group, h5py.Group) else []
+            if columns and all(isinstance(c, h5py.Dataset) and c.ndim == 1 for c in columns):
+                lengths = {c.shape[0] for c in columns}
+                if len(lengths) == 1:
+                    found[name] = lengths.pop()
+    return found
+
 
 def table(path, name):
-    """The table `name` (an HDF5 group of equal-length columns) as a DataFrame indexed by its id."""
+    """Table `name` as a DataFrame indexed by its id (e.g. `link`, `flow`, `rank`)."""
     with h5py.File(path, "r") as f:
         group = f[name]
         columns = {key: group[key][()] for key in group}
-        # The id column is the HDF5 dimension scale attached to every other column.
+        # The id is the HDF5 dimension scale attached to every column.
         ids = [key for key in group if group[key].attrs.get("CLASS") == b"DIMENSION_SCALE"]
     frame = pd.DataFrame(columns)
     return frame.set_index(ids[0]) if ids else frame
 
 
-def summary(path):
-    """The /summary attributes as a dict (strings decoded)."""
-    with h5py.File(path, "r") as f:
-        return {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f["summary"].attrs.items()}
-
-
 def dataset(path, name):
-    """A table as an xarray Dataset."""
+    """Table `name` as an xarray Dataset: the id is the dimension, units in each column's attrs."""
     import xarray as xr
-    return xr.open_dataset(path, engine="h5netcdf", group=name)
+    with xr.open_dataset(path, engine="h5netcdf", group=name) as ds:
+        return ds.load()
 
 
 def links(path):
-    """/links with the link class names (from /summary link_classes) in a 'class' column."""
+    """/links, one row per directed link, plus a `class` column with the link class names."""
     frame = table(path, "links")
-    classes = summary(path)["link_classes"].split(",")
-    frame["class"] = [classes[c] for c in frame["link_class"]]
+    names = summary(path)["link_classes"].split(",")
+    frame["class"] = pd.Categorical.from_codes(frame["link_class"], names)
+    return frame
+
+
+def flows(path, measured_only=False):
+    """/flows, one row per delivered message; only those created in the measurement window if
+    `measured_only` (traffic.flows = "all" also records the warm-up and drain)."""
+    frame = table(path, "flows")
+    return frame[frame["measured"] == 1] if measured_only else frame
+
+
+def engine(path):
+    """/engine, one row per rank, plus `compute_s`: the executor's time not spent exchanging
+    events or in window reductions (0 for a 1-rank run, which neither exchanges nor reduces)."""
+    frame = table(path, "engine")
+    frame["compute_s"] = (frame["run_s"] - frame["exchange_s"] - frame["reduce_s"]).clip(lower=0)
     return frame
 
 
 def sweep(path):
-    """(/sweep points as a DataFrame, /summary attributes) of an `hxsim sweep` file."""
+    """(/sweep points as a DataFrame, the /summary attributes) of an `hxsim sweep` file."""
     return table(path, "sweep"), summary(path)
 
 
-def plot_report(path, out):
-    """One page: link utilisation by class, latency histogram, flow latency CDF, engine time."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+# --- Plots: each draws on a matplotlib Axes ------------------------------------------------------
 
-    s = summary(path)
-    fig, axes = plt.subplots(2, 2, figsize=(11, 8))
-    fig.suptitle("%s: offered %.3f, accepted %.3f flits/cycle/endpoint, mean latency %.1f ns"
-                 % (path, s.get("offered_load", float("nan")), s.get("accepted_load", float("nan")),
-                    s.get("latency_mean_ps", float("nan")) / 1000.0))
 
-    ax = axes[0][0]
+def plot_utilisation(path, ax):
+    """Histogram of link utilisation in the measurement window, one colour per link class."""
     frame = links(path)
-    for name, part in frame.groupby("class"):
-        ax.hist(part["utilisation"], bins=20, range=(0, 1), alpha=0.6, label=name)
-    ax.set_xlabel("link utilisation in the window")
+    for name, part in frame.groupby("class", observed=True):
+        ax.hist(part["utilisation"], bins=20, range=(0, 1), histtype="step", linewidth=1.5,
+                label="%s (%d)" % (name, len(part)))
+    ax.set_xlabel("link utilisation in the measurement window")
     ax.set_ylabel("links")
-    ax.legend()
+    ax.legend(title="class (links)")
 
-    ax = axes[0][1]
-    hist = table(path, "latency_histogram")["packets"].to_numpy()
-    bin_ns = s["histogram_bin_ps"] / 1000.0
-    last = int(np.nonzero(hist)[0].max()) + 1 if hist.any() else 1
-    ax.bar(np.arange(last) * bin_ns, hist[:last], width=bin_ns)
-    ax.set_xlabel("packet latency (ns)")
+
+def link_image(path, link_class, max_rows=200):
+    """Utilisation of one link class by sending component and output port.
+
+    Returns (values, components, ports, block). `values` is a 2-D array: rows are the components
+    that send on links of the class, in id order (`components` holds the id of each row's first
+    component); columns are output ports (`ports`); NaN where a component has no link of the
+    class on that port. Beyond `max_rows` components, rows are blocks of `block` consecutive
+    components, each cell the busiest link of its block, so that a hot link stays visible.
+    """
+    frame = links(path)
+    image = frame[frame["class"] == link_class].pivot(
+        index="src_component", columns="src_port", values="utilisation")
+    values = image.to_numpy()
+    block = max(1, -(-len(values) // max_rows))  # ceiling division
+    if block > 1:
+        padded = np.full((-(-len(values) // block) * block, values.shape[1]), np.nan)
+        padded[:len(values)] = values
+        values = np.fmax.reduce(padded.reshape(-1, block, values.shape[1]), axis=1)  # NaN-proof
+    return values, image.index.to_numpy()[::block], image.columns.to_numpy(), block
+
+
+def plot_link_heatmap(path, link_class, ax):
+    """Utilisation of one link class as an image: sending component (rows) by output port."""
+    values, components, ports, block = link_image(path, link_class)
+    import matplotlib
+    colours = matplotlib.colormaps["viridis"].with_extremes(bad="lightgrey")  # grey: no link
+    shown = ax.imshow(values, aspect="auto", interpolation="nearest", vmin=0, vmax=1,
+                      cmap=colours)
+    ax.set_xticks(range(len(ports)), [str(p) for p in ports])
+    rows = np.linspace(0, len(components) - 1, min(len(components), 8)).astype(int)
+    ax.set_yticks(rows, [str(components[r]) for r in rows])
+    ax.set_xlabel("output port")
+    ax.set_ylabel("sending component" if block == 1 else "components (busiest of %d)" % block)
+    ax.figure.colorbar(shown, ax=ax, label="utilisation")
+
+
+def plot_latency_histogram(path, ax):
+    """Latency of the measured packets (/latency_histogram), up to the last non-empty bin."""
+    counts = table(path, "latency_histogram")["packets"].to_numpy()
+    bin_ns = summary(path)["histogram_bin_ps"] / 1000.0
+    last = int(np.nonzero(counts)[0].max()) + 1 if counts.any() else 1
+    ax.bar(np.arange(last) * bin_ns, counts[:last], width=bin_ns, align="edge")
+    ax.set_xlabel("packet latency, creation to tail arrival (ns)")
     ax.set_ylabel("measured packets")
 
-    ax = axes[1][0]
-    flows = table(path, "flows")
-    if len(flows):
-        values = np.sort(flows["latency_ps"].to_numpy() / 1000.0)
-        ax.plot(values, np.arange(1, len(values) + 1) / len(values))
+
+def plot_flow_cdf(path, ax):
+    """Cumulative distribution of flow completion times (creation to last packet's arrival),
+    separately for flows of the measurement window and the others (warm-up and drain)."""
+    frame = flows(path)
+    if frame.empty:
+        ax.text(0.5, 0.5, "no flows recorded (traffic.flows)", ha="center", transform=ax.transAxes)
+    labels = {1: "measurement window", 0: "warm-up and drain"}
+    for measured, part in frame.groupby("measured"):
+        times = np.sort(part["latency_ps"].to_numpy() / 1000.0)
+        ax.plot(times, np.arange(1, len(times) + 1) / len(times),
+                label="%s (%d)" % (labels[measured], len(times)))
     ax.set_xlabel("flow completion time (ns)")
     ax.set_ylabel("fraction of flows")
+    ax.set_ylim(0, 1)
+    if not frame.empty:
+        ax.legend(title="created in (flows)", loc="lower right")
 
-    ax = axes[1][1]
-    engine = table(path, "engine")
-    compute = engine["run_s"] - engine["exchange_s"] - engine["reduce_s"]
-    ax.bar(engine.index, compute, label="events")
-    ax.bar(engine.index, engine["exchange_s"], bottom=compute, label="exchange")
-    ax.bar(engine.index, engine["reduce_s"], bottom=compute + engine["exchange_s"], label="reduce")
-    ax.set_xticks(engine.index)
+
+def plot_engine(path, ax):
+    """Stacked bars per rank: handling events, exchanging them, and waiting in reductions."""
+    frame = engine(path)
+    bottom = np.zeros(len(frame))
+    for column, label in (("compute_s", "events"), ("exchange_s", "exchange"),
+                          ("reduce_s", "reduce")):
+        ax.bar(frame.index, frame[column], bottom=bottom, label=label)
+        bottom += frame[column].to_numpy()
+    ax.set_xticks(frame.index)
     ax.set_xlabel("rank")
-    ax.set_ylabel("seconds")
+    ax.set_ylabel("executor time (s)")
     ax.legend()
 
-    fig.tight_layout()
-    fig.savefig(out)
-    plt.close(fig)
 
-
-def plot_curves(paths, out):
-    """Latency against accepted load, one line per sweep file."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 5))
+def plot_curves(paths, ax):
+    """Latency against accepted load for each sweep file: mean (solid) and p99 (dashed)."""
     for path in paths:
         points, attrs = sweep(path)
-        with h5py.File(path, "r") as f:
-            label = "%s (saturation %.3f)" % (f.attrs["model"], attrs["saturation_throughput"])
-        ax.plot(points["accepted_load"], points["latency_mean_ps"] / 1000.0, marker="o",
-                label=label)
+        label = "%s: %s, saturation %.3f" % (path, attributes(path)["model"],
+                                             attrs["saturation_throughput"])
+        line, = ax.plot(points["accepted_load"], points["latency_mean_ps"] / 1000.0, marker="o",
+                        label=label)
+        ax.plot(points["accepted_load"], points["latency_p99_ps"] / 1000.0, linestyle="--",
+                color=line.get_color())
     ax.set_xlabel("accepted load (flits/cycle/endpoint)")
-    ax.set_ylabel("mean packet latency (ns)")
+    ax.set_ylabel("packet latency (ns): mean, p99 dashed")
     ax.set_yscale("log")
     ax.legend()
-    fig.tight_layout()
+
+
+# --- Report --------------------------------------------------------------------------------------
+
+
+def _report_rows(path):
+    """The report's plots, row by row, each a list of (title, draw(ax)), for the data present."""
+    have = tables(path)
+    rows = []
+    if "links" in have:
+        rows.append([("Link utilisation", lambda ax: plot_utilisation(path, ax)),
+                     ("Packet latency", lambda ax: plot_latency_histogram(path, ax))])
+        rows.append([("%s links by port" % c, lambda ax, c=c: plot_link_heatmap(path, c, ax))
+                     for c in summary(path)["link_classes"].split(",")])
+    last = [("Engine time per rank", lambda ax: plot_engine(path, ax))]
+    if "flows" in have:
+        last.insert(0, ("Flow completion", lambda ax: plot_flow_cdf(path, ax)))
+    rows.append(last)
+    return rows
+
+
+def _headline(path):
+    run, s = attributes(path), summary(path)
+    text = "%s: %s, %d rank(s), %d events, simulated %.3f us" % (
+        path, run["model"], run["ranks"], s["events"], s["sim_time_ps"] / 1e6)
+    if "accepted_load" in s:
+        text += ("\noffered %.3f, accepted %.3f flits/cycle/endpoint; packet latency mean %.1f ns,"
+                 " p99 %.1f ns; %.2f hops" % (s["offered_load"], s["accepted_load"],
+                                              s["latency_mean_ps"] / 1000.0,
+                                              s["latency_p99_ps"] / 1000.0, s["hops_mean"]))
+    return text
+
+
+def _draw_row(figure, row):
+    for ax, (title, draw) in zip(np.atleast_1d(figure.subplots(1, len(row))), row):
+        draw(ax)
+        ax.set_title(title)
+
+
+def _facts_html(values):
+    return pd.Series(values, name="value").to_frame().to_html()
+
+
+def _figure(**options):
+    # A bare Figure, not pyplot: writing a report from a notebook leaves its backend alone.
+    from matplotlib.figure import Figure
+    return Figure(layout="constrained", **options)
+
+
+def report(path, out):
+    """Writes a one-page report of a run to `out`: a PNG, or an HTML page (by its suffix) that
+    embeds the figures and tables of the run metadata, /summary and /engine."""
+    if attributes(path).get("kind") == "sweep":
+        raise ValueError("%s is a sweep file: plot it with curve" % path)
+    if not out.endswith((".png", ".html")):
+        raise ValueError("the report must be a .png or .html file: %s" % out)
+    rows = _report_rows(path)
+    if out.endswith(".png"):
+        fig = _figure(figsize=(13, 4 * len(rows) + 1))
+        fig.suptitle(_headline(path))
+        for subfigure, row in zip(np.atleast_1d(fig.subfigures(len(rows), 1)), rows):
+            _draw_row(subfigure, row)
+        fig.savefig(out, dpi=80)
+        return
+    images = []
+    for row in rows:
+        fig = _figure(figsize=(13, 4))
+        _draw_row(fig, row)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=80)
+        images.append('<img alt="%s" src="data:image/png;base64,%s">' % (
+            html.escape(", ".join(title for title, _ in row)),
+            base64.b64encode(buffer.getvalue()).decode()))
+    page = ["<!DOCTYPE html>", '<html><head><meta charset="utf-8">',
+            "<title>hxsim report: %s</title>" % html.escape(path),
+            "<style>body{font-family:sans-serif} img{max-width:100%} "
+            "table{border-collapse:collapse;margin-bottom:1em} "
+            "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}</style></head><body>",
+            "<h1>%s</h1>" % html.escape(_headline(path)).replace("\n", "<br>"), *images,
+            "<h2>Run</h2>", _facts_html(attributes(path)),
+            "<h2>/summary</h2>", _facts_html(summary(path)),
+            "<h2>/engine</h2>", engine(path).to_html(), "</body></html>"]
+    with open(out, "w", encoding="utf-8") as f:
+        f.write("\n".join(page))
+
+
+def curve(paths, out):
+    """Writes the latency-throughput curves of sweep files to `out` (any matplotlib format)."""
+    fig = _figure(figsize=(7, 5))
+    plot_curves(paths, fig.subplots())
     fig.savefig(out)
-    plt.close(fig)
+
+
+# --- Command line --------------------------------------------------------------------------------
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    commands = parser.add_subparsers(dest="command", required=True)
-    p = commands.add_parser("summary", help="print the /summary attributes of a run")
+    parser = argparse.ArgumentParser(
+        prog="hxanalysis.py", description=__doc__.split("\n\n")[0], epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    p = commands.add_parser("summary", help="run metadata and the /summary attributes")
     p.add_argument("file")
-    p = commands.add_parser("report", help="one-page PNG report of a network run")
+    p = commands.add_parser("table", help="list the tables, or print one as CSV")
     p.add_argument("file")
-    p.add_argument("-o", "--output", required=True)
+    p.add_argument("name", nargs="?", help="table to print, e.g. links, flows, engine, sweep")
+    p = commands.add_parser("report", help="one-page report of a run (PNG or HTML)")
+    p.add_argument("file")
+    p.add_argument("-o", "--output", required=True, help="report.png or report.html")
     p = commands.add_parser("curve", help="latency-throughput curves of sweep files")
     p.add_argument("files", nargs="+")
-    p.add_argument("-o", "--output", required=True)
+    p.add_argument("-o", "--output", required=True, help="image file, e.g. curve.png")
     args = parser.parse_args(argv)
-    if args.command == "summary":
-        for key, value in sorted(summary(args.file).items()):
-            print("%-24s %s" % (key, value))
-    elif args.command == "report":
-        plot_report(args.file, args.output)
-    else:
-        plot_curves(args.files, args.output)
+    try:
+        run_command(args)
+    except (OSError, KeyError, ValueError) as error:  # no such file, table or attribute; misuse
+        parser.exit(2, "hxanalysis.py: error: %s\n" % error)
     return 0
 
 
+def run_command(args):
+    """Runs the parsed command line `args`."""
+    if args.command == "summary":
+        for title, values in (("run", attributes(args.file)), ("summary", summary(args.file))):
+            print("[%s]" % title)
+            for key, value in values.items():
+                print("%-26s %s" % (key, value))
+    elif args.command == "table" and args.name is None:
+        for name, rows in tables(args.file).items():
+            print("%-20s %d rows" % (name, rows))
+    elif args.command == "table":
+        table(args.file, args.name).to_csv(sys.stdout)
+    elif args.command == "report":
+        report(args.file, args.output)
+    else:
+        curve(args.files, args.output)
+
+
 if __name__ == "__main__":
+    # `hxanalysis.py table run.h5 flows | head` ends quietly rather than with a BrokenPipeError.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.exit(main(sys.argv[1:]))
