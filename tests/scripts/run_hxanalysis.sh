@@ -1,34 +1,206 @@
 #!/usr/bin/env bash
-# scripts/hxanalysis.py on files hxsim writes: a 2-rank network run and a small sweep. Checks that
-# every table loads, the summary prints, and the report and curve PNGs are written.
+# scripts/hxanalysis.py on files hxsim writes: a 2-rank Dragonfly run with traffic.flows=all, a
+# small sweep and a PHOLD run. Runs every command and loader, and checks what they give against
+# the files themselves (read with h5py): row counts, link classes, value ranges, totals that must
+# agree with /summary, and reports that are valid PNG and HTML with the expected figures.
 # Usage: run_hxanalysis.sh HXSIM MPIRUN_SH HXANALYSIS SCRATCH_DIR
 set -euo pipefail
 hxsim=$1 mpirun_sh=$2 analysis=$3 scratch=$4
+configs=$(cd "$(dirname "$0")/../determinism" && pwd)
+python=/usr/bin/python3
 mkdir -p "$scratch"
-rm -f "$scratch"/*.h5 "$scratch"/*.png
-short=(--set traffic.warmup=300cycles --set traffic.measure=1000cycles --progress off)
+rm -f "$scratch"/*.h5 "$scratch"/*.png "$scratch"/*.html "$scratch"/*.csv "$scratch"/*.txt
+short=(--set traffic.warmup=300cycles --set traffic.measure=1000cycles)
 
-bash "$mpirun_sh" -n 2 "$hxsim" run -o "$scratch/run.h5" "${short[@]}" > "$scratch/run.log"
-"$hxsim" sweep "$(dirname "$0")/../determinism/dragonfly_ugal.toml" -o "$scratch/sweep.h5" \
-  --start 0.2 --step 0.3 --refine 1 "${short[@]:0:4}" > "$scratch/sweep.log"
+bash "$mpirun_sh" -n 2 "$hxsim" run -o "$scratch/run.h5" "${short[@]}" --set traffic.flows=all \
+  --progress off >"$scratch/run.txt"
+"$hxsim" sweep "$configs/dragonfly_ugal.toml" -o "$scratch/sweep.h5" --start 0.2 --step 0.3 \
+  --refine 1 "${short[@]}" >"$scratch/sweep.txt"
+"$hxsim" run "$configs/phold_small.toml" -o "$scratch/phold.h5" --progress off >"$scratch/phold.txt"
 
-/usr/bin/python3 "$analysis" summary "$scratch/run.h5" | grep -q '^accepted_load'
-/usr/bin/python3 "$analysis" report "$scratch/run.h5" -o "$scratch/report.png"
-/usr/bin/python3 "$analysis" curve "$scratch/sweep.h5" -o "$scratch/curve.png"
-/usr/bin/python3 - "$analysis" "$scratch" <<'PY'
-import os, sys
+# Every command; what they write is checked below.
+"$python" "$analysis" --help >"$scratch/help.txt"
+"$python" "$analysis" summary "$scratch/run.h5" >"$scratch/summary.txt"
+"$python" "$analysis" table "$scratch/run.h5" >"$scratch/tables.txt"
+"$python" "$analysis" table "$scratch/run.h5" links >"$scratch/links.csv"
+"$python" "$analysis" report "$scratch/run.h5" -o "$scratch/report.png"
+"$python" "$analysis" report "$scratch/run.h5" -o "$scratch/report.html"
+"$python" "$analysis" report "$scratch/phold.h5" -o "$scratch/phold.png"
+"$python" "$analysis" curve "$scratch/sweep.h5" "$scratch/sweep.h5" -o "$scratch/curve.png"
+# Misuse is a one-line error with exit code 2, not a traceback.
+for bad in "report $scratch/sweep.h5 -o $scratch/bad.png" "report $scratch/run.h5 -o bad.pdf" \
+  "table $scratch/run.h5 no_such_table"; do
+  code=0
+  # shellcheck disable=SC2086  # the words of $bad are the arguments
+  "$python" "$analysis" $bad 2>"$scratch/bad.txt" || code=$?
+  if ((code != 2)) || ! grep -q '^hxanalysis.py: error: ' "$scratch/bad.txt" ||
+    grep -q Traceback "$scratch/bad.txt"; then
+    echo "hxanalysis.py $bad: exit code $code, expected 2 and one error line:" >&2
+    cat "$scratch/bad.txt" >&2
+    exit 1
+  fi
+done
+
+"$python" - "$analysis" "$scratch" <<'PY'
+import base64
+import html.parser
+import os
+import struct
+import sys
+
+import h5py
+import numpy as np
+import pandas as pd
+
 sys.path.insert(0, os.path.dirname(sys.argv[1]))
-import hxanalysis as hx
-run = os.path.join(sys.argv[2], "run.h5")
-for name in ("links", "flows", "endpoints", "engine", "latency_histogram"):
-    assert len(hx.table(run, name)) > 0, name
+import hxanalysis as hx  # noqa: E402
+
+scratch = sys.argv[2]
+run, sweep_file, phold = (os.path.join(scratch, n) for n in ("run.h5", "sweep.h5", "phold.h5"))
+f = h5py.File(run, "r")
+s = hx.summary(run)
+
+
+def rows(name, file=f):
+    return file[name][next(iter(file[name]))].shape[0]
+
+
+def png_size(data):
+    """(width, height) of a PNG image, after checking its signature and header chunk."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", "not a PNG"
+    return struct.unpack(">II", data[16:24])
+
+
+def read(name, mode="r"):
+    with open(os.path.join(scratch, name), mode) as stream:
+        return stream.read()
+
+
+# Attributes and the table list.
+assert hx.attributes(run)["ranks"] == 2 and hx.attributes(run)["model"] == "dragonfly"
+assert s.keys() == set(f["summary"].attrs)
+assert s["accepted_load"] == f["summary"].attrs["accepted_load"]
+names = ("links", "flows", "engine", "endpoints", "latency_histogram", "partition",
+         "network_totals")
+assert hx.tables(run) == {name: rows(name) for name in names}, hx.tables(run)
+
+# /links: one row per link, class names from /summary, utilisation in [0, 1].
 links = hx.links(run)
-assert set(links["class"]) == {"terminal", "local", "global"}, set(links["class"])
-assert links.index.name == "link"
-assert "utilisation" in hx.dataset(run, "links")
-points, attrs = hx.sweep(os.path.join(sys.argv[2], "sweep.h5"))
-assert len(points) >= 2 and attrs["saturation_throughput"] > 0
-for png in ("report.png", "curve.png"):
-    assert os.path.getsize(os.path.join(sys.argv[2], png)) > 10000, png
-print("hxanalysis: tables, summary, report and curve OK")
+classes = s["link_classes"].split(",")
+assert len(links) == rows("links") == f["links/link"].shape[0] > 0 and links.index.name == "link"
+assert list(links["class"].cat.categories) == classes == ["terminal", "local", "global"]
+assert (links["class"].cat.codes == links["link_class"]).all()
+assert links["utilisation"].between(0, 1).all() and links["utilisation"].max() > 0
+assert np.array_equal(links["flits"], f["links/flits"][()])
+ds = hx.dataset(run, "links")
+assert ds.sizes["link"] == len(links) and ds["utilisation"].attrs["units"] == "1"
+assert np.array_equal(ds["utilisation"].values, links["utilisation"].values)
+
+# Heatmap images: one cell per link of the class; blocks keep the busiest link.
+for name in classes:
+    part = links[links["class"] == name]["utilisation"]
+    values, components, ports, block = hx.link_image(run, name)
+    assert block == 1 and np.isfinite(values).sum() == len(part), name
+    assert len(components) == values.shape[0] and len(ports) == values.shape[1]
+    values, components, ports, block = hx.link_image(run, name, max_rows=5)
+    assert block > 1 and values.shape[0] <= 5 and np.nanmax(values) == part.max(), name
+
+# /flows (flows=all): every delivered message, and the window's ones match /summary.
+flows = hx.flows(run)
+measured = hx.flows(run, measured_only=True)
+assert len(flows) == rows("flows") > len(measured) == f["flows/measured"][()].sum() > 0
+assert flows["packets"].sum() == s["packets_ejected"]
+assert measured["packets"].sum() == s["measured_delivered"]
+assert (flows["latency_ps"] == flows["last_arrival_ps"] - flows["created_ps"]).all()
+
+# /engine: one row per rank; compute + exchange + reduce = the executor's time.
+engine = hx.engine(run)
+assert len(engine) == rows("engine") == 2 and engine["events"].sum() == s["events"]
+assert np.allclose(engine["compute_s"] + engine["exchange_s"] + engine["reduce_s"], engine["run_s"])
+
+# Sweep: the points, and the saturation throughput is the highest accepted load.
+points, attrs = hx.sweep(sweep_file)
+assert len(points) == rows("sweep", h5py.File(sweep_file, "r")) >= 3
+assert points.index.name == "point"
+assert attrs["saturation_throughput"] == points["accepted_load"].max()
+
+# The plots draw the data: read back from the matplotlib artists.
+import matplotlib  # noqa: E402
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+fig, ax = plt.subplots()
+hx.plot_engine(run, ax)
+heights = np.array([[bar.get_height() for bar in bars] for bars in ax.containers])
+assert np.allclose(heights.sum(axis=0), engine["run_s"]) and len(ax.containers) == 3
+ax.clear()
+hx.plot_link_heatmap(run, "global", ax)
+values, components, ports, block = hx.link_image(run, "global")
+assert np.array_equal(ax.images[0].get_array().filled(np.nan), values, equal_nan=True)
+assert [label.get_text() for label in ax.get_xticklabels()] == [str(p) for p in ports]
+ax.clear()
+hx.plot_flow_cdf(run, ax)
+assert sorted(len(line.get_xdata()) for line in ax.lines) == sorted([len(measured),
+                                                                    len(flows) - len(measured)])
+assert all(line.get_ydata()[-1] == 1 for line in ax.lines)
+ax.clear()
+hx.plot_utilisation(run, ax)
+assert [t.get_text().split()[0] for t in ax.get_legend().get_texts()] == classes
+ax.clear()
+hx.plot_curves([sweep_file], ax)
+assert np.array_equal(ax.lines[0].get_xdata(), points["accepted_load"])
+assert np.allclose(ax.lines[1].get_ydata(), points["latency_p99_ps"] / 1000.0)
+plt.close(fig)
+
+# Command outputs.
+help_text = read("help.txt")
+assert all(command in help_text for command in ("summary", "table", "report", "curve"))
+printed = dict(line.split(None, 1) for line in read("summary.txt").splitlines() if " " in line)
+assert float(printed["accepted_load"]) == s["accepted_load"]
+assert printed["model"].strip() == "dragonfly"
+listed = {line.split()[0]: int(line.split()[1]) for line in read("tables.txt").splitlines()}
+assert listed == hx.tables(run), listed
+csv = pd.read_csv(os.path.join(scratch, "links.csv"))
+assert list(csv.columns) == list(f["links"]) and len(csv) == len(links)
+assert np.allclose(csv["utilisation"], links["utilisation"])
+
+# Reports: PNGs of the expected shape (three rows of plots for a network run, one for PHOLD).
+width, height = png_size(read("report.png", "rb"))
+phold_width, phold_height = png_size(read("phold.png", "rb"))
+assert width >= 800 and height > 2 * phold_height > 0, (width, height, phold_height)
+assert png_size(read("curve.png", "rb"))[0] > 0
+assert os.path.getsize(os.path.join(scratch, "curve.png")) > 10000
+
+
+class Page(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.images, self.tables, self.rows, self.headings, self.text = [], 0, 0, [], []
+        self._heading = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tables += tag == "table"
+        self.rows += tag == "tr"
+        self._heading = tag in ("h1", "h2")
+        if tag == "img":
+            src = dict(attrs)["src"]
+            assert src.startswith("data:image/png;base64,"), src[:40]
+            self.images.append(base64.b64decode(src.split(",", 1)[1]))
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self._heading:
+            self.headings.append(data)
+            self._heading = False
+
+
+page = Page()
+page.feed(read("report.html"))
+assert len(page.images) == 3 and all(png_size(image)[0] > 0 for image in page.images)
+assert page.tables == 3 and page.headings[1:] == ["Run", "/summary", "/engine"], page.headings
+assert "dragonfly" in page.headings[0] and "accepted_load" in page.text and "compute_s" in page.text
+# Header rows plus one row per attribute and per rank.
+assert page.rows == (1 + len(hx.attributes(run))) + (1 + len(s)) + (2 + len(engine)), page.rows
+print("hxanalysis: %d links, %d flows, %d sweep points; summary, table, report (PNG, HTML) and "
+      "curve OK" % (len(links), len(flows), len(points)))
 PY
