@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "io/collective.h"
 
 namespace hx {
 namespace {
@@ -100,26 +101,6 @@ class QuietHdf5Errors {
   H5E_auto2_t func_ = nullptr;
   void* data_ = nullptr;
 };
-
-std::string broadcast(MPI_Comm comm, std::string text, int root) {
-  uint64_t size = text.size();
-  MPI_Bcast(&size, 1, MPI_UINT64_T, root, comm);
-  text.resize(size);
-  MPI_Bcast(text.data(), static_cast<int>(size), MPI_CHAR, root, comm);
-  return text;
-}
-
-/// Collective: the message of the lowest rank that failed, or "" if none did. Every step that
-/// may fail on some ranks only ends here, so all ranks leave the same collective path together.
-std::string agree(MPI_Comm comm, const std::string& local_error) {
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &ranks);
-  const int mine = local_error.empty() ? ranks : rank;
-  int first = ranks;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
-  return first == ranks ? std::string() : broadcast(comm, local_error, first);
-}
 
 /// Collective: runs `body` on every rank and returns the agreed error, "" if all succeeded.
 template <class F>
