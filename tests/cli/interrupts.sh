@@ -5,6 +5,7 @@
 #   SIGINT + SIGTERM  the second stop signal exits at once with 128 + its number
 #   SIGUSR1           a checkpoint, and the run goes on to an unchanged result (exit 0)
 #   --exit-after      exit 5 with a checkpoint
+#   --checkpoint-every wall:T   checkpoints every T of wall time, the newest --checkpoint-keep kept
 #   SIGUSR2 (mpirun)  2 ranks stop with a checkpoint written by both
 #   damaged or foreign checkpoints: refused with exit 2 and a message saying why, on every rank
 # Usage: interrupts.sh HXSIM MPIRUN_SH H5COMPARE SCRATCH_DIR
@@ -105,6 +106,16 @@ rc=0
 "$hxsim" run long.toml -o exit_after.h5 --exit-after 1s --progress off > exit_after.log 2>&1 || rc=$?
 [ "$rc" = 5 ] && [ -f exit_after.ckpt/latest ] && [ "$(attr exit_after.h5 / complete)" = 0 ] &&
   pass "--exit-after 1s: exit 5 with a checkpoint" || { fail "--exit-after: exit $rc"; cat exit_after.log; }
+
+# --- Wall-clock checkpoints ---------------------------------------------------------------
+rc=0
+"$hxsim" run long.toml -o wall.h5 --checkpoint-every wall:0.5s --exit-after 2.2s --progress off \
+  > wall.log 2>&1 || rc=$?
+count=$(grep -c "checkpoint at" wall.log || true)
+# Four every half second, then the one --exit-after takes; allow for a slow start.
+[ "$rc" = 5 ] && [ "$count" -ge 3 ] && [ "$(ls -d wall.ckpt/ckpt-* | wc -l)" = 2 ] &&
+  pass "--checkpoint-every wall:0.5s for 2.2 s: $count checkpoints, the newest 2 kept" ||
+  { fail "wall-clock checkpoints: exit $rc, $count checkpoints"; cat wall.log; }
 
 # --- SIGUSR2 through mpirun, 2 ranks ---------------------------------------------------------
 bash "$mpirun_sh" -n 2 "$hxsim" run long.toml -o two.h5 --progress lines --progress-interval 0.2 \
