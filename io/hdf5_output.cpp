@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -22,6 +21,7 @@
 
 #include "core/error.h"
 #include "io/collective.h"
+#include "io/row_blocks.h"
 
 namespace hx {
 namespace {
@@ -337,120 +337,8 @@ void write_text(const Context& ctx, const std::string& path, const std::string& 
         "writing " + where);
 }
 
-/// Rank r owns the rows with ids [first[r], first[r+1]). Blocks are whole chunks, balanced in
-/// chunks, so each compressed chunk is written by exactly one rank and HDF5 need not merge
-/// pieces of a chunk from several ranks.
-struct Blocks {
-  uint64_t rows = 0;
-  uint64_t chunk = 0;  // 0 for an empty table: its datasets are contiguous
-  std::vector<uint64_t> first;
-
-  Blocks(uint64_t total_rows, int ranks) : rows(total_rows), chunk(std::min(rows, kChunkRows)) {
-    const uint64_t chunks = chunk == 0 ? 0 : (rows + chunk - 1) / chunk;
-    const auto n = static_cast<uint64_t>(ranks);
-    for (uint64_t r = 0; r <= n; ++r) {
-      first.push_back(std::min(rows, ((chunks / n) * r + std::min(r, chunks % n)) * chunk));
-    }
-  }
-  int owner(uint64_t id) const {
-    return static_cast<int>(std::upper_bound(first.begin(), first.end(), id) - first.begin()) - 1;
-  }
-  uint64_t begin(int rank) const { return first[rank]; }
-  uint64_t size(int rank) const { return first[rank + 1] - first[rank]; }
-};
-
-/// How this rank's rows travel to their block owners, and where received rows go.
-struct Routing {
-  std::vector<int> send_counts, send_offsets, recv_counts, recv_offsets;
-  std::vector<std::size_t> order;  // local row indices grouped by destination rank
-  std::vector<std::size_t> slot;   // slot[k]: receive-buffer index of the row with id begin+k
-};
-
-/// Collective: this rank's block of `local` (a column, or the ids), sorted by id.
-template <class T>
-std::vector<T> redistribute(const Context& ctx, const Routing& routing,
-                            const std::vector<T>& local) {
-  std::vector<T> send(local.size());
-  for (std::size_t k = 0; k < routing.order.size(); ++k) send[k] = local[routing.order[k]];
-  const std::size_t arriving =
-      routing.recv_counts.empty() ? 0 : routing.recv_offsets.back() + routing.recv_counts.back();
-  std::vector<T> received(arriving);
-  MPI_Alltoallv(send.data(), routing.send_counts.data(), routing.send_offsets.data(),
-                types_of<T>().mpi, received.data(), routing.recv_counts.data(),
-                routing.recv_offsets.data(), types_of<T>().mpi, ctx.comm);
-  if (routing.slot.empty()) return received;
-  std::vector<T> block(routing.slot.size());
-  for (std::size_t k = 0; k < block.size(); ++k) block[k] = received[routing.slot[k]];
-  return block;
-}
-
-std::vector<int> offsets_of(const std::vector<int>& counts) {
-  std::vector<int> offsets(counts.size(), 0);
-  for (std::size_t r = 1; r < counts.size(); ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
-  return offsets;
-}
-
-/// Collective: checks that the ids of all ranks form [0, rows) and plans the exchange. Returns
-/// the agreed error message, "" if the ids are fine.
-std::string plan_routing(const Context& ctx, const Table& table, const Blocks& blocks,
-                         Routing& routing) {
-  const std::string name = "table '" + table.spec().name + "': ";
-  const std::vector<uint64_t>& ids = table.ids();
-  std::string error;
-  if (ids.size() > INT_MAX || blocks.size(0) > INT_MAX) {
-    error = name + "too many rows per rank for one MPI message";
-  }
-  for (const uint64_t id : ids) {
-    if (!error.empty()) break;
-    if (id >= blocks.rows) {
-      error = name + "row id " + std::to_string(id) + " is out of range: the table has " +
-              std::to_string(blocks.rows) + " rows over all ranks, so ids must be below that " +
-              "and each occur once";
-    }
-  }
-  if (error = agree(ctx.comm, error); !error.empty()) return error;
-
-  std::vector<int> destination(ids.size());
-  routing.send_counts.assign(ctx.ranks, 0);
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    destination[i] = blocks.owner(ids[i]);
-    ++routing.send_counts[destination[i]];
-  }
-  routing.send_offsets = offsets_of(routing.send_counts);
-  routing.order.resize(ids.size());
-  std::vector<int> next = routing.send_offsets;
-  for (std::size_t i = 0; i < ids.size(); ++i) routing.order[next[destination[i]]++] = i;
-
-  routing.recv_counts.assign(ctx.ranks, 0);
-  MPI_Alltoall(routing.send_counts.data(), 1, MPI_INT, routing.recv_counts.data(), 1, MPI_INT,
-               ctx.comm);
-  uint64_t arriving = 0;
-  for (const int count : routing.recv_counts) arriving += static_cast<uint64_t>(count);
-  const uint64_t begin = blocks.begin(ctx.rank), size = blocks.size(ctx.rank);
-  // Checked before the exchange so that duplicated ids cannot overflow the receive buffer.
-  if (arriving != size) {
-    error = name + std::to_string(arriving) + " rows have ids in [" + std::to_string(begin) + ", " +
-            std::to_string(begin + size) + "), expected " + std::to_string(size) +
-            ": some row ids occur more than once";
-  }
-  if (error = agree(ctx.comm, error); !error.empty()) return error;
-
-  routing.recv_offsets = offsets_of(routing.recv_counts);
-  routing.slot.clear();  // identity while the ids arrive, so redistribute() returns them as sent
-  const std::vector<uint64_t> arrived = redistribute(ctx, routing, ids);
-  const std::size_t unset = arrived.size();
-  routing.slot.assign(arrived.size(), unset);
-  for (std::size_t k = 0; k < arrived.size() && error.empty(); ++k) {
-    std::size_t& slot = routing.slot[arrived[k] - begin];
-    if (slot != unset) {
-      error = name + "row id " + std::to_string(arrived[k]) + " occurs more than once";
-    }
-    slot = k;
-  }
-  return agree(ctx.comm, error);
-}
-
-Handle create_dataset(hid_t group, const std::string& name, hid_t file_type, const Blocks& blocks) {
+Handle create_dataset(hid_t group, const std::string& name, hid_t file_type,
+                      const RowBlocks& blocks) {
   const hsize_t dims[1] = {blocks.rows};
   const Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "creating a dataspace");
   const Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "creating dataset properties");
@@ -469,7 +357,7 @@ Handle create_dataset(hid_t group, const std::string& name, hid_t file_type, con
 }
 
 template <class T>
-void write_block(const Context& ctx, hid_t dataset, const Blocks& blocks,
+void write_block(const Context& ctx, hid_t dataset, const RowBlocks& blocks,
                  const std::vector<T>& block, const std::string& what) {
   if (blocks.rows == 0) return;
   const hsize_t count[1] = {block.size()};
@@ -491,10 +379,10 @@ void write_block(const Context& ctx, hid_t dataset, const Blocks& blocks,
 }
 
 template <class T>
-void write_column(const Context& ctx, hid_t group, hid_t scale, const Blocks& blocks,
-                  const Routing& routing, const ColumnSpec& column, const std::vector<T>& local,
+void write_column(const Context& ctx, hid_t group, hid_t scale, const RowBlocks& blocks,
+                  const RowRouting& routing, const ColumnSpec& column, const std::vector<T>& local,
                   const std::string& where) {
-  const std::vector<T> block = redistribute(ctx, routing, local);
+  const std::vector<T> block = redistribute_rows(ctx.comm, routing, local);
   const std::string what = "column '" + column.name + "' of " + where;
   const Handle dataset = create_dataset(group, column.name, types_of<T>().file, blocks);
   write_block(ctx, dataset.get(), blocks, block, what);
@@ -504,7 +392,7 @@ void write_column(const Context& ctx, hid_t group, hid_t scale, const Blocks& bl
 }
 
 /// The group with its id dataset, which is the dimension scale of every column.
-Handle write_ids(const Context& ctx, hid_t group, const TableSpec& spec, const Blocks& blocks) {
+Handle write_ids(const Context& ctx, hid_t group, const TableSpec& spec, const RowBlocks& blocks) {
   Handle scale = create_dataset(group, spec.id_name, H5T_STD_U64LE, blocks);
   std::vector<uint64_t> ids(blocks.size(ctx.rank));
   for (std::size_t k = 0; k < ids.size(); ++k) ids[k] = blocks.begin(ctx.rank) + k;
@@ -521,9 +409,10 @@ std::string write_table(const Context& ctx, const Table& table) {
   const std::string path = absolute(spec.name);
   uint64_t local_rows = table.rows(), rows = 0;
   MPI_Allreduce(&local_rows, &rows, 1, MPI_UINT64_T, MPI_SUM, ctx.comm);
-  const Blocks blocks(rows, ctx.ranks);
-  Routing routing;
-  if (std::string error = plan_routing(ctx, table, blocks, routing); !error.empty()) return error;
+  const RowBlocks blocks(rows, ctx.ranks, kChunkRows);
+  RowRouting routing;
+  if (std::string error = plan_row_routing(ctx.comm, table, blocks, routing); !error.empty())
+    return error;
 
   const uint64_t column_bytes = rows * sizeof(uint64_t);  // every column type takes 8 bytes
   Handle group, scale;
