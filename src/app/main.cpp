@@ -33,9 +33,6 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
                     "seconds between progress lines in batch logs")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
-    sub->add_option("--restart", run.restart,
-                    "resume from a checkpoint (or a checkpoint directory's latest); CONFIG "
-                    "may then be omitted");
     sub->add_option("--checkpoint-dir", run.checkpoint_dir,
                     "where checkpoints go (default: <output>.ckpt)");
     sub->add_option("--checkpoint-every", run.checkpoint_every,
@@ -55,6 +52,9 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   CLI::App* run_cmd = app.add_subcommand("run", "run a simulation (no CONFIG: the quickstart)");
   run_cmd->add_option("config", run.config, "TOML config file");
   add_run_options(run_cmd);
+  run_cmd->add_option("--restart", run.restart,
+                      "resume from a checkpoint (or a checkpoint directory's latest); CONFIG "
+                      "may then be omitted");
   run_cmd->footer(
       "Signals: SIGTERM or SIGINT stops at the next window boundary: a checkpoint, results so far\n"
       "(root attribute complete = 0) and exit code 5; a second one exits at once. SIGUSR1 and\n"
