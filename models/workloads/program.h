@@ -1,0 +1,89 @@
+// The message-DAG program of one endpoint (DESIGN §7): send, recv, compute and wait operations
+// with dependencies on earlier operations of the same program. Messages tie the programs of
+// different endpoints together: a recv completes when the matching send's message has fully
+// arrived. Collectives, LLM iterations and flow traces are generators of such programs.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace hx::wl {
+
+enum class OpKind : uint8_t {
+  kSend,     // send `bytes` to endpoint `peer`; done when its last flit has left the endpoint
+  kRecv,     // done when the message (peer -> this endpoint, tag) has fully arrived
+  kCompute,  // done `compute_ps` after it starts
+  kWait,     // done as soon as its dependencies are (joins several ops into one)
+  kDelay,    // done `compute_ps` after it starts, without counting as compute (a trace's
+             // earliest start time)
+};
+
+struct Op {
+  OpKind kind = OpKind::kWait;
+  uint32_t peer = 0;       // kSend: destination endpoint; kRecv: source endpoint
+  uint32_t tag = 0;        // a send matches the recv with the same (source, destination, tag)
+  uint32_t group = 0;      // operation group (Workload::groups()) it is accounted to
+  uint64_t bytes = 0;      // kSend: message size (> 0); kRecv: expected size, 0 = any
+  int64_t compute_ps = 0;  // kCompute, kDelay: duration
+  uint32_t dep_begin = 0;  // dependencies: Program::deps[dep_begin, dep_begin + dep_count),
+  uint32_t dep_count = 0;  // indices of earlier ops of the same program
+};
+
+/// One phase of an endpoint's program: ops in dependency order (every dependency names an earlier
+/// op). Tags need only be unique per (source, destination) pair within one phase.
+struct Program {
+  std::vector<Op> ops;
+  std::vector<uint32_t> deps;
+
+  uint32_t add(Op op, std::span<const uint32_t> after);
+  uint32_t add(Op op, std::initializer_list<uint32_t> after = {}) {
+    return add(op, std::span<const uint32_t>(after.begin(), after.size()));
+  }
+  uint32_t send(uint32_t dst, uint64_t bytes, uint32_t tag, uint32_t group,
+                std::span<const uint32_t> after = {});
+  uint32_t recv(uint32_t src, uint64_t bytes, uint32_t tag, uint32_t group,
+                std::span<const uint32_t> after = {});
+  uint32_t compute(int64_t ps, uint32_t group, std::span<const uint32_t> after = {});
+  uint32_t wait(uint32_t group, std::span<const uint32_t> after);
+  std::span<const uint32_t> deps_of(uint32_t op) const {
+    return {deps.data() + ops[op].dep_begin, ops[op].dep_count};
+  }
+  std::size_t size() const { return ops.size(); }
+  void clear() {
+    ops.clear();
+    deps.clear();
+  }
+};
+
+/// Parallelism dimension an operation group belongs to, for exposed-communication accounting.
+enum class Dim : uint8_t { kNone, kTP, kCP, kEP, kDP, kPP, kCount };
+const char* dim_name(Dim d);  // "none", "TP", "CP", "EP", "DP", "PP"
+
+/// A named set of operations timed together in /workload_groups: a collective, a phase, an
+/// iteration. The same list on every rank.
+struct OpGroup {
+  std::string name;
+  Dim dim = Dim::kNone;
+  double analytic_s = 0;  // α–β model time of the collective, 0 when there is none
+};
+
+/// All endpoints' programs, generated lazily: phase by phase, only for the endpoints a rank
+/// owns, so no rank ever holds every program. An endpoint starts phase k + 1 when every op of
+/// its phase k is done. Implementations are immutable after construction and shared by all the
+/// endpoints of a rank (generate() is const and must not keep per-endpoint state).
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  /// Phases of endpoint `e`'s program; 0 for an endpoint that takes no part.
+  virtual uint32_t phases(uint32_t e) const = 0;
+  /// Appends phase `phase` of endpoint `e`'s program to `out` (which the caller cleared).
+  virtual void generate(uint32_t e, uint32_t phase, Program& out) const = 0;
+  virtual const std::vector<OpGroup>& groups() const = 0;
+  /// Floating-point operations of the whole workload (all endpoints), for MFU; 0: not a model.
+  virtual double model_flops() const { return 0; }
+};
+
+}  // namespace hx::wl
