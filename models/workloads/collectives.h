@@ -65,6 +65,20 @@ uint32_t collective_tags(const CollectiveSpec& spec);
 uint32_t append_collective(const CollectiveSpec& spec, uint32_t rank, Program& out,
                            std::span<const uint32_t> after);
 
+/// One block of all-to-all data: the part of group rank `src`'s buffer destined to rank `dst`.
+struct Block {
+  uint32_t src = 0;
+  uint32_t dst = 0;
+  bool operator==(const Block&) const = default;
+};
+
+/// Binary exchange all-to-all (InfiniteHBD Alg. 6): of the blocks `held` by group rank `rank`
+/// before round `round` (1..log2 p), the ones it sends to its partner rank ^ 2^(log2 p - round):
+/// those whose destination has bit (log2 p - round) equal to the partner's. The generator derives
+/// each round's message size from this rule (block (s, d) is chunk d of V split into p).
+std::vector<Block> binary_exchange_sends(uint32_t p, uint32_t rank, uint32_t round,
+                                         std::span<const Block> held);
+
 /// α–β model time in seconds: α the latency of one step (s), B the bandwidth (bytes/s) a member
 /// has towards one neighbour in one direction. Formulas (docs/WORKLOADS.md):
 ///   ring RS or AG:       (p-1)α + (p-1)/p · V/B

@@ -1,0 +1,557 @@
+// Collective algorithms as message-DAG generators (docs/WORKLOADS.md, "Collectives"), and their
+// α–β model times. Composite algorithms (2D ring, 2D direct, hierarchical) are built from stages
+// that are themselves collectives on sub-groups: a row, a column, a node, the nodes' equal local
+// ranks. Every stage takes a contiguous block of tags, sized from the group shape alone, so all
+// members agree on the tags without knowing each other's position.
+#include "models/workloads/collectives.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <stdexcept>
+#include <unordered_set>
+
+#include "core/error.h"
+
+namespace hx::wl {
+namespace {
+
+using Ops = std::vector<uint32_t>;
+
+uint32_t size_of(const CollectiveSpec& s) { return static_cast<uint32_t>(s.members.size()); }
+
+// Part i of v bytes split into n parts: sizes differ by at most one byte and sum to v.
+uint64_t chunk(uint64_t v, uint32_t n, uint32_t i) { return v / n + (i < v % n ? 1 : 0); }
+
+// Program::send rejects empty messages: a chunk of a vector shorter than the group (or a share
+// of one) travels as a 1-byte message.
+uint64_t wire(uint64_t bytes) { return std::max<uint64_t>(bytes, 1); }
+
+bool is_grid(const CollectiveSpec& s) {
+  return s.algorithm == Algorithm::kRing2D ||
+         (s.algorithm == Algorithm::kDirect && s.rows != 0 && s.op != Collective::kAllToAll);
+}
+
+// A stage: the same spec on other members, volume, collective and tags.
+CollectiveSpec stage(const CollectiveSpec& s, Algorithm a, Collective op, uint64_t v,
+                     std::vector<uint32_t> members) {
+  CollectiveSpec t;
+  t.op = op;
+  t.algorithm = a;
+  t.bytes = v;
+  t.members = std::move(members);
+  t.group = s.group;
+  return t;
+}
+
+std::vector<uint32_t> row_of(const CollectiveSpec& s, uint32_t row) {
+  std::vector<uint32_t> m;
+  for (uint32_t c = 0; c < s.cols; ++c) m.push_back(s.members[row * s.cols + c]);
+  return m;
+}
+
+std::vector<uint32_t> col_of(const CollectiveSpec& s, uint32_t col) {
+  std::vector<uint32_t> m;
+  for (uint32_t r = 0; r < s.rows; ++r) m.push_back(s.members[r * s.cols + col]);
+  return m;
+}
+
+// Ring position q read backwards: the counter-clockwise ring is the clockwise ring of the
+// reversed member list.
+uint32_t reverse_pos(uint32_t q, uint32_t p) { return (p - q) % p; }
+
+std::vector<uint32_t> reversed(const std::vector<uint32_t>& m) {
+  const auto p = static_cast<uint32_t>(m.size());
+  std::vector<uint32_t> r(p);
+  for (uint32_t q = 0; q < p; ++q) r[q] = m[reverse_pos(q, p)];
+  return r;
+}
+
+// What member q holds after a reduce-scatter of v bytes (and starts an all-gather with): a ring
+// leaves chunk q+1 at position q, the bidirectional ring one such chunk of each half, direct
+// chunk q.
+uint64_t share(Algorithm a, uint64_t v, uint32_t p, uint32_t q) {
+  switch (a) {
+    case Algorithm::kRing:
+      return chunk(v, p, (q + 1) % p);
+    case Algorithm::kBidirRing:
+      return chunk(chunk(v, 2, 0), p, (q + 1) % p) +
+             chunk(chunk(v, 2, 1), p, (reverse_pos(q, p) + 1) % p);
+    default:
+      return chunk(v, p, q);
+  }
+}
+
+// The algorithm of one grid dimension: 2D ring = bidirectional rings, 2D direct = direct.
+Algorithm dim_algorithm(Algorithm a) {
+  return a == Algorithm::kRing2D ? Algorithm::kBidirRing : Algorithm::kDirect;
+}
+
+CollectiveSpec global_stage(const CollectiveSpec& s, Collective op, uint64_t v,
+                            std::vector<uint32_t> members) {
+  const bool grid = s.global_rows != 0;
+  // Without a grid of nodes, a 2D ring is one bidirectional ring of all nodes.
+  const Algorithm a = s.global_algorithm == Algorithm::kRing2D && !grid ? Algorithm::kBidirRing
+                                                                        : s.global_algorithm;
+  CollectiveSpec g = stage(s, a, op, v, std::move(members));
+  g.rows = s.global_rows;
+  g.cols = s.global_cols;
+  return g;
+}
+
+uint32_t tags_of(const CollectiveSpec& s);
+
+// Tags of one half of a grid collective: dimension 1 (n1 members) first, dimension 2 second.
+uint32_t half_tags(const CollectiveSpec& s, uint32_t n1, uint32_t n2) {
+  const Algorithm d = dim_algorithm(s.algorithm);
+  auto t = [&](Collective op, uint32_t n) {
+    return tags_of(stage(s, d, op, 1, std::vector<uint32_t>(n)));
+  };
+  if (s.op == Collective::kAllReduce) {
+    return t(Collective::kReduceScatter, n1) + t(Collective::kAllReduce, n2) +
+           t(Collective::kAllGather, n1);
+  }
+  return t(s.op, n1) + t(s.op, n2);
+}
+
+uint32_t tags_of(const CollectiveSpec& s) {
+  const uint32_t p = size_of(s);
+  const uint32_t passes = s.op == Collective::kAllReduce ? 2 : 1;  // AR = RS + AG
+  if (s.op == Collective::kAllToAll) return 1;  // each pair exchanges at most once
+  if (is_grid(s)) {
+    return half_tags(s, s.cols, s.rows) + half_tags(s, s.rows, s.cols);
+  }
+  switch (s.algorithm) {
+    case Algorithm::kRing:
+      return passes * (p - 1);  // the same neighbour pair at every step
+    case Algorithm::kBidirRing:
+      return 2 * passes * (p - 1);
+    case Algorithm::kHierarchical: {
+      const uint32_t local_pass = 2 * (s.local - 1);  // a bidirectional ring's RS or AG
+      const CollectiveSpec g = global_stage(s, s.op, 1, std::vector<uint32_t>(p / s.local));
+      return local_pass * passes + tags_of(g);
+    }
+    default:
+      return passes;  // direct: every pair once per pass
+  }
+}
+
+// Emits one member's ops; `pos` is its group rank in the (sub-)spec. Returns the ops whose
+// completion means this member's data is ready for whatever follows.
+class Emitter {
+ public:
+  explicit Emitter(Program& out) : out_(out) {}
+
+  Ops run(const CollectiveSpec& s, uint32_t pos, uint32_t tag, const Ops& after) {
+    if (size_of(s) == 1) return after;
+    if (s.op == Collective::kAllToAll) return all_to_all(s, pos, tag, after);
+    if (is_grid(s)) return grid(s, pos, tag, after);
+    switch (s.algorithm) {
+      case Algorithm::kRing:
+        return ring(s, pos, tag, after);
+      case Algorithm::kBidirRing:
+        return bidir(s, pos, tag, after);
+      case Algorithm::kHierarchical:
+        return hierarchical(s, pos, tag, after);
+      default:
+        return direct(s, pos, tag, after);
+    }
+  }
+
+ private:
+  // One pass around a unidirectional ring: at step s member q sends chunk (q + first - s) to
+  // q+1 and receives chunk (q + first - s - 1) from q-1; a send forwards (reduce-scatter: after
+  // reducing) the chunk received at the step before. RS starts from chunk q (first = 0), AG from
+  // the chunk the RS left at q (first = 1).
+  Ops ring_pass(const CollectiveSpec& s, uint32_t q, uint32_t first, uint64_t v, uint32_t tag,
+                const Ops& after) {
+    const uint32_t p = size_of(s);
+    const uint32_t next = s.members[(q + 1) % p];
+    const uint32_t prev = s.members[(q + p - 1) % p];
+    Ops ready = after;
+    for (uint32_t step = 0; step + 1 < p; ++step) {
+      const uint32_t out_chunk = (q + first + 2 * p - step) % p;
+      const uint32_t in_chunk = (q + first + 2 * p - step - 1) % p;
+      out_.send(next, wire(chunk(v, p, out_chunk)), tag + step, s.group, ready);
+      const Ops recv_after = step == 0 ? after : ready;
+      ready = {out_.recv(prev, wire(chunk(v, p, in_chunk)), tag + step, s.group, recv_after)};
+    }
+    return ready;
+  }
+
+  Ops ring(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
+    const uint32_t steps = size_of(s) - 1;
+    switch (s.op) {
+      case Collective::kReduceScatter:
+        return ring_pass(s, q, 0, s.bytes, tag, after);
+      case Collective::kAllGather:
+        return ring_pass(s, q, 1, s.bytes, tag, after);
+      default:
+        return ring_pass(s, q, 1, s.bytes, tag + steps, ring_pass(s, q, 0, s.bytes, tag, after));
+    }
+  }
+
+  // Half of the data clockwise, the other half counter-clockwise, concurrently.
+  Ops bidir(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
+    const uint32_t p = size_of(s);
+    CollectiveSpec cw = stage(s, Algorithm::kRing, s.op, chunk(s.bytes, 2, 0), s.members);
+    CollectiveSpec ccw =
+        stage(s, Algorithm::kRing, s.op, chunk(s.bytes, 2, 1), reversed(s.members));
+    Ops ready = ring(cw, q, tag, after);
+    const Ops other = ring(ccw, reverse_pos(q, p), tag + tags_of(cw), after);
+    ready.insert(ready.end(), other.begin(), other.end());
+    return ready;
+  }
+
+  // All pairs at once: RS sends chunk j to member j, AG sends the own chunk q to everyone.
+  Ops direct_pass(const CollectiveSpec& s, uint32_t q, bool gather, uint32_t tag,
+                  const Ops& after) {
+    const uint32_t p = size_of(s);
+    for (uint32_t j = 0; j < p; ++j) {
+      if (j != q)
+        out_.send(s.members[j], wire(chunk(s.bytes, p, gather ? q : j)), tag, s.group, after);
+    }
+    Ops ready;
+    for (uint32_t j = 0; j < p; ++j) {
+      if (j == q) continue;
+      ready.push_back(
+          out_.recv(s.members[j], wire(chunk(s.bytes, p, gather ? j : q)), tag, s.group, after));
+    }
+    return ready;
+  }
+
+  Ops direct(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
+    switch (s.op) {
+      case Collective::kReduceScatter:
+        return direct_pass(s, q, false, tag, after);
+      case Collective::kAllGather:
+        return direct_pass(s, q, true, tag, after);
+      default:
+        return direct_pass(s, q, true, tag + 1, direct_pass(s, q, false, tag, after));
+    }
+  }
+
+  // Half A row then column, half B column then row, concurrently (RailX Eq. 7, 13); AG runs the
+  // dimensions in the reverse order of RS.
+  Ops grid(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
+    const uint32_t row = q / s.cols, col = q % s.cols;
+    Ops ready = half(s, chunk(s.bytes, 2, 0), row_of(s, row), col, col_of(s, col), row, tag, after);
+    const Ops other = half(s, chunk(s.bytes, 2, 1), col_of(s, col), row, row_of(s, row), col,
+                           tag + half_tags(s, s.cols, s.rows), after);
+    ready.insert(ready.end(), other.begin(), other.end());
+    return ready;
+  }
+
+  // One half of a grid collective on v bytes: dimension 1 (members m1, position q1) first.
+  Ops half(const CollectiveSpec& s, uint64_t v, std::vector<uint32_t> m1, uint32_t q1,
+           std::vector<uint32_t> m2, uint32_t q2, uint32_t tag, const Ops& after) {
+    const Algorithm d = dim_algorithm(s.algorithm);
+    const auto n1 = static_cast<uint32_t>(m1.size());
+    const uint64_t v2 = share(d, v, n1, q1);
+    if (s.op == Collective::kAllGather) {
+      CollectiveSpec second = stage(s, d, s.op, v2, std::move(m2));
+      const Ops ready = run(second, q2, tag, after);
+      return run(stage(s, d, s.op, v, std::move(m1)), q1, tag + tags_of(second), ready);
+    }
+    CollectiveSpec first = stage(s, d, Collective::kReduceScatter, v, std::move(m1));
+    CollectiveSpec second = stage(s, d, s.op, v2, std::move(m2));
+    Ops ready = run(first, q1, tag, after);
+    ready = run(second, q2, tag + tags_of(first), ready);
+    if (s.op == Collective::kReduceScatter) return ready;
+    first.op = Collective::kAllGather;
+    return run(first, q1, tag + tags_of(first) + tags_of(second), ready);
+  }
+
+  // Local bidirectional ring inside the node, the global step among equal local ranks on this
+  // member's share (RailX Eq. 8, Fig. 11).
+  Ops hierarchical(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
+    const uint32_t node = q / s.local, l = q % s.local;
+    std::vector<uint32_t> local(s.members.begin() + node * s.local,
+                                s.members.begin() + (node + 1) * s.local);
+    std::vector<uint32_t> equals;
+    for (uint32_t i = l; i < size_of(s); i += s.local) equals.push_back(s.members[i]);
+    const uint64_t v2 = share(Algorithm::kBidirRing, s.bytes, s.local, l);
+    if (s.op == Collective::kAllGather) {
+      const CollectiveSpec global = global_stage(s, s.op, v2, std::move(equals));
+      const Ops ready = run(global, node, tag, after);
+      return run(stage(s, Algorithm::kBidirRing, s.op, s.bytes, std::move(local)), l,
+                 tag + tags_of(global), ready);
+    }
+    CollectiveSpec in_node =
+        stage(s, Algorithm::kBidirRing, Collective::kReduceScatter, s.bytes, std::move(local));
+    const CollectiveSpec global = global_stage(s, s.op, v2, std::move(equals));
+    Ops ready = run(in_node, l, tag, after);
+    ready = run(global, node, tag + tags_of(in_node), ready);
+    if (s.op == Collective::kReduceScatter) return ready;
+    in_node.op = Collective::kAllGather;
+    return run(in_node, l, tag + tags_of(in_node) + tags_of(global), ready);
+  }
+
+  // V/p to each member (block d of the buffer is chunk d of V).
+  Ops all_to_all(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
+    const uint32_t p = size_of(s);
+    const uint64_t v = s.bytes;
+    if (s.algorithm == Algorithm::kBinaryExchange) return binary_exchange(s, q, tag, after);
+    if (s.algorithm == Algorithm::kDirect) {
+      Ops ready;
+      for (uint32_t k = 1; k < p; ++k) {
+        ready.push_back(
+            out_.send(s.members[(q + k) % p], wire(chunk(v, p, (q + k) % p)), tag, s.group, after));
+      }
+      for (uint32_t k = 1; k < p; ++k) {
+        ready.push_back(
+            out_.recv(s.members[(q + p - k) % p], wire(chunk(v, p, q)), tag, s.group, after));
+      }
+      return ready;
+    }
+    Ops ready = after;  // pairwise: a round starts when the previous one is done
+    for (uint32_t k = 1; k < p; ++k) {
+      const uint32_t to = (q + k) % p, from = (q + p - k) % p;
+      const uint32_t sent = out_.send(s.members[to], wire(chunk(v, p, to)), tag, s.group, ready);
+      const uint32_t got = out_.recv(s.members[from], wire(chunk(v, p, q)), tag, s.group, ready);
+      ready = {sent, got};
+    }
+    return ready;
+  }
+
+  Ops binary_exchange(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
+    const uint32_t p = size_of(s);
+    const auto rounds = static_cast<uint32_t>(std::countr_zero(p));
+    Ops ready = after;
+    for (uint32_t k = 1; k <= rounds; ++k) {
+      const uint32_t partner = q ^ (1u << (rounds - k));
+      const uint32_t sent =
+          out_.send(s.members[partner], round_bytes(s, q, k), tag, s.group, ready);
+      const uint32_t got =
+          out_.recv(s.members[partner], round_bytes(s, partner, k), tag, s.group, ready);
+      ready = {sent, got};  // forwarded blocks must have arrived before the next round
+    }
+    return ready;
+  }
+
+  // Bytes member i sends in round k. Before round k, i holds the blocks (src, dst) with src equal
+  // to i below the bits already exchanged and dst equal to i on them.
+  static uint64_t round_bytes(const CollectiveSpec& s, uint32_t i, uint32_t k) {
+    const uint32_t p = size_of(s);
+    const auto rounds = static_cast<uint32_t>(std::countr_zero(p));
+    const uint32_t low = (1u << (rounds - k + 1)) - 1;  // bits not exchanged yet
+    std::vector<Block> held;
+    for (uint32_t src = 0; src < p; ++src) {
+      if ((src & low) != (i & low)) continue;
+      for (uint32_t dst = 0; dst < p; ++dst) {
+        if ((dst & ~low) == (i & ~low)) held.push_back({src, dst});
+      }
+    }
+    uint64_t bytes = 0;
+    for (const Block& b : binary_exchange_sends(p, i, k, held)) bytes += chunk(s.bytes, p, b.dst);
+    return wire(bytes);
+  }
+
+  Program& out_;
+};
+
+// α–β building blocks (α: latency of one step, B: bandwidth towards one neighbour, one way).
+// Unidirectional ring RS or AG: like Eq. 6, but every byte crosses the one outgoing link, so
+// V/B where the bidirectional ring has V/(2B).
+double t_ring(double p, double v, double a, double b) { return (p - 1) * a + (p - 1) / p * v / b; }
+// RailX Eq. 6: bidirectional ring RS or AG.
+double t_bidir(double p, double v, double a, double b) {
+  return (p - 1) * a + (p - 1) / p * v / (2 * b);
+}
+// RailX Eq. 12: direct RS or AG (the paper calls it T_AR). It charges V/(2B) as if a member's
+// links into the group together carried 2B, like the two links of a bidirectional ring.
+double t_direct(double p, double v, double a, double b) {
+  return p > 1 ? a + (p - 1) / p * v / (2 * b) : 0;
+}
+
+// Time of s on v bytes.
+double model(const CollectiveSpec& s, double v, double a, double b, double b_local) {
+  const double p = size_of(s);
+  const double passes = s.op == Collective::kAllReduce ? 2 : 1;  // AR = RS + AG
+  if (p <= 1) return 0;
+  if (s.op == Collective::kAllToAll) {
+    switch (s.algorithm) {
+      case Algorithm::kPairwise:
+        return (p - 1) * (a + v / (p * b));
+      case Algorithm::kBinaryExchange:  // InfiniteHBD G.2: log2 p rounds of V/2 each
+        return std::log2(p) * (a + v / (2 * b));
+      default:
+        return a + (p - 1) / p * v / b;
+    }
+  }
+  if (is_grid(s)) {
+    // RailX Eq. 7 (2D ring; the paper's rows = cols = mp, nB = B) and Eq. 13 without its
+    // local-mesh term (2D direct): 2[T(c, V/2, B) + T(r, V/(2c), B)], the 2 being RS + AG.
+    const double r = s.rows, c = s.cols;
+    const auto t = s.algorithm == Algorithm::kRing2D ? t_bidir : t_direct;
+    return passes * (t(c, v / 2, a, b) + t(r, v / (2 * c), a, b));
+  }
+  switch (s.algorithm) {
+    case Algorithm::kRing:
+      return passes * t_ring(p, v, a, b);
+    case Algorithm::kBidirRing:
+      return passes * t_bidir(p, v, a, b);
+    case Algorithm::kHierarchical: {
+      // RailX Eq. 8: local bidirectional-ring RS (and AG) at the on-package bandwidth, and the
+      // global step on a V/local share among the nodes at B. Unlike Eq. 8, the local steps
+      // keep their (local-1)α latency.
+      const CollectiveSpec g = global_stage(s, s.op, 1, std::vector<uint32_t>(p / s.local));
+      return passes * t_bidir(s.local, v, a, b_local) + model(g, v / s.local, a, b, b_local);
+    }
+    default:
+      return passes * t_direct(p, v, a, b);
+  }
+}
+
+}  // namespace
+
+const char* collective_name(Collective c) {
+  switch (c) {
+    case Collective::kReduceScatter:
+      return "reduce_scatter";
+    case Collective::kAllGather:
+      return "all_gather";
+    case Collective::kAllReduce:
+      return "all_reduce";
+    default:
+      return "all_to_all";
+  }
+}
+
+const char* algorithm_name(Algorithm a) {
+  switch (a) {
+    case Algorithm::kRing:
+      return "ring";
+    case Algorithm::kBidirRing:
+      return "bidir_ring";
+    case Algorithm::kRing2D:
+      return "ring_2d";
+    case Algorithm::kHierarchical:
+      return "hierarchical";
+    case Algorithm::kDirect:
+      return "direct";
+    case Algorithm::kPairwise:
+      return "pairwise";
+    default:
+      return "binary_exchange";
+  }
+}
+
+const std::vector<std::string>& collective_names() {
+  static const std::vector<std::string> names = {"reduce_scatter", "all_gather", "all_reduce",
+                                                 "all_to_all"};
+  return names;
+}
+
+const std::vector<std::string>& algorithm_names() {
+  static const std::vector<std::string> names = {
+      "ring", "bidir_ring", "ring_2d", "hierarchical", "direct", "pairwise", "binary_exchange"};
+  return names;
+}
+
+void check_collective(const CollectiveSpec& spec, const std::string& what) {
+  auto fail = [&](const std::string& msg) { throw InputError(what + ": " + msg); };
+  const uint32_t p = size_of(spec);
+  const std::string alg = algorithm_name(spec.algorithm), op = collective_name(spec.op);
+  if (p == 0) fail("the process group of the " + op + " is empty");
+  std::unordered_set<uint32_t> seen;
+  for (uint32_t m : spec.members) {
+    if (!seen.insert(m).second)
+      fail("endpoint " + std::to_string(m) + " appears twice in the group");
+  }
+  if (spec.bytes == 0) fail("the " + op + " moves 0 bytes; bytes must be > 0");
+  const bool to_all = spec.op == Collective::kAllToAll;
+  const bool a2a_only =
+      spec.algorithm == Algorithm::kPairwise || spec.algorithm == Algorithm::kBinaryExchange;
+  const bool reduce_only =
+      spec.algorithm != Algorithm::kDirect && !a2a_only;  // rings and hierarchical
+  if ((to_all && reduce_only) || (!to_all && a2a_only)) {
+    fail("algorithm " + alg + " does not implement " + op);
+  }
+  if (spec.algorithm == Algorithm::kBinaryExchange && !std::has_single_bit(p)) {
+    fail("binary_exchange needs a power-of-two group size, got " + std::to_string(p));
+  }
+  const bool grid = spec.rows != 0 || spec.cols != 0;
+  const bool uses_grid =
+      spec.algorithm == Algorithm::kRing2D || (spec.algorithm == Algorithm::kDirect && !to_all);
+  if (spec.algorithm == Algorithm::kRing2D && !grid) fail("ring_2d needs rows and cols");
+  if (grid && !uses_grid) fail("rows and cols apply to ring_2d and direct, not " + alg + " " + op);
+  if (grid && uint64_t{spec.rows} * spec.cols != p) {
+    fail("rows x cols = " + std::to_string(spec.rows) + " x " + std::to_string(spec.cols) +
+         " does not match the group size " + std::to_string(p));
+  }
+  if (spec.algorithm != Algorithm::kHierarchical) {
+    if (spec.local != 0) fail("local applies to hierarchical, not " + alg);
+    return;
+  }
+  if (spec.local == 0 || p % spec.local != 0) {
+    fail("local = " + std::to_string(spec.local) + " does not divide the group size " +
+         std::to_string(p));
+  }
+  const uint32_t nodes = p / spec.local;
+  const Algorithm g = spec.global_algorithm;
+  if (g != Algorithm::kRing && g != Algorithm::kBidirRing && g != Algorithm::kRing2D &&
+      g != Algorithm::kDirect) {
+    fail("the global step of hierarchical cannot be " + std::string(algorithm_name(g)));
+  }
+  const bool global_grid = spec.global_rows != 0 || spec.global_cols != 0;
+  if (global_grid && g != Algorithm::kRing2D && g != Algorithm::kDirect) {
+    fail("global_rows and global_cols apply to a ring_2d or direct global step, not " +
+         std::string(algorithm_name(g)));
+  }
+  if (global_grid && uint64_t{spec.global_rows} * spec.global_cols != nodes) {
+    fail("global_rows x global_cols = " + std::to_string(spec.global_rows) + " x " +
+         std::to_string(spec.global_cols) + " does not match the " + std::to_string(nodes) +
+         " nodes of " + std::to_string(spec.local) + " members");
+  }
+}
+
+uint32_t collective_tags(const CollectiveSpec& spec) { return tags_of(spec); }
+
+uint32_t append_collective(const CollectiveSpec& spec, uint32_t rank, Program& out,
+                           std::span<const uint32_t> after) {
+  if (rank >= spec.members.size()) {
+    throw std::logic_error("append_collective: rank " + std::to_string(rank) + " of a group of " +
+                           std::to_string(spec.members.size()));
+  }
+  const auto first = static_cast<uint32_t>(out.size());
+  Emitter(out).run(spec, rank, spec.tag_base, Ops(after.begin(), after.end()));
+  // The wait joins the ops nothing else waits for (the last sends and receives), so it is done
+  // when all of the member's ops are.
+  std::vector<bool> waited(out.size() - first, false);
+  for (uint32_t i = first; i < out.size(); ++i) {
+    for (uint32_t d : out.deps_of(i)) {
+      if (d >= first) waited[d - first] = true;
+    }
+  }
+  Ops sinks;
+  for (uint32_t i = first; i < out.size(); ++i) {
+    if (!waited[i - first]) sinks.push_back(i);
+  }
+  return out.wait(spec.group, sinks.empty() ? Ops(after.begin(), after.end()) : sinks);
+}
+
+double alpha_beta_seconds(const CollectiveSpec& spec, double alpha_s, double bandwidth,
+                          double local_bandwidth) {
+  if (bandwidth <= 0) throw std::logic_error("alpha_beta_seconds: bandwidth must be > 0");
+  const double b_local = local_bandwidth > 0 ? local_bandwidth : bandwidth;
+  return model(spec, static_cast<double>(spec.bytes), alpha_s, bandwidth, b_local);
+}
+
+std::vector<Block> binary_exchange_sends(uint32_t p, uint32_t rank, uint32_t round,
+                                         std::span<const Block> held) {
+  const auto rounds = static_cast<uint32_t>(std::countr_zero(p));
+  if (!std::has_single_bit(p) || round == 0 || round > rounds || rank >= p) {
+    throw std::logic_error("binary_exchange_sends: round " + std::to_string(round) + ", rank " +
+                           std::to_string(rank) + " of " + std::to_string(p));
+  }
+  const uint32_t bit = 1u << (rounds - round);
+  const uint32_t partner = rank ^ bit;
+  std::vector<Block> out;
+  for (const Block& b : held) {
+    if ((b.dst & bit) == (partner & bit)) out.push_back(b);
+  }
+  return out;
+}
+
+}  // namespace hx::wl
