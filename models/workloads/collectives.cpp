@@ -477,8 +477,9 @@ void check_collective(const CollectiveSpec& spec, const std::string& what) {
   if (spec.algorithm == Algorithm::kRing2D && !grid) fail("ring_2d needs rows and cols");
   if (grid && !uses_grid) fail("rows and cols apply to ring_2d and direct, not " + alg + " " + op);
   if (grid && uint64_t{spec.rows} * spec.cols != p) {
-    fail("rows x cols = " + std::to_string(spec.rows) + " x " + std::to_string(spec.cols) +
-         " does not match the group size " + std::to_string(p));
+    fail("rows x cols = " + std::to_string(spec.rows) + " x " + std::to_string(spec.cols) + " = " +
+         std::to_string(uint64_t{spec.rows} * spec.cols) + " does not match the group size " +
+         std::to_string(p));
   }
   if (spec.algorithm != Algorithm::kHierarchical) {
     if (spec.local != 0) fail("local applies to hierarchical, not " + alg);
@@ -501,8 +502,9 @@ void check_collective(const CollectiveSpec& spec, const std::string& what) {
   }
   if (global_grid && uint64_t{spec.global_rows} * spec.global_cols != nodes) {
     fail("global_rows x global_cols = " + std::to_string(spec.global_rows) + " x " +
-         std::to_string(spec.global_cols) + " does not match the " + std::to_string(nodes) +
-         " nodes of " + std::to_string(spec.local) + " members");
+         std::to_string(spec.global_cols) + " = " +
+         std::to_string(uint64_t{spec.global_rows} * spec.global_cols) + " does not match the " +
+         std::to_string(nodes) + " nodes of " + std::to_string(spec.local) + " members");
   }
 }
 
