@@ -32,7 +32,7 @@ bool is_grid(const CollectiveSpec& s) {
          (s.algorithm == Algorithm::kDirect && s.rows != 0 && s.op != Collective::kAllToAll);
 }
 
-// A stage: the same spec on other members, volume, collective and tags.
+// A stage of s: a collective of its own on some of s's members, accounted to s's op group.
 CollectiveSpec stage(const CollectiveSpec& s, Algorithm a, Collective op, uint64_t v,
                      std::vector<uint32_t> members) {
   CollectiveSpec t;
@@ -159,8 +159,8 @@ class Emitter {
   }
 
  private:
-  // One pass around a unidirectional ring: at step s member q sends chunk (q + first - s) to
-  // q+1 and receives chunk (q + first - s - 1) from q-1; a send forwards (reduce-scatter: after
+  // One pass around a unidirectional ring: at step t member q sends chunk (q + first - t) to
+  // q+1 and receives chunk (q + first - t - 1) from q-1; a send forwards (reduce-scatter: after
   // reducing) the chunk received at the step before. RS starts from chunk q (first = 0), AG from
   // the chunk the RS left at q (first = 1).
   Ops ring_pass(const CollectiveSpec& s, uint32_t q, uint32_t first, uint64_t v, uint32_t tag,
@@ -208,8 +208,8 @@ class Emitter {
                   const Ops& after) {
     const uint32_t p = size_of(s);
     for (uint32_t j = 0; j < p; ++j) {
-      if (j != q)
-        out_.send(s.members[j], wire(chunk(s.bytes, p, gather ? q : j)), tag, s.group, after);
+      if (j == q) continue;
+      out_.send(s.members[j], wire(chunk(s.bytes, p, gather ? q : j)), tag, s.group, after);
     }
     Ops ready;
     for (uint32_t j = 0; j < p; ++j) {
@@ -395,7 +395,8 @@ double model(const CollectiveSpec& s, double v, double a, double b, double b_loc
       // RailX Eq. 8: local bidirectional-ring RS (and AG) at the on-package bandwidth, and the
       // global step on a V/local share among the nodes at B. Unlike Eq. 8, the local steps
       // keep their (local-1)α latency.
-      const CollectiveSpec g = global_stage(s, s.op, 1, std::vector<uint32_t>(p / s.local));
+      const CollectiveSpec g =
+          global_stage(s, s.op, 1, std::vector<uint32_t>(size_of(s) / s.local));
       return passes * t_bidir(s.local, v, a, b_local) + model(g, v / s.local, a, b, b_local);
     }
     default:

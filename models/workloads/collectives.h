@@ -88,7 +88,7 @@ std::vector<Block> binary_exchange_sends(uint32_t p, uint32_t rank, uint32_t rou
 ///   direct RS or AG:     α + (p-1)/p · V/(2B)                           (Eq. 12)
 ///   all-to-all direct:   α + (p-1)/p · V/B;  pairwise: (p-1)(α + V/(pB));
 ///   binary exchange:     log2(p) (α + V/(2B))                     (InfiniteHBD App. G)
-/// AR = RS + AG unless stated. `local_bandwidth` is B inside a node (hierarchical only).
+/// AR = RS + AG unless stated. `local_bandwidth` is B inside a node (hierarchical only; 0: B).
 double alpha_beta_seconds(const CollectiveSpec& spec, double alpha_s, double bandwidth,
                           double local_bandwidth = 0);
 
