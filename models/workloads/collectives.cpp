@@ -27,9 +27,10 @@ uint64_t chunk(uint64_t v, uint32_t n, uint32_t i) { return v / n + (i < v % n ?
 // of one) travels as a 1-byte message.
 uint64_t wire(uint64_t bytes) { return std::max<uint64_t>(bytes, 1); }
 
+// Without rows and cols, a 2D ring is one bidirectional ring and direct is one dimension.
 bool is_grid(const CollectiveSpec& s) {
-  return s.algorithm == Algorithm::kRing2D ||
-         (s.algorithm == Algorithm::kDirect && s.rows != 0 && s.op != Collective::kAllToAll);
+  return s.rows != 0 && s.op != Collective::kAllToAll &&
+         (s.algorithm == Algorithm::kRing2D || s.algorithm == Algorithm::kDirect);
 }
 
 // A stage of s: a collective of its own on some of s's members, accounted to s's op group.
@@ -89,11 +90,7 @@ Algorithm dim_algorithm(Algorithm a) {
 
 CollectiveSpec global_stage(const CollectiveSpec& s, Collective op, uint64_t v,
                             std::vector<uint32_t> members) {
-  const bool grid = s.global_rows != 0;
-  // Without a grid of nodes, a 2D ring is one bidirectional ring of all nodes.
-  const Algorithm a = s.global_algorithm == Algorithm::kRing2D && !grid ? Algorithm::kBidirRing
-                                                                        : s.global_algorithm;
-  CollectiveSpec g = stage(s, a, op, v, std::move(members));
+  CollectiveSpec g = stage(s, s.global_algorithm, op, v, std::move(members));
   g.rows = s.global_rows;
   g.cols = s.global_cols;
   return g;
@@ -125,6 +122,7 @@ uint32_t tags_of(const CollectiveSpec& s) {
     case Algorithm::kRing:
       return passes * (p - 1);  // the same neighbour pair at every step
     case Algorithm::kBidirRing:
+    case Algorithm::kRing2D:
       return 2 * passes * (p - 1);
     case Algorithm::kHierarchical: {
       const uint32_t local_pass = 2 * (s.local - 1);  // a bidirectional ring's RS or AG
@@ -150,6 +148,7 @@ class Emitter {
       case Algorithm::kRing:
         return ring(s, pos, tag, after);
       case Algorithm::kBidirRing:
+      case Algorithm::kRing2D:
         return bidir(s, pos, tag, after);
       case Algorithm::kHierarchical:
         return hierarchical(s, pos, tag, after);
@@ -390,6 +389,7 @@ double model(const CollectiveSpec& s, double v, double a, double b, double b_loc
     case Algorithm::kRing:
       return passes * t_ring(p, v, a, b);
     case Algorithm::kBidirRing:
+    case Algorithm::kRing2D:
       return passes * t_bidir(p, v, a, b);
     case Algorithm::kHierarchical: {
       // RailX Eq. 8: local bidirectional-ring RS (and AG) at the on-package bandwidth, and the
@@ -475,7 +475,6 @@ void check_collective(const CollectiveSpec& spec, const std::string& what) {
   const bool grid = spec.rows != 0 || spec.cols != 0;
   const bool uses_grid =
       spec.algorithm == Algorithm::kRing2D || (spec.algorithm == Algorithm::kDirect && !to_all);
-  if (spec.algorithm == Algorithm::kRing2D && !grid) fail("ring_2d needs rows and cols");
   if (grid && !uses_grid) fail("rows and cols apply to ring_2d and direct, not " + alg + " " + op);
   if (grid && uint64_t{spec.rows} * spec.cols != p) {
     fail("rows x cols = " + std::to_string(spec.rows) + " x " + std::to_string(spec.cols) + " = " +

@@ -134,6 +134,7 @@ std::vector<Case> all_cases() {
       cases.push_back({op, Algorithm::kRing, p});
       cases.push_back({op, Algorithm::kBidirRing, p});
       cases.push_back({op, Algorithm::kDirect, p});
+      cases.push_back({op, Algorithm::kRing2D, p});  // no grid: one bidirectional ring
     }
     for (auto [r, c] : {std::pair{2u, 3u}, {4u, 4u}, {3u, 2u}, {1u, 4u}}) {
       cases.push_back({op, Algorithm::kRing2D, r * c, r, c});
@@ -204,6 +205,27 @@ TEST(Collectives, ConsecutiveCollectivesShareAPhase) {
         const Key key(a.members[r], op.peer, op.tag);
         EXPECT_EQ(++keys[key], 1);
       }
+    }
+  }
+}
+
+// Without rows and cols a 2D ring is one dimension: the bidirectional ring's ops and time.
+TEST(Collectives, Ring2DWithoutGridIsABidirectionalRing) {
+  const CollectiveSpec flat = make(Collective::kAllReduce, Algorithm::kRing2D, 5, 1001);
+  const CollectiveSpec bidir = make(Collective::kAllReduce, Algorithm::kBidirRing, 5, 1001);
+  EXPECT_EQ(collective_tags(flat), collective_tags(bidir));
+  EXPECT_EQ(alpha_beta_seconds(flat, 1e-6, 1e9), alpha_beta_seconds(bidir, 1e-6, 1e9));
+  for (uint32_t r = 0; r < 5; ++r) {
+    Program a, b;
+    append_collective(flat, r, a, {});
+    append_collective(bidir, r, b, {});
+    ASSERT_EQ(a.size(), b.size());
+    EXPECT_EQ(a.deps, b.deps);
+    for (uint32_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a.ops[i].kind, b.ops[i].kind);
+      EXPECT_EQ(a.ops[i].peer, b.ops[i].peer);
+      EXPECT_EQ(a.ops[i].tag, b.ops[i].tag);
+      EXPECT_EQ(a.ops[i].bytes, b.ops[i].bytes);
     }
   }
 }
@@ -413,8 +435,8 @@ TEST(Collectives, CheckRejectsBadSpecs) {
   expect_rejected(make(ar, Algorithm::kPairwise, 4, 8), {"pairwise", "all_reduce"});
   expect_rejected(make(Collective::kAllToAll, Algorithm::kRing, 4, 8), {"ring", "all_to_all"});
   CollectiveSpec grid = make(ar, Algorithm::kRing2D, 8, 8);
-  expect_rejected(grid, {"ring_2d", "rows"});
   grid.rows = 2;
+  expect_rejected(grid, {"2 x 0", "8"});
   grid.cols = 3;
   expect_rejected(grid, {"2 x 3", "6", "8"});
   CollectiveSpec ring_grid = make(ar, Algorithm::kRing, 6, 8);
