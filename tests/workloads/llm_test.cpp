@@ -368,6 +368,10 @@ TEST(Llm, MakeResolvesListing1) {
   EXPECT_EQ(w->config().tp_algorithm, Algorithm::kBidirRing);
   EXPECT_EQ(w->volumes().size(), 8u);
   EXPECT_GT(w->groups()[0].analytic_s, 0);
+  Interpreter run{*w, 64, {}, {}, {}, 0};
+  EXPECT_TRUE(run.run());
+  EXPECT_NEAR(run.compute_ps[static_cast<uint32_t>(w->volumes().size())] * 989e12 * 1e-12,
+              w->model_flops() / 3, w->model_flops() * 1e-6);
 }
 
 void expect_input_error(const ParamSet& s, uint32_t ranks, const std::string& key) {
