@@ -1,0 +1,392 @@
+// The LLM iteration generator (docs/WORKLOADS-llm.part.md): phases are pipeline steps (one layer
+// of one micro-batch, or one pipeline send or receive) followed by the data-parallel
+// all-reduces, so an endpoint never holds more than one layer's ops.
+#include "models/workloads/llm.h"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <utility>
+
+#include "core/error.h"
+
+namespace hx::wl {
+namespace {
+
+// Table 4's labels, in LlmWorkload::Row order.
+const char* const kLabels[] = {"TP attention", "TP FFN", "TP FFN dense", "CP",           "EP",
+                               "DP VOC",       "DP QKV", "DP FFN",       "DP FFN dense", "PP"};
+
+constexpr Algorithm kAlgorithms[] = {
+    Algorithm::kRing,   Algorithm::kBidirRing, Algorithm::kRing2D,        Algorithm::kHierarchical,
+    Algorithm::kDirect, Algorithm::kPairwise,  Algorithm::kBinaryExchange};
+
+Algorithm algorithm_from_name(const std::string& name, const std::string& key) {
+  for (Algorithm a : kAlgorithms) {
+    if (name == algorithm_name(a)) return a;
+  }
+  throw InputError(key + ": unknown algorithm '" + name + "'");
+}
+
+void require(bool ok, const std::string& key, const std::string& what) {
+  if (!ok) throw InputError("llm." + key + ": " + what);
+}
+
+}  // namespace
+
+struct LlmWorkload::Chain {
+  Program& out;
+  uint32_t tag = 0;  // next free tag of the phase
+  bool started = false;
+  uint32_t last = 0;
+  std::span<const uint32_t> after() const {
+    return started ? std::span<const uint32_t>(&last, 1) : std::span<const uint32_t>();
+  }
+  void then(uint32_t op) {
+    last = op;
+    started = true;
+  }
+};
+
+void check_llm(const LlmConfig& c, uint32_t ranks) {
+  const LlmModel& m = c.model;
+  const Parallelism& p = c.par;
+  require(m.layers > 0 && m.hidden > 0 && m.ffn > 0 && m.vocab > 0 && m.seq > 0, "preset",
+          "layers, hidden, ffn, vocab and seq must be positive");
+  require(m.heads > 0 && m.hidden % m.heads == 0, "heads", "must divide hidden");
+  require(m.kv_heads > 0 && m.heads % m.kv_heads == 0, "kv_heads", "must divide heads");
+  require(m.experts >= 1, "experts", "must be at least 1");
+  require(m.top_k >= 1 && m.top_k <= m.experts, "top_k", "must be between 1 and experts");
+  require(m.moe_layer_ratio > 0 && m.moe_layer_ratio <= 1, "moe_layer_ratio", "must be in (0, 1]");
+  require(m.ffn_matrices == 2 || m.ffn_matrices == 3, "ffn_matrices", "must be 2 or 3");
+  require(m.bytes_per_element > 0, "bytes_per_element", "must be positive");
+  require(p.tp >= 1 && p.cp >= 1 && p.ep >= 1 && p.dp >= 1 && p.pp >= 1, "tp",
+          "tp, cp, ep, dp and pp must be at least 1");
+  require(p.micro_batch >= 1 && p.micro_batches >= 1, "micro_batches",
+          "micro_batch and micro_batches must be at least 1");
+  require(static_cast<uint64_t>(p.tp) * p.cp * p.ep * p.dp * p.pp == ranks, "tp",
+          "llm.tp * llm.cp * llm.ep * llm.dp * llm.pp = " + std::to_string(p.chips()) +
+              " chips, but the mapping has " + std::to_string(ranks) + " ranks");
+  require(m.heads % p.tp == 0 && m.hidden % p.tp == 0 && m.ffn % p.tp == 0, "tp",
+          std::to_string(p.tp) + " must divide heads, hidden and ffn");
+  require(m.seq % p.cp == 0, "cp", std::to_string(p.cp) + " must divide seq");
+  require(m.experts % p.ep == 0, "ep",
+          "experts (" + std::to_string(m.experts) + ") must be a multiple of ep");
+  require(m.layers % p.pp == 0, "pp", std::to_string(p.pp) + " must divide layers");
+  require(m.experts == 1 || moe_layers_per_stage(m, p) > 0, "moe_layer_ratio",
+          "leaves a pipeline stage of " + std::to_string(m.layers / p.pp) +
+              " layers without expert layers");
+  require(c.chip_flops > 0, "chip_flops", "must be positive");
+  require(c.efficiency > 0 && c.efficiency <= 1, "efficiency", "must be in (0, 1]");
+}
+
+LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping)
+    : config_(std::move(config)), mapping_(std::move(mapping)) {
+  check_llm(config_, mapping_.ranks());
+  const LlmModel& m = config_.model;
+  const Parallelism& par = config_.par;
+  volumes_ = table4_volumes(m, par);
+  std::fill(std::begin(row_), std::end(row_), -1);
+  for (int r = 0; r < kRows; ++r) {
+    for (std::size_t i = 0; i < volumes_.size(); ++i) {
+      if (volumes_[i].label == kLabels[r]) row_[r] = static_cast<int>(i);
+    }
+  }
+  stage_layers_ = m.layers / par.pp;
+
+  const double alpha = config_.alpha_s, bw = config_.bandwidth;
+  for (int r = 0; r < kRows; ++r) {
+    if (row_[r] < 0) continue;
+    const CommVolume& v = volumes_[row_[r]];
+    const std::string key = std::string("llm.") +
+                            (v.dim == Dim::kTP   ? "tp"
+                             : v.dim == Dim::kEP ? "ep"
+                                                 : "dp") +
+                            "_algorithm";
+    double once = 0;  // one occurrence
+    if (v.pattern == Pattern::kPointToPoint) {
+      once = bw > 0 ? alpha + static_cast<double>(v.bytes) / bw : 0;
+    } else if (v.pattern == Pattern::kReduceScatterAllGather) {
+      const CollectiveSpec rs = spec(Row(r), Collective::kReduceScatter, 0);
+      const CollectiveSpec ag = spec(Row(r), Collective::kAllGather, 0);
+      check_collective(rs, key);
+      check_collective(ag, key);
+      // RS and AG alternate: half the occurrences are each.
+      if (bw > 0)
+        once = (alpha_beta_seconds(rs, alpha, bw) + alpha_beta_seconds(ag, alpha, bw)) / 2;
+    } else {
+      const CollectiveSpec s =
+          spec(Row(r),
+               v.pattern == Pattern::kAllToAll ? Collective::kAllToAll : Collective::kAllReduce, 0);
+      check_collective(s, key);
+      if (bw > 0) once = alpha_beta_seconds(s, alpha, bw);
+    }
+    groups_.push_back({v.label + " " + pattern_name(v.pattern), v.dim, once * v.frequency});
+  }
+  compute_forward_ = static_cast<uint32_t>(groups_.size());
+  groups_.push_back({"compute forward", Dim::kNone, 0});
+  compute_backward_ = static_cast<uint32_t>(groups_.size());
+  groups_.push_back({"compute backward", Dim::kNone, 0});
+
+  // The data-parallel all-reduces, in the order backward produces the gradients.
+  for (uint32_t j = stage_layers_; j-- > 0;) {
+    if (row_[kDpQkv] >= 0) dp_phases_.push_back(kDpQkv);
+    const Row ffn = m.experts == 1 || is_moe_layer(m, j) ? kDpFfn : kDpFfnDense;
+    if (row_[ffn] >= 0) dp_phases_.push_back(ffn);
+  }
+  if (row_[kDpVoc] >= 0) dp_phases_.push_back(kDpVoc);
+
+  // Per chip: B*S/C tokens through 1/T of every weight matrix (and of the attention heads).
+  const double tokens = static_cast<double>(par.micro_batch) * m.seq / par.cp / par.tp;
+  const double H = m.hidden, S = m.seq;
+  qkv_ps_ = compute_ps(2 * tokens * H * (H + 2 * H * m.kv_heads / m.heads));
+  attention_ps_ = compute_ps(tokens * (4 * S * H + 2 * H * H));
+  ffn_dense_ps_ = compute_ps(2 * tokens * m.ffn_matrices * H * m.ffn);
+  ffn_moe_ps_ = compute_ps(2 * tokens * m.ffn_matrices * H * m.ffn * m.top_k);
+  logits_ps_ = compute_ps(tokens * logits_forward_flops(m));
+}
+
+int64_t LlmWorkload::compute_ps(double flops) const {
+  return std::llround(flops / (config_.chip_flops * config_.efficiency) * 1e12);
+}
+
+Algorithm LlmWorkload::algorithm(Row row) const {
+  switch (volumes_[row_[row]].dim) {
+    case Dim::kTP:
+      return config_.tp_algorithm;
+    case Dim::kEP:
+      return config_.ep_algorithm;
+    default:
+      return config_.dp_algorithm;
+  }
+}
+
+CollectiveSpec LlmWorkload::spec(Row row, Collective op, uint32_t rank) const {
+  const CommVolume& v = volumes_[row_[row]];
+  CollectiveSpec s;
+  s.op = op;
+  s.algorithm = algorithm(row);
+  s.bytes = v.bytes;
+  for (uint32_t r : group_ranks(v.group, rank)) s.members.push_back(mapping_.endpoint(r));
+  s.group = static_cast<uint32_t>(row_[row]);
+  return s;
+}
+
+uint32_t LlmWorkload::stage_of(uint32_t rank) const {
+  return rank / (config_.par.chips() / config_.par.pp);
+}
+
+uint32_t LlmWorkload::steps_phases(uint32_t stage) const {
+  return stage_layers_ + (stage > 0 ? 1 : 0) + (stage + 1 < config_.par.pp ? 1 : 0);
+}
+
+uint32_t LlmWorkload::phases(uint32_t e) const {
+  const uint32_t rank = mapping_.rank_of(e);
+  if (rank == Mapping::kNone) return 0;
+  return 2 * config_.par.micro_batches * steps_phases(stage_of(rank)) +
+         static_cast<uint32_t>(dp_phases_.size());
+}
+
+void LlmWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {
+  const uint32_t rank = mapping_.rank_of(e);
+  const uint32_t stage = stage_of(rank), P = config_.par.pp, NB = config_.par.micro_batches;
+  const uint32_t n = steps_phases(stage);
+  if (phase >= 2 * NB * n) {
+    Chain chain{out};
+    collective(dp_phases_[phase - 2 * NB * n], Collective::kAllReduce, rank, chain);
+    return;
+  }
+  // Step `step` of the stage's schedule: after `warmup` forwards, forwards and backwards
+  // alternate until the forwards run out, then the remaining backwards.
+  const uint32_t step = phase / n, k = phase % n;
+  const uint32_t warmup = config_.schedule == Schedule::kGPipe ? NB : std::min(P - 1 - stage, NB);
+  bool forward = step < warmup;
+  uint32_t mb = step;
+  if (!forward) {
+    const uint32_t j = step - warmup;
+    forward = j < 2 * (NB - warmup) && j % 2 == 0;
+    mb = j < 2 * (NB - warmup) ? (forward ? warmup + j / 2 : j / 2) : j - (NB - warmup);
+  }
+  // Forward receives from stage - 1 and sends to stage + 1; backward the other way round.
+  const bool receives = forward ? stage > 0 : stage + 1 < P;
+  if (receives && k == 0) return pipeline_transfer(rank, forward, mb, false, out);
+  const uint32_t layer = k - (receives ? 1 : 0);
+  if (layer == stage_layers_) return pipeline_transfer(rank, forward, mb, true, out);
+  if (forward) return forward_layer(rank, layer, out);
+  backward_layer(rank, stage_layers_ - 1 - layer, out);
+}
+
+void LlmWorkload::collective(Row row, Collective op, uint32_t rank, Chain& chain) const {
+  if (row_[row] < 0) return;
+  CollectiveSpec s = spec(row, op, rank);
+  const std::vector<uint32_t> ranks = group_ranks(volumes_[row_[row]].group, rank);
+  const auto position =
+      static_cast<uint32_t>(std::find(ranks.begin(), ranks.end(), rank) - ranks.begin());
+  s.tag_base = chain.tag;
+  chain.tag += collective_tags(s);
+  chain.then(append_collective(s, position, chain.out, chain.after()));
+}
+
+void LlmWorkload::compute(int64_t ps, bool forward, Chain& chain) const {
+  chain.then(chain.out.compute(ps, forward ? compute_forward_ : compute_backward_, chain.after()));
+}
+
+// Each rank sends its K/V shard to one CP-ring neighbour and receives the other's (forward:
+// to the next, backward: the gradients to the previous).
+void LlmWorkload::cp_exchange(uint32_t rank, bool forward, Chain& chain) const {
+  if (row_[kCp] < 0) return;
+  const CommVolume& v = volumes_[row_[kCp]];
+  const std::vector<uint32_t> ring = group_ranks(v.group, rank);
+  const auto c = static_cast<uint32_t>(std::find(ring.begin(), ring.end(), rank) - ring.begin());
+  const auto C = static_cast<uint32_t>(ring.size());
+  const uint32_t next = ring[(c + 1) % C], prev = ring[(c + C - 1) % C];
+  const uint32_t to = mapping_.endpoint(forward ? next : prev);
+  const uint32_t from = mapping_.endpoint(forward ? prev : next);
+  const auto group = static_cast<uint32_t>(row_[kCp]);
+  const uint32_t s = chain.out.send(to, v.bytes, chain.tag, group, chain.after());
+  const uint32_t r = chain.out.recv(from, v.bytes, chain.tag, group, chain.after());
+  ++chain.tag;
+  chain.then(chain.out.wait(group, std::vector<uint32_t>{s, r}));
+}
+
+void LlmWorkload::pipeline_transfer(uint32_t rank, bool forward, uint32_t micro_batch, bool send,
+                                    Program& out) const {
+  const CommVolume& v = volumes_[row_[kPp]];
+  const uint32_t stride = v.group.stride;  // T*C*D: the same rank one stage further
+  const bool to_next = forward == send;
+  const uint32_t peer = mapping_.endpoint(to_next ? rank + stride : rank - stride);
+  // Distinct tags per micro-batch and direction, so a message can only match its own receive.
+  const uint32_t tag = (forward ? 0 : config_.par.micro_batches) + micro_batch;
+  const auto group = static_cast<uint32_t>(row_[kPp]);
+  if (send) {
+    out.send(peer, v.bytes, tag, group);
+  } else {
+    out.recv(peer, v.bytes, tag, group);
+  }
+}
+
+// Megatron order with sequence parallelism: all-gather before each block, reduce-scatter after.
+void LlmWorkload::forward_layer(uint32_t rank, uint32_t layer, Program& out) const {
+  const LlmModel& m = config_.model;
+  const bool moe = is_moe_layer(m, layer);
+  const Row ffn = m.experts == 1 || moe ? kTpFfn : kTpFfnDense;
+  Chain chain{out};
+  collective(kTpAttn, Collective::kAllGather, rank, chain);
+  compute(qkv_ps_, true, chain);
+  cp_exchange(rank, true, chain);
+  compute(attention_ps_, true, chain);
+  collective(kTpAttn, Collective::kReduceScatter, rank, chain);
+  collective(ffn, Collective::kAllGather, rank, chain);
+  if (moe) collective(kEp, Collective::kAllToAll, rank, chain);  // dispatch
+  compute(moe ? ffn_moe_ps_ : ffn_dense_ps_, true, chain);
+  if (moe) collective(kEp, Collective::kAllToAll, rank, chain);  // combine
+  collective(ffn, Collective::kReduceScatter, rank, chain);
+  const bool last = stage_of(rank) + 1 == config_.par.pp && layer + 1 == stage_layers_;
+  if (last) compute(logits_ps_, true, chain);
+}
+
+// The mirror of forward_layer: an all-gather's gradient is a reduce-scatter and vice versa.
+void LlmWorkload::backward_layer(uint32_t rank, uint32_t layer, Program& out) const {
+  const LlmModel& m = config_.model;
+  const bool moe = is_moe_layer(m, layer);
+  const Row ffn = m.experts == 1 || moe ? kTpFfn : kTpFfnDense;
+  Chain chain{out};
+  const bool last = stage_of(rank) + 1 == config_.par.pp && layer + 1 == stage_layers_;
+  if (last) compute(2 * logits_ps_, false, chain);
+  collective(ffn, Collective::kAllGather, rank, chain);
+  if (moe) collective(kEp, Collective::kAllToAll, rank, chain);
+  compute(2 * (moe ? ffn_moe_ps_ : ffn_dense_ps_), false, chain);
+  if (moe) collective(kEp, Collective::kAllToAll, rank, chain);
+  collective(ffn, Collective::kReduceScatter, rank, chain);
+  collective(kTpAttn, Collective::kAllGather, rank, chain);
+  compute(2 * attention_ps_, false, chain);
+  cp_exchange(rank, false, chain);
+  compute(2 * qkv_ps_, false, chain);
+  collective(kTpAttn, Collective::kReduceScatter, rank, chain);
+}
+
+std::vector<ParamSpec> llm_params() {
+  const auto model = [](const char* name, const char* what) {
+    return ParamSpec::integer(name, 0, std::string(what) + "; 0: the preset's value")
+        .range(0, 1e12);
+  };
+  const auto size = [](const char* name, const char* what) {
+    return ParamSpec::integer(name, 1, what).range(1, 1 << 24);
+  };
+  return {
+      ParamSpec::choice("preset", "gpt3-175b", llm_preset_names(), "model architecture"),
+      model("layers", "transformer layers L"),
+      model("hidden", "hidden dimension H"),
+      model("ffn", "FFN (per expert) intermediate dimension I"),
+      model("heads", "attention heads h_A"),
+      model("kv_heads", "key/value heads h_KV"),
+      model("vocab", "vocabulary size V"),
+      model("seq", "sequence length S"),
+      model("experts", "experts per MoE layer (1: dense)"),
+      model("top_k", "experts per token K"),
+      ParamSpec::real("moe_layer_ratio", 0, "fraction of layers with experts; 0: the preset's")
+          .range(0, 1),
+      model("ffn_matrices", "FFN weight matrices in the FLOPs: 3 SwiGLU, 2 GELU"),
+      model("bytes_per_element", "bytes per activation/gradient element"),
+      size("tp", "tensor parallelism T"),
+      size("cp", "context parallelism C"),
+      size("ep", "expert parallelism E"),
+      size("dp", "data parallelism D_e of the expert layers (attention: E * D_e)"),
+      size("pp", "pipeline parallelism P"),
+      size("micro_batch", "sequences per micro-batch B"),
+      size("micro_batches", "micro-batches per iteration N_B"),
+      ParamSpec::choice("schedule", "1f1b", {"1f1b", "gpipe"}, "pipeline schedule"),
+      ParamSpec::real("chip_flops", 989e12, "FLOP/s of one chip (H100 bf16 dense)").range(0, 1e18),
+      ParamSpec::real("efficiency", 1.0, "fraction of chip_flops the compute achieves").range(0, 1),
+      ParamSpec::choice("tp_algorithm", "bidir_ring", algorithm_names(),
+                        "TP reduce-scatter/all-gather algorithm"),
+      ParamSpec::choice("ep_algorithm", "direct", algorithm_names(), "EP all-to-all algorithm"),
+      ParamSpec::choice("dp_algorithm", "ring", algorithm_names(), "DP all-reduce algorithm"),
+  };
+}
+
+std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapping, double alpha_s,
+                                               double bandwidth) {
+  LlmConfig c;
+  try {
+    c.model = llm_preset(llm.text("preset"));
+  } catch (const InputError& e) {
+    throw InputError(std::string("llm.preset: ") + e.what());
+  }
+  LlmModel& m = c.model;
+  const auto override_with = [&](const char* key, auto& field) {
+    const int64_t v = llm.integer(key);
+    if (v > 0) field = static_cast<std::remove_reference_t<decltype(field)>>(v);
+  };
+  override_with("layers", m.layers);
+  override_with("hidden", m.hidden);
+  override_with("ffn", m.ffn);
+  override_with("heads", m.heads);
+  override_with("kv_heads", m.kv_heads);
+  override_with("vocab", m.vocab);
+  override_with("seq", m.seq);
+  override_with("experts", m.experts);
+  override_with("top_k", m.top_k);
+  override_with("ffn_matrices", m.ffn_matrices);
+  override_with("bytes_per_element", m.bytes_per_element);
+  if (llm.real("moe_layer_ratio") > 0) m.moe_layer_ratio = llm.real("moe_layer_ratio");
+  Parallelism& p = c.par;
+  override_with("tp", p.tp);
+  override_with("cp", p.cp);
+  override_with("ep", p.ep);
+  override_with("dp", p.dp);
+  override_with("pp", p.pp);
+  override_with("micro_batch", p.micro_batch);
+  override_with("micro_batches", p.micro_batches);
+  c.schedule = llm.text("schedule") == "gpipe" ? Schedule::kGPipe : Schedule::kOneFOneB;
+  c.chip_flops = llm.real("chip_flops");
+  c.efficiency = llm.real("efficiency");
+  c.tp_algorithm = algorithm_from_name(llm.text("tp_algorithm"), "llm.tp_algorithm");
+  c.ep_algorithm = algorithm_from_name(llm.text("ep_algorithm"), "llm.ep_algorithm");
+  c.dp_algorithm = algorithm_from_name(llm.text("dp_algorithm"), "llm.dp_algorithm");
+  c.alpha_s = alpha_s;
+  c.bandwidth = bandwidth;
+  return std::make_unique<LlmWorkload>(std::move(c), std::move(mapping));
+}
+
+}  // namespace hx::wl

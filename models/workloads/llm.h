@@ -1,0 +1,94 @@
+// One training iteration of a transformer under 5D parallelism as a message-DAG workload
+// (RailX §5, Table 4): per-layer TP/CP/EP communication interleaved with compute, pipeline
+// sends between stages, data-parallel all-reduces at the end (docs/WORKLOADS-llm.part.md).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/params.h"
+#include "models/workloads/collectives.h"
+#include "models/workloads/llm_model.h"
+#include "models/workloads/mapping.h"
+#include "models/workloads/program.h"
+
+namespace hx::wl {
+
+/// Pipeline schedule: 1F1B (stage p runs min(P-1-p, N_B) forwards, then alternates one forward
+/// and one backward) or GPipe (all forwards, then all backwards).
+enum class Schedule { kOneFOneB, kGPipe };
+
+struct LlmConfig {
+  LlmModel model;
+  Parallelism par;
+  double chip_flops = 989e12;  // FLOP/s of one chip (H100 dense bf16, InfiniteHBD §6.1)
+  double efficiency = 1;       // fraction of chip_flops the compute achieves
+  Algorithm tp_algorithm = Algorithm::kBidirRing;
+  Algorithm ep_algorithm = Algorithm::kDirect;
+  Algorithm dp_algorithm = Algorithm::kRing;
+  Schedule schedule = Schedule::kOneFOneB;
+  double alpha_s = 0;    // α for the analytic times, seconds
+  double bandwidth = 0;  // B for the analytic times, bytes/s; 0: analytic times are 0
+};
+
+/// InputError naming the [llm] key when the model or parallelism cannot be run as Table 4 needs
+/// (chips != ranks, T not dividing heads or hidden, experts not a multiple of E, ...).
+void check_llm(const LlmConfig& c, uint32_t ranks);
+
+class LlmWorkload : public Workload {
+ public:
+  /// Rank r runs on mapping.endpoint(r); ranks are ordered [T, C, E, D_e, P], T innermost.
+  LlmWorkload(LlmConfig config, Mapping mapping);
+
+  uint32_t phases(uint32_t e) const override;
+  void generate(uint32_t e, uint32_t phase, Program& out) const override;
+  /// groups()[i] accounts volumes()[i]; then "compute forward" and "compute backward".
+  const std::vector<OpGroup>& groups() const override { return groups_; }
+  double model_flops() const override { return iteration_flops(config_.model, config_.par); }
+
+  const std::vector<CommVolume>& volumes() const { return volumes_; }
+  const LlmConfig& config() const { return config_; }
+
+ private:
+  enum Row { kTpAttn, kTpFfn, kTpFfnDense, kCp, kEp, kDpVoc, kDpQkv, kDpFfn, kDpFfnDense, kPp };
+  static constexpr int kRows = kPp + 1;
+  struct Chain;  // the ops of a phase, each after the previous one
+
+  void forward_layer(uint32_t rank, uint32_t layer, Program& out) const;
+  void backward_layer(uint32_t rank, uint32_t layer, Program& out) const;
+  void pipeline_transfer(uint32_t rank, bool forward, uint32_t micro_batch, bool send,
+                         Program& out) const;
+  void collective(Row row, Collective op, uint32_t rank, Chain& chain) const;
+  void cp_exchange(uint32_t rank, bool forward, Chain& chain) const;
+  void compute(int64_t ps, bool forward, Chain& chain) const;
+  CollectiveSpec spec(Row row, Collective op, uint32_t rank) const;
+  Algorithm algorithm(Row row) const;
+  int64_t compute_ps(double flops) const;
+  uint32_t stage_of(uint32_t rank) const;
+  uint32_t steps_phases(uint32_t stage) const;
+
+  LlmConfig config_;
+  Mapping mapping_;
+  std::vector<CommVolume> volumes_;
+  int row_[kRows];  // index into volumes_ and groups_, -1 when the row is absent
+  std::vector<OpGroup> groups_;
+  uint32_t compute_forward_ = 0, compute_backward_ = 0;  // group indices
+  uint32_t stage_layers_ = 0;
+  std::vector<Row> dp_phases_;  // the all-reduce phases at the end of the iteration, in order
+  // Per chip and micro-batch, forward: QKV projection, attention scores/context + output
+  // projection, FFN of a dense layer, FFN of an expert layer, logits (last stage).
+  int64_t qkv_ps_ = 0, attention_ps_ = 0, ffn_dense_ps_ = 0, ffn_moe_ps_ = 0, logits_ps_ = 0;
+};
+
+/// The [llm] section: preset, model overrides (0: the preset's value), parallelism, chip rate,
+/// efficiency, schedule and the TP/EP/DP collective algorithms.
+std::vector<ParamSpec> llm_params();
+
+/// Resolves the preset and overrides of `llm` into an LlmWorkload; InputError naming the key
+/// for an unknown preset or an inconsistent model, parallelism or mapping.
+std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapping, double alpha_s,
+                                               double bandwidth);
+
+}  // namespace hx::wl

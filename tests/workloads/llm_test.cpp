@@ -1,0 +1,403 @@
+// The LLM workload against RailX Table 4: volumes, frequencies and process groups by hand, the
+// generated programs run by an abstract interpreter, model FLOPs against 6 x params x tokens.
+#include "models/workloads/llm.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+#include "core/error.h"
+
+namespace hx::wl {
+namespace {
+
+// L=4 H=64 I=256 h_A=8 h_KV=2 V=1000 S=32, 4 experts top-2 on every layer, SwiGLU, bf16.
+LlmModel small_moe() { return {"small", 4, 64, 256, 8, 2, 1000, 32, 4, 2, 1, 3, 2}; }
+// T=2 C=2 E=2 D_e=2 P=2, B=1, N_B=2: 32 chips.
+Parallelism small_par() { return {2, 2, 2, 2, 2, 1, 2}; }
+
+const CommVolume& row(const std::vector<CommVolume>& rows, const std::string& label) {
+  for (const CommVolume& v : rows) {
+    if (v.label == label) return v;
+  }
+  throw std::logic_error("no row " + label);
+}
+
+bool has_row(const std::vector<CommVolume>& rows, const std::string& label) {
+  for (const CommVolume& v : rows) {
+    if (v.label == label) return true;
+  }
+  return false;
+}
+
+TEST(Llm, Table4VolumesOfASmallMoeModel) {
+  const std::vector<CommVolume> rows = table4_volumes(small_moe(), small_par());
+  ASSERT_EQ(rows.size(), 8u);
+  const uint64_t B = 1, S = 32, H = 64, K = 2, T = 2, C = 2, bytes = 2;
+  const double NB = 2, L = 4, P = 2;
+  EXPECT_EQ(row(rows, "TP attention").bytes, B * S * H * bytes);
+  EXPECT_EQ(row(rows, "TP attention").frequency, 4 * NB * L / P);
+  EXPECT_EQ(row(rows, "TP FFN").bytes, B * S * H * K * bytes);
+  EXPECT_EQ(row(rows, "TP FFN").frequency, 4 * NB * L / P);
+  EXPECT_EQ(row(rows, "CP").bytes, B * S * H * (2 * 2) / 8 / T * bytes);  // 2 h_KV / h_A
+  EXPECT_EQ(row(rows, "CP").frequency, 2 * NB * L / P);
+  EXPECT_EQ(row(rows, "EP").bytes, B * S * H * K / (T * C) * bytes);
+  EXPECT_EQ(row(rows, "EP").frequency, 4 * NB * L / P);
+  EXPECT_EQ(row(rows, "DP VOC").bytes, 2 * H * 1000 / (T * C) * bytes);
+  EXPECT_EQ(row(rows, "DP VOC").frequency, 1);
+  EXPECT_EQ(row(rows, "DP QKV").bytes, (2 * H * H + 2 * 2 * H * H / 8) / T * bytes);
+  EXPECT_EQ(row(rows, "DP QKV").frequency, L / P);
+  EXPECT_EQ(row(rows, "DP FFN").bytes, 3 * H * 256 / T * bytes);
+  EXPECT_EQ(row(rows, "DP FFN").frequency, L / P);
+  EXPECT_EQ(row(rows, "PP").bytes, B * S * H / (T * C) * bytes);
+  EXPECT_EQ(row(rows, "PP").frequency, 2 * NB);
+  EXPECT_EQ(row(rows, "TP FFN").pattern, Pattern::kReduceScatterAllGather);
+  EXPECT_EQ(row(rows, "EP").pattern, Pattern::kAllToAll);
+  EXPECT_EQ(row(rows, "DP QKV").pattern, Pattern::kAllReduce);
+  EXPECT_EQ(row(rows, "CP").dim, Dim::kCP);
+}
+
+TEST(Llm, DenseModelsHaveNoExpertRowsAndHalfMoeModelsHaveDenseRows) {
+  LlmModel dense = small_moe();
+  dense.experts = 1;
+  dense.top_k = 1;
+  Parallelism par = small_par();
+  par.ep = 1;
+  par.dp = 4;
+  std::vector<CommVolume> rows = table4_volumes(dense, par);
+  EXPECT_FALSE(has_row(rows, "EP"));
+  EXPECT_FALSE(has_row(rows, "TP FFN dense"));
+  EXPECT_EQ(row(rows, "TP FFN").bytes, 1u * 32 * 64 * 2);  // K = 1
+  EXPECT_EQ(row(rows, "DP FFN").group.members(), 2u * 4);  // C * D_e = C * D
+
+  LlmModel half = small_moe();
+  half.moe_layer_ratio = 0.5;  // stage layers 1 of {0, 1} has experts
+  rows = table4_volumes(half, small_par());
+  EXPECT_EQ(row(rows, "TP FFN").frequency, 4 * 2 * 1);  // 4 N_B x 1 expert layer per stage
+  EXPECT_EQ(row(rows, "TP FFN dense").frequency, 4 * 2 * 1);
+  EXPECT_EQ(row(rows, "TP FFN dense").bytes, 1u * 32 * 64 * 2);
+  EXPECT_EQ(row(rows, "EP").frequency, 4 * 2 * 1);
+  EXPECT_EQ(row(rows, "DP FFN").frequency, 1);
+  EXPECT_EQ(row(rows, "DP FFN dense").frequency, 1);
+  EXPECT_EQ(row(rows, "DP FFN dense").group.members(), 2u * 2 * 2);  // G_D_QKV
+  EXPECT_FALSE(is_moe_layer(half, 0));
+  EXPECT_TRUE(is_moe_layer(half, 1));
+}
+
+TEST(Llm, ProcessGroupsAreTable4s) {
+  const std::vector<CommVolume> rows = table4_volumes(small_moe(), small_par());
+  // Rank 13 = t 1 + c 0*2 + e 1*4 + d_e 1*8 + p 0*16, with T=2 C=2 E=2 D_e=2 P=2.
+  const uint32_t i = 13;
+  using V = std::vector<uint32_t>;
+  EXPECT_EQ(group_ranks(row(rows, "TP attention").group, i), (V{12, 13}));  // G_T
+  EXPECT_EQ(group_ranks(row(rows, "TP FFN").group, i), (V{12, 13}));
+  EXPECT_EQ(group_ranks(row(rows, "CP").group, i), (V{13, 15}));           // i, i+T
+  EXPECT_EQ(group_ranks(row(rows, "EP").group, i), (V{9, 13}));            // stride TC
+  EXPECT_EQ(group_ranks(row(rows, "DP VOC").group, i), (V{1, 5, 9, 13}));  // D = 4, stride TC
+  EXPECT_EQ(group_ranks(row(rows, "DP QKV").group, i),
+            (V{1, 3, 5, 7, 9, 11, 13, 15}));  // CD = 8, stride T
+  // {G_C,5, G_C,5+TCE}: C ranks of stride T, D_e times at stride TCE = 8.
+  EXPECT_EQ(group_ranks(row(rows, "DP FFN").group, i), (V{5, 7, 13, 15}));
+  EXPECT_EQ(group_ranks(row(rows, "PP").group, i), (V{13, 29}));  // stride TCD = 16
+}
+
+// Runs every endpoint's phases: an op runs when its dependencies are done; a recv completes
+// once the matching (src, dst, tag) send has been issued (the k-th recv matches the k-th send).
+struct Interpreter {
+  const Workload& w;
+  uint32_t endpoints;
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> bytes;  // (group, endpoint) -> bytes sent
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> sends;  // (group, endpoint) -> sends
+  std::map<uint32_t, double> compute_ps;                    // group -> total
+  size_t max_phase_ops = 0;
+
+  bool run() {
+    std::vector<uint32_t> phase(endpoints, 0);
+    std::vector<Program> prog(endpoints);
+    std::vector<std::vector<char>> done(endpoints);
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::deque<uint64_t>> in_flight;
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (uint32_t e = 0; e < endpoints; ++e) {
+        while (phase[e] < w.phases(e)) {
+          Program& p = prog[e];
+          if (done[e].empty()) {
+            p.clear();
+            w.generate(e, phase[e], p);
+            done[e].assign(p.size(), 0);
+            max_phase_ops = std::max(max_phase_ops, p.size());
+          }
+          for (uint32_t i = 0; i < p.size(); ++i) {
+            if (done[e][i]) continue;
+            bool ready = true;
+            for (uint32_t d : p.deps_of(i)) ready = ready && done[e][d];
+            if (!ready) continue;
+            const Op& op = p.ops[i];
+            if (op.kind == OpKind::kSend) {
+              in_flight[{e, op.peer, op.tag}].push_back(op.bytes);
+              bytes[{op.group, e}] += op.bytes;
+              ++sends[{op.group, e}];
+            } else if (op.kind == OpKind::kRecv) {
+              auto& q = in_flight[{op.peer, e, op.tag}];
+              if (q.empty()) continue;
+              EXPECT_TRUE(op.bytes == 0 || op.bytes == q.front());
+              q.pop_front();
+            } else if (op.kind == OpKind::kCompute) {
+              compute_ps[op.group] += static_cast<double>(op.compute_ps);
+            }
+            done[e][i] = 1;
+            progress = true;
+          }
+          if (std::find(done[e].begin(), done[e].end(), 0) != done[e].end()) break;
+          done[e].clear();
+          ++phase[e];
+          progress = true;
+        }
+      }
+    }
+    for (uint32_t e = 0; e < endpoints; ++e) {
+      if (phase[e] < w.phases(e)) return false;
+    }
+    return true;
+  }
+};
+
+// Ranks on scattered endpoints of a larger network: endpoint = (7r + 3) mod 40.
+Mapping scattered(uint32_t ranks) {
+  std::vector<uint32_t> eps;
+  for (uint32_t r = 0; r < ranks; ++r) eps.push_back((7 * r + 3) % 40);
+  return Mapping::list(eps, 40);
+}
+
+// Bytes a member sends in one occurrence of a row: (p-1)/p V for RS, AG and all-to-all, twice
+// that for all-reduce, V for a point-to-point send.
+double member_bytes(const CommVolume& v) {
+  const double p = v.group.members(), V = static_cast<double>(v.bytes);
+  switch (v.pattern) {
+    case Pattern::kAllReduce:
+      return 2 * (p - 1) / p * V;
+    case Pattern::kPointToPoint:
+      return V;
+    default:
+      return (p - 1) / p * V;
+  }
+}
+
+void check_iteration(const LlmConfig& c) {
+  const uint32_t chips = c.par.chips();
+  const Mapping mapping = scattered(chips);
+  const LlmWorkload w(c, mapping);
+  Interpreter run{w, 40, {}, {}, {}, 0};
+  ASSERT_TRUE(run.run()) << "deadlock";
+  EXPECT_LT(run.max_phase_ops, 200u);
+  const std::vector<CommVolume>& rows = w.volumes();
+  ASSERT_EQ(w.groups().size(), rows.size() + 2);
+  for (uint32_t g = 0; g < rows.size(); ++g) {
+    const CommVolume& v = rows[g];
+    SCOPED_TRACE(v.label);
+    EXPECT_EQ(w.groups()[g].dim, v.dim);
+    uint64_t pp_sends = 0;
+    for (uint32_t r = 0; r < chips; ++r) {
+      const uint32_t e = mapping.endpoint(r);
+      if (v.label == "PP") {
+        pp_sends += run.sends[{g, e}];
+      } else {
+        EXPECT_DOUBLE_EQ(static_cast<double>(run.bytes[{g, e}]), v.frequency * member_bytes(v));
+      }
+      if (v.label == "CP") {
+        EXPECT_EQ(run.sends[std::make_pair(g, e)], v.frequency);
+      }
+    }
+    // F = 2 N_B transfers across each stage boundary of each pipeline.
+    if (v.label == "PP") {
+      EXPECT_EQ(pp_sends, v.frequency * (c.par.pp - 1) * (chips / c.par.pp));
+      EXPECT_EQ(run.bytes[std::make_pair(g, mapping.endpoint(0))], c.par.micro_batches * v.bytes);
+    }
+  }
+  // Compute adds up to the model FLOPs: forward a third, backward two thirds.
+  const double flops_per_ps = c.chip_flops * c.efficiency * 1e-12;
+  const auto fwd = static_cast<uint32_t>(rows.size()), bwd = fwd + 1;
+  EXPECT_EQ(w.groups()[fwd].name, "compute forward");
+  EXPECT_NEAR(run.compute_ps[fwd] * flops_per_ps, w.model_flops() / 3, w.model_flops() * 1e-6);
+  EXPECT_NEAR(run.compute_ps[bwd] * flops_per_ps, w.model_flops() * 2 / 3, w.model_flops() * 1e-6);
+  for (uint32_t e = 0; e < 40; ++e) {
+    if (mapping.rank_of(e) == Mapping::kNone) {
+      EXPECT_EQ(w.phases(e), 0u);
+    }
+  }
+}
+
+LlmConfig small_config() {
+  LlmConfig c;
+  c.model = small_moe();
+  c.par = small_par();
+  c.chip_flops = 1e9;  // slow enough that no compute op rounds to a few picoseconds
+  return c;
+}
+
+TEST(Llm, MoeIterationMatchesTable4AndCompletes) {
+  LlmConfig c = small_config();
+  check_iteration(c);
+  c.schedule = Schedule::kGPipe;
+  check_iteration(c);
+}
+
+TEST(Llm, HalfMoeDeepPipelineCompletes) {
+  LlmConfig c = small_config();
+  c.model.moe_layer_ratio = 0.5;
+  c.par = {2, 1, 2, 1, 4, 1, 3};  // 16 chips, 4 stages of 2 layers
+  c.model.layers = 8;
+  c.tp_algorithm = Algorithm::kRing;
+  c.ep_algorithm = Algorithm::kPairwise;
+  c.dp_algorithm = Algorithm::kDirect;
+  check_iteration(c);
+  c.schedule = Schedule::kGPipe;
+  check_iteration(c);
+}
+
+TEST(Llm, DenseIterationCompletes) {
+  LlmConfig c = small_config();
+  c.model.experts = 1;
+  c.model.top_k = 1;
+  c.model.ffn_matrices = 2;
+  c.par = {4, 2, 1, 2, 2, 2, 5};
+  check_iteration(c);
+}
+
+TEST(Llm, AnalyticTimesFollowAlphaBeta) {
+  LlmConfig c = small_config();
+  c.alpha_s = 1e-6;
+  c.bandwidth = 1e9;
+  const LlmWorkload w(c, Mapping::linear(32, 32));
+  const CommVolume& pp = w.volumes().back();
+  ASSERT_EQ(pp.label, "PP");
+  EXPECT_DOUBLE_EQ(w.groups()[w.volumes().size() - 1].analytic_s,
+                   (1e-6 + static_cast<double>(pp.bytes) / 1e9) * pp.frequency);
+  // TP attention, bidirectional ring of 2: (p-1)α + (p-1)/p V/(2B) per RS or AG (RailX Eq. 6).
+  const CommVolume& tp = w.volumes().front();
+  EXPECT_NEAR(w.groups()[0].analytic_s,
+              (1e-6 + 0.5 * static_cast<double>(tp.bytes) / 2e9) * tp.frequency, 1e-12);
+  EXPECT_EQ(w.groups()[0].name, "TP attention RS/AG");
+}
+
+// GPT-3 175B, one sequence: params = 12 L H^2 + V H = 173.95e9 + 0.62e9 = 174.6e9 ~ 175e9.
+// FLOPs = 3 tokens (24 L H^2 + 4 S H L + 2 H V) = 6 params tokens + 12 S H L tokens, and
+// 12 S H L = 2.9e13 is 2.8% of 6 params, so within 5% of 6 x 175e9 x 2048.
+TEST(Llm, Gpt3FlopsAreSixTimesParamsTimesTokens) {
+  const LlmModel& m = llm_preset("gpt3-175b");
+  const Parallelism par{8, 1, 1, 4, 8, 1, 16};  // 4 x 16 sequences
+  const double tokens = 4.0 * 16 * 2048;
+  const double flops = iteration_flops(m, par);
+  EXPECT_NEAR(flops / (6 * 175e9 * tokens), 1, 0.05);
+  const double L = 96, H = 12288, S = 2048, V = 50257;
+  EXPECT_DOUBLE_EQ(flops, 3 * tokens * (L * (24 * H * H + 4 * S * H) + 2 * H * V));
+}
+
+TEST(Llm, PresetsHoldThePublishedNumbers) {
+  const LlmModel& moe = llm_preset("gpt-moe-1.1t");  // InfiniteHBD Appendix B
+  EXPECT_EQ(moe.layers, 192u);
+  EXPECT_EQ(moe.ffn, 49152u);
+  EXPECT_EQ(moe.hidden, 12288u);
+  EXPECT_EQ(moe.vocab, 64000u);
+  EXPECT_EQ(moe.heads, 128u);
+  EXPECT_EQ(moe.seq, 2048u);
+  EXPECT_EQ(moe.experts, 8u);
+  EXPECT_EQ(moe.moe_layer_ratio, 0.5);
+  EXPECT_EQ(moe.top_k, 2u);
+  // ~1.1T parameters: 96 dense and 96 expert layers of 4H^2 attention + 2HI per FFN.
+  const double H = 12288, I = 49152;
+  const double params = 96 * (4 * H * H + 2 * H * I) + 96 * (4 * H * H + 8 * 2 * H * I);
+  EXPECT_NEAR(params / 1.1e12, 1, 0.06);
+
+  const LlmModel& llama = llm_preset("llama3.1-405b");
+  EXPECT_EQ(llama.layers, 126u);
+  EXPECT_EQ(llama.hidden, 16384u);
+  EXPECT_EQ(llama.ffn, 53248u);
+  EXPECT_EQ(llama.heads, 128u);
+  EXPECT_EQ(llama.kv_heads, 8u);
+  EXPECT_EQ(llama.vocab, 128256u);
+  EXPECT_EQ(llama.seq, 8192u);
+  EXPECT_EQ(llama.ffn_matrices, 3u);
+
+  const LlmModel& gpt3 = llm_preset("gpt3-175b");
+  EXPECT_EQ(gpt3.layers, 96u);
+  EXPECT_EQ(gpt3.hidden, 12288u);
+  EXPECT_EQ(gpt3.ffn, 4u * 12288);
+  EXPECT_EQ(gpt3.vocab, 50257u);
+  EXPECT_EQ(gpt3.ffn_matrices, 2u);
+  EXPECT_EQ(llm_preset("opt-175b").vocab, 50272u);
+
+  const LlmModel& palm = llm_preset("palm-540b");
+  EXPECT_EQ(palm.layers, 118u);
+  EXPECT_EQ(palm.hidden, 18432u);
+  EXPECT_EQ(palm.heads, 48u);
+  EXPECT_EQ(palm.kv_heads, 1u);
+  EXPECT_EQ(palm.vocab, 256000u);
+
+  const LlmModel& l70 = llm_preset("llama3-70b-moe");  // RailX A.4 Listing 1
+  EXPECT_EQ(l70.layers, 80u);
+  EXPECT_EQ(l70.hidden, 8192u);
+  EXPECT_EQ(l70.ffn, 28672u);
+  EXPECT_EQ(l70.experts, 8u);
+  EXPECT_EQ(l70.top_k, 2u);
+  EXPECT_EQ(llm_preset_names().size(), 6u);
+}
+
+ParamSet llm_section(const std::vector<std::pair<std::string, std::string>>& values) {
+  Config config;
+  for (const auto& [k, v] : values) config.set("llm." + k, v, "test");
+  return resolve_section(config, "llm", llm_params());
+}
+
+// RailX A.4 Listing 1: TP4 CP2 EP2 DP4 PP2 with D = E * D_e = 4, so D_e = 2: 64 chips.
+TEST(Llm, MakeResolvesListing1) {
+  const ParamSet s = llm_section({{"preset", "llama3-70b-moe"},
+                                  {"tp", "4"},
+                                  {"cp", "2"},
+                                  {"ep", "2"},
+                                  {"dp", "2"},
+                                  {"pp", "2"},
+                                  {"micro_batches", "4"}});
+  const auto w = make_llm_workload(s, Mapping::linear(64, 64), 1e-6, 50e9);
+  EXPECT_EQ(w->config().model.name, "llama3-70b-moe");
+  EXPECT_EQ(w->config().par.chips(), 64u);
+  EXPECT_EQ(w->config().tp_algorithm, Algorithm::kBidirRing);
+  EXPECT_EQ(w->volumes().size(), 8u);
+  EXPECT_GT(w->groups()[0].analytic_s, 0);
+  Interpreter run{*w, 64, {}, {}, {}, 0};
+  EXPECT_TRUE(run.run());
+  EXPECT_NEAR(run.compute_ps[static_cast<uint32_t>(w->volumes().size())] * 989e12 * 1e-12,
+              w->model_flops() / 3, w->model_flops() * 1e-6);
+}
+
+void expect_input_error(const ParamSet& s, uint32_t ranks, const std::string& key) {
+  try {
+    make_llm_workload(s, Mapping::linear(ranks, ranks), 0, 0);
+    ADD_FAILURE() << "no InputError for " << key;
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+  }
+}
+
+TEST(Llm, MakeRejectsInconsistentConfigs) {
+  expect_input_error(llm_section({{"tp", "8"}, {"pp", "2"}}), 8, "llm.tp");
+  ParamSet unknown = llm_section({});
+  unknown.set("preset", std::string("gpt5"), "gpt5");
+  expect_input_error(unknown, 1, "llm.preset");
+  try {
+    make_llm_workload(unknown, Mapping::linear(1, 1), 0, 0);
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("palm-540b"), std::string::npos) << e.what();
+  }
+  expect_input_error(llm_section({{"tp", "5"}}), 5, "llm.tp");  // 96 heads
+  expect_input_error(llm_section({{"preset", "gpt-moe-1.1t"}, {"ep", "3"}}), 3, "llm.ep");
+  expect_input_error(llm_section({{"pp", "5"}}), 5, "llm.pp");  // 96 layers
+  expect_input_error(llm_section({{"ep", "2"}}), 2, "llm.ep");  // dense
+}
+
+}  // namespace
+}  // namespace hx::wl
