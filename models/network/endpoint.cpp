@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/error.h"
 #include "models/network/network_stats.h"
 #include "models/network/state_io.h"
 
@@ -45,10 +46,20 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
   const double slots = std::max(1.0, std::ceil(per_cycle));
   slot_ps_ = net.cycle_ps / static_cast<int64_t>(slots);
   slot_probability_ = per_cycle / slots;
+  if (net.workload != nullptr) {
+    if (net.workload->phases(index) > 0) {
+      runner_ = std::make_unique<ProgramRunner>(*net.workload, index, *ctx.stats);
+    }
+    return;
+  }
   sends_ = per_cycle > 0 && net.pattern->sends(index);
 }
 
 void Endpoint::setup() {
+  if (runner_) {
+    runner_->start(now().count_ps(), *this);
+    return;
+  }
   if (!sends_) return;
   next_slot_ = -1;
   schedule_next_message();
@@ -88,6 +99,14 @@ void Endpoint::handle(const Event& e) {
     case kPacketArrival:
       deliver(e.port, e.payload_as<Packet>());
       break;
+    case kOpDone:
+      runner_->op_done(e.payload_as<uint32_t>(), now().count_ps(), *this);
+      break;
+    case kMessageDone: {
+      const auto m = e.payload_as<MessageDone>();
+      runner_->message_arrived(m.src, m.message, m.path_compute_ps, now().count_ps(), *this);
+      break;
+    }
     case kCreditArrival: {
       const auto credit = e.payload_as<Credit>();
       credits(e.port, credit.vc) += credit.flits;
@@ -102,7 +121,8 @@ void Endpoint::handle(const Event& e) {
 void Endpoint::generate() {
   const int64_t now = this->now().count_ps();
   const uint32_t packets = net_.traffic.message_packets;
-  queue_.push_back(Message{messages_++, now, net_.pattern->destination(index_, rng_), 0});
+  queue_.push_back(Message{messages_++, now, 0, net_.pattern->destination(index_, rng_),
+                           packets * net_.traffic.packet_flits, 0, kNoOp});
   queued_packets_ += packets;
   max_queue_ = std::max(max_queue_, queued_packets_);
   if (net_.in_window(now)) {
@@ -113,9 +133,29 @@ void Endpoint::generate() {
   try_inject();
 }
 
+void Endpoint::post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_t op,
+                         int64_t path_compute_ps) {
+  const uint64_t flits = (bytes + net_.router.flit_bytes - 1) / net_.router.flit_bytes;
+  if (flits > 0xFFFFFFFFULL) {
+    throw InputError("endpoint " + std::to_string(index_) + ": a message of " +
+                     std::to_string(bytes) + " bytes exceeds 2^32 flits; split it");
+  }
+  const int64_t now = this->now().count_ps();
+  queue_.push_back(
+      Message{message, now, path_compute_ps, dst, static_cast<uint32_t>(flits), 0, op});
+  const uint64_t packets = (flits + net_.traffic.packet_flits - 1) / net_.traffic.packet_flits;
+  queued_packets_ += packets;
+  max_queue_ = std::max(max_queue_, queued_packets_);
+  ++messages_;
+  measured_created_ += packets;
+  flits_offered_ += flits;
+  try_inject();
+}
+
+void Endpoint::wake(int64_t delay_ps, uint32_t op) { schedule(SimTime::ps(delay_ps), kOpDone, op); }
+
 void Endpoint::try_inject() {
   const int64_t now = this->now().count_ps();
-  const uint16_t flits = net_.traffic.packet_flits;
   const auto ports = static_cast<uint32_t>(injectors_.size());
   while (!queue_.empty()) {
     int64_t wake = kNever;
@@ -127,19 +167,21 @@ void Endpoint::try_inject() {
         wake = std::min(wake, inj.free_ps);
         continue;
       }
+      Message& m = queue_.front();
+      const auto flits = static_cast<uint16_t>(
+          std::min<uint32_t>(net_.traffic.packet_flits, m.flits - m.flits_sent));
       for (uint8_t v = 0; v < vcs_; ++v) {
         const auto vc = static_cast<uint8_t>((inj.next_vc + v) % vcs_);
         if (credits(static_cast<PortId>(port), vc) < flits) continue;
-        Message& m = queue_.front();
         Packet p;
         p.message = m.seq;
         p.created_ps = m.created_ps;
         p.injected_ps = now;
+        p.path_compute_ps = m.path_compute_ps;
         p.src = index_;
         p.dst = m.dst;
-        p.message_flits = net_.traffic.message_packets * flits;
+        p.message_flits = m.flits;
         p.flits = flits;
-        p.index = static_cast<uint16_t>(m.packets_sent);
         p.vc = vc;
         if (net_.in_window(m.created_ps)) p.flags |= Packet::kMeasured;
         const int64_t ser = flits * inj.ps_per_flit;
@@ -152,7 +194,12 @@ void Endpoint::try_inject() {
         next_port_ = (port + 1) % ports;
         ++injected_;
         --queued_packets_;
-        if (++m.packets_sent == net_.traffic.message_packets) queue_.pop_front();
+        m.flits_sent += flits;
+        if (m.flits_sent == m.flits) {
+          // A send is done when its tail has left.
+          if (m.op != kNoOp) schedule(SimTime::ps(ser), kOpDone, m.op);
+          queue_.pop_front();
+        }
         sent = true;
         break;
       }
@@ -183,35 +230,49 @@ void Endpoint::deliver(PortId port, const Packet& p) {
     const auto bin = std::min<uint64_t>(static_cast<uint64_t>(latency / net_.cycle_ps), bins - 1);
     histogram_->add_to(bin, 0, uint64_t{1});
   }
-  if (net_.traffic.flows == FlowRecords::kNone ||
-      (net_.traffic.flows == FlowRecords::kMeasured && !measured)) {
+  // Whole messages matter to the workload program and to the flow table.
+  if (!runner_ && (net_.traffic.flows == FlowRecords::kNone ||
+                   (net_.traffic.flows == FlowRecords::kMeasured && !measured))) {
     return;
   }
-  if (net_.traffic.message_packets == 1) {
-    add_flow(p, tail, tail, p.hops);
+  if (p.flits == p.message_flits) {
+    message_received(p, tail, tail, 1, p.hops);
     return;
   }
-  const uint64_t key = static_cast<uint64_t>(p.src) << 32 | (p.message & 0xFFFFFFFFULL);
-  auto [it, fresh] = partial_.try_emplace(key, Partial{p.created_ps, tail, 0, 0});
+  auto [it, fresh] =
+      partial_.try_emplace(PartialKey{p.message, p.src}, Partial{p.created_ps, tail, 0, 0, 0});
   Partial& part = it->second;
   part.hops += p.hops;
-  if (++part.packets == net_.traffic.message_packets) {
-    add_flow(p, part.first_ps, tail, part.hops);
+  ++part.packets;
+  part.flits += p.flits;
+  if (part.flits == p.message_flits) {
+    message_received(p, part.first_ps, tail, part.packets, part.hops);
     partial_.erase(it);
   }
 }
 
-void Endpoint::add_flow(const Packet& p, int64_t first_ps, int64_t last_ps, uint32_t hops) {
-  const uint32_t packets = net_.traffic.message_packets;
-  flows_->add_owned_row(index_, flows_recorded_++,
-                        {uint64_t{p.src}, uint64_t{p.dst}, p.message, uint64_t{packets},
-                         uint64_t{p.message_flits} * net_.router.flit_bytes, p.created_ps, first_ps,
-                         last_ps, last_ps - p.created_ps, static_cast<double>(hops) / packets,
-                         uint64_t{(p.flags & Packet::kMeasured) ? 1u : 0u}});
+void Endpoint::message_received(const Packet& p, int64_t first_ps, int64_t last_ps,
+                                uint32_t packets, uint32_t hops) {
+  if (runner_) {
+    // The program sees the message when its last tail is in, which is stream_ps from now.
+    schedule(SimTime::ps(last_ps - now().count_ps()), kMessageDone,
+             MessageDone{p.message, p.path_compute_ps, p.src});
+  }
+  const bool measured = (p.flags & Packet::kMeasured) != 0;
+  if (net_.traffic.flows == FlowRecords::kNone ||
+      (net_.traffic.flows == FlowRecords::kMeasured && !measured)) {
+    return;
+  }
+  flows_->add_owned_row(
+      index_, flows_recorded_++,
+      {uint64_t{p.src}, uint64_t{p.dst}, p.message, uint64_t{packets},
+       uint64_t{p.message_flits} * net_.router.flit_bytes, p.created_ps, first_ps, last_ps,
+       last_ps - p.created_ps, static_cast<double>(hops) / packets, uint64_t{measured ? 1u : 0u}});
 }
 
 void Endpoint::finish() {
-  const double window = static_cast<double>(net_.window_end_ps - net_.window_begin_ps);
+  if (runner_) runner_->finish();
+  const double window = net_.window_length(now().count_ps());
   for (PortId p = 0; p < injectors_.size(); ++p) {
     const LinkStats& s = injectors_[p].stats;
     const PortLink& link = port(p);
@@ -236,7 +297,7 @@ void Endpoint::finish() {
   totals_->add_to(0, kLatencySumPs, latency_sum_);
   totals_->add_to(0, kNetworkLatencySumPs, network_latency_sum_);
   totals_->add_to(0, kHopsSum, hops_sum_);
-  totals_->add_to(0, kSenders, uint64_t{sends_ ? 1u : 0u});
+  totals_->add_to(0, kSenders, uint64_t{sends_ || runner_ ? 1u : 0u});
 }
 
 void Endpoint::save_state(boost::archive::binary_oarchive& ar) const {
@@ -249,6 +310,7 @@ void Endpoint::save_state(boost::archive::binary_oarchive& ar) const {
   std::sort(partial.begin(), partial.end(),
             [](const KeyedPartial& a, const KeyedPartial& b) { return a.key < b.key; });
   save_pods(ar, partial);
+  if (runner_) runner_->save(ar);
   ar << messages_ << injected_ << received_ << flits_offered_ << flits_accepted_
      << measured_created_ << measured_delivered_ << latency_sum_ << network_latency_sum_
      << hops_sum_ << max_queue_ << flows_recorded_;
@@ -263,6 +325,7 @@ void Endpoint::load_state(boost::archive::binary_iarchive& ar) {
   load_pods(ar, partial);
   partial_.clear();
   for (const KeyedPartial& k : partial) partial_.emplace(k.key, k.partial);
+  if (runner_) runner_->load(ar);
   ar >> messages_ >> injected_ >> received_ >> flits_offered_ >> flits_accepted_ >>
       measured_created_ >> measured_delivered_ >> latency_sum_ >> network_latency_sum_ >>
       hops_sum_ >> max_queue_ >> flows_recorded_;

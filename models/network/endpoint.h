@@ -1,10 +1,12 @@
-// The endpoint (chip or NIC, DESIGN §6): generates messages of the synthetic pattern with
-// Bernoulli injection, keeps them in an unbounded source queue (so offered and accepted load can
-// differ), splits them into packets, injects through one or more ports under credit flow
-// control, and ejects arriving packets, recording latency and flows.
+// The endpoint (chip or NIC, DESIGN §6): generates messages, either of the synthetic pattern with
+// Bernoulli injection or from its workload program (program_runner.h), keeps them in an
+// unbounded source queue (so offered and accepted load can differ), splits them into packets,
+// injects through one or more ports under credit flow control, and ejects arriving packets,
+// recording latency and flows.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -13,11 +15,12 @@
 #include "core/rng.h"
 #include "core/stats.h"
 #include "models/network/network_context.h"
+#include "models/network/program_runner.h"
 #include "models/network/ring_queue.h"
 
 namespace hx::net {
 
-class Endpoint final : public Component {
+class Endpoint final : public Component, private ProgramHost {
  public:
   Endpoint(ComponentId id, uint32_t index, const NetworkContext& net, const BuildContext& ctx);
 
@@ -28,11 +31,15 @@ class Endpoint final : public Component {
   void load_state(boost::archive::binary_iarchive& ar) override;
 
  private:
+  static constexpr uint32_t kNoOp = 0xFFFFFFFFu;
   struct Message {
-    uint64_t seq;
+    uint64_t seq;  // Packet::message
     int64_t created_ps;
+    int64_t path_compute_ps;
     uint32_t dst;
-    uint32_t packets_sent;
+    uint32_t flits;
+    uint32_t flits_sent;
+    uint32_t op;  // the program's send op, or kNoOp
   };
   struct Injector {  // one per port
     int64_t free_ps = 0;
@@ -43,11 +50,25 @@ class Endpoint final : public Component {
   struct Partial {  // a multi-packet message being received
     int64_t created_ps;
     int64_t first_ps;
+    uint32_t flits;
     uint32_t packets;
     uint32_t hops;
   };
+  struct PartialKey {
+    uint64_t message;
+    uint32_t src;
+    bool operator==(const PartialKey&) const = default;
+    bool operator<(const PartialKey& o) const {
+      return src != o.src ? src < o.src : message < o.message;
+    }
+  };
+  struct PartialHash {
+    std::size_t operator()(const PartialKey& k) const {
+      return (k.message * 0x9E3779B97F4A7C15ULL) ^ k.src;
+    }
+  };
   struct KeyedPartial {  // for checkpoints, in key order
-    uint64_t key;
+    PartialKey key;
     Partial partial;
   };
 
@@ -55,7 +76,11 @@ class Endpoint final : public Component {
   void schedule_next_message();
   void try_inject();
   void deliver(PortId port, const Packet& packet);
-  void add_flow(const Packet& p, int64_t first_ps, int64_t last_ps, uint32_t hops);
+  void message_received(const Packet& p, int64_t first_ps, int64_t last_ps, uint32_t packets,
+                        uint32_t hops);
+  void post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_t op,
+                 int64_t path_compute_ps) override;
+  void wake(int64_t delay_ps, uint32_t op) override;
   uint32_t& credits(PortId port, uint8_t vc) { return credits_[port * vcs_ + vc]; }
 
   const NetworkContext& net_;
@@ -78,7 +103,8 @@ class Endpoint final : public Component {
   std::vector<uint32_t> credits_;  // [port * vcs + vc] at the router's input
   int64_t inject_pending_ = -1;    // time of the scheduled kInject, -1: none
   uint32_t next_port_ = 0;
-  std::unordered_map<uint64_t, Partial> partial_;  // (src << 32 | message) -> progress
+  std::unordered_map<PartialKey, Partial, PartialHash> partial_;
+  std::unique_ptr<ProgramRunner> runner_;  // workloads only
 
   uint64_t messages_ = 0;
   uint64_t injected_ = 0;

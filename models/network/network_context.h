@@ -12,6 +12,7 @@
 #include "models/network/routing.h"
 #include "models/network/topology.h"
 #include "models/traffic/pattern.h"
+#include "models/workloads/program.h"
 
 namespace hx::net {
 
@@ -24,6 +25,8 @@ enum EventKind : uint16_t {
   kGenerate,           // endpoint: a new message
   kInject,             // endpoint: try to inject from the source queue
   kStopInjection,      // endpoint: the drain limit is over; drop the source queue
+  kOpDone,             // endpoint, payload uint32_t: a program op's time is up
+  kMessageDone,        // endpoint, payload MessageDone: a message's last tail has arrived
 };
 
 struct Credit {
@@ -31,10 +34,17 @@ struct Credit {
   uint8_t vc = 0;
 };
 
+struct MessageDone {
+  uint64_t message = 0;
+  int64_t path_compute_ps = 0;
+  uint32_t src = 0;
+};
+
 struct NetworkContext {
   const Topology* topology = nullptr;
   const Routing* routing = nullptr;
-  const TrafficPattern* pattern = nullptr;
+  const TrafficPattern* pattern = nullptr;  // synthetic traffic, or
+  const wl::Workload* workload = nullptr;   // message-DAG programs (then pattern is unused)
   RouterConfig router;
   TrafficConfig traffic;
   int64_t cycle_ps = 0;
@@ -43,6 +53,11 @@ struct NetworkContext {
   int64_t window_end_ps = 0;
 
   bool in_window(int64_t t) const { return t >= window_begin_ps && t < window_end_ps; }
+  /// Length of the window as far as a run that reached `now` has seen it (a workload's window
+  /// is open-ended).
+  double window_length(int64_t now) const {
+    return static_cast<double>(std::min(window_end_ps, now) - window_begin_ps);
+  }
   /// Length of [from, to) that falls inside the window.
   int64_t window_overlap(int64_t from, int64_t to) const {
     return std::max<int64_t>(0, std::min(to, window_end_ps) - std::max(from, window_begin_ps));

@@ -3,12 +3,16 @@
 #include "models/network/network_model.h"
 
 #include <cmath>
+#include <limits>
 
 #include "core/error.h"
 #include "models/network/endpoint.h"
 #include "models/network/network_context.h"
 #include "models/network/network_stats.h"
+#include "models/network/program_runner.h"
 #include "models/network/router.h"
+#include "models/network/workload_config.h"
+#include "models/workloads/llm.h"
 
 namespace hx::net {
 namespace {
@@ -44,6 +48,14 @@ class BuiltNetworkModel final : public NetworkModel {
     net_.window_begin_ps = net_.traffic.warmup.count_ps();
     net_.window_end_ps = net_.window_begin_ps + net_.traffic.measure.count_ps();
 
+    workload_ = make_workload(params.section("workload"), params.section("llm"), net_);
+    if (workload_) {
+      // A program runs until it is done: everything it does is measured.
+      net_.workload = workload_.get();
+      net_.window_begin_ps = 0;
+      net_.window_end_ps = std::numeric_limits<int64_t>::max();
+      return;
+    }
     PatternParams pattern;
     pattern.name = net_.traffic.pattern;
     pattern.hotspot_groups = net_.traffic.hotspot_groups;
@@ -69,7 +81,11 @@ class BuiltNetworkModel final : public NetworkModel {
     topology().ports(id, out);
   }
   std::vector<TableSpec> tables() const override {
-    return network_tables(topology(), net_.traffic.histogram_bins);
+    std::vector<TableSpec> tables = network_tables(topology(), net_.traffic.histogram_bins);
+    if (workload_) {
+      for (TableSpec& t : workload_tables(*workload_)) tables.push_back(std::move(t));
+    }
+    return tables;
   }
   std::unique_ptr<Component> create(ComponentId id, const BuildContext& ctx) const override {
     const Node n = topology().node(id);
@@ -77,14 +93,31 @@ class BuiltNetworkModel final : public NetworkModel {
     return std::make_unique<Endpoint>(id, n.index, net_, ctx);
   }
   bool ends_by_itself() const override { return true; }
-  SimTime expected_end() const override { return SimTime::ps(net_.window_end_ps); }
+  SimTime expected_end() const override {
+    return workload_ ? SimTime::infinity() : SimTime::ps(net_.window_end_ps);
+  }
   std::vector<SummaryValue> summarize(const StatsRegistry& stats) const override {
-    return summarize_network(stats, topology(), SimTime::ps(net_.cycle_ps), net_.traffic.measure);
+    if (!workload_) {
+      return summarize_network(stats, topology(), SimTime::ps(net_.cycle_ps), net_.traffic.measure);
+    }
+    // Rates of a workload run are over its whole length.
+    const SimTime end = SimTime::ps(stats.table("workload_totals").i64(4)[0]);
+    std::vector<SummaryValue> values =
+        summarize_network(stats, topology(), SimTime::ps(net_.cycle_ps), end);
+    for (SummaryValue& v : summarize_workload(stats, *workload_)) values.push_back(std::move(v));
+    return values;
+  }
+  std::vector<std::pair<std::string, std::string>> texts() const override {
+    if (!workload_) return {};
+    std::string names;
+    for (const wl::OpGroup& g : workload_->groups()) names += g.name + "\n";
+    return {{"/workload_group_names", names}};
   }
 
  private:
   Network network_;
   std::unique_ptr<TrafficPattern> pattern_;
+  std::unique_ptr<wl::Workload> workload_;
   NetworkContext net_;
 };
 
@@ -127,7 +160,10 @@ void register_network_family(Registry& registry, TopologyFamily family) {
   info.name = family.name;
   info.help = family.help;
   info.params = family.params;
-  info.extra_sections = {{"router", router_params()}, {"traffic", traffic_params()}};
+  info.extra_sections = {{"router", router_params()},
+                         {"traffic", traffic_params()},
+                         {"workload", workload_params()},
+                         {"llm", wl::llm_params()}};
   info.tables = table_descriptions();
   info.make = [family](const ModelParams& params) -> std::unique_ptr<Model> {
     return std::make_unique<BuiltNetworkModel>(family.make(params.section(family.name)), params,

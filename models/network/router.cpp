@@ -306,7 +306,7 @@ void Router::finish() {
   for (PortId p = 0; p < outputs_.size(); ++p) {
     const Output& out = outputs_[p];
     const PortLink& link = port(p);
-    const double window = static_cast<double>(net_.window_end_ps - net_.window_begin_ps);
+    const double window = net_.window_length(now().count_ps());
     links_->add_row(net_.topology->first_link(id()) + p,
                     {uint64_t{id()}, uint64_t{p}, uint64_t{link.peer}, uint64_t{link.peer_port},
                      uint64_t{link.link_class}, out.stats.packets, out.stats.flits,

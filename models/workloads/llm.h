@@ -47,6 +47,7 @@ class LlmWorkload : public Workload {
   /// groups()[i] accounts volumes()[i]; then "compute forward" and "compute backward".
   const std::vector<OpGroup>& groups() const override { return groups_; }
   double model_flops() const override { return iteration_flops(config_.model, config_.par); }
+  double endpoint_flops() const override { return config_.chip_flops; }
 
   const std::vector<CommVolume>& volumes() const { return volumes_; }
   const LlmConfig& config() const { return config_; }

@@ -84,6 +84,8 @@ class Workload {
   virtual const std::vector<OpGroup>& groups() const = 0;
   /// Floating-point operations of the whole workload (all endpoints), for MFU; 0: not a model.
   virtual double model_flops() const { return 0; }
+  /// Peak FLOP/s of one endpoint, for MFU; 0: not a model.
+  virtual double endpoint_flops() const { return 0; }
 };
 
 }  // namespace hx::wl

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/component.h"
@@ -77,6 +78,9 @@ class Model {
   /// Run-level results derived from the tables after the engine has reduced them across ranks
   /// (same on every rank); written as attributes of /summary.
   virtual std::vector<SummaryValue> summarize(const StatsRegistry& /*stats*/) const { return {}; }
+
+  /// Text datasets for the output file, (path, text), e.g. the names of table rows.
+  virtual std::vector<std::pair<std::string, std::string>> texts() const { return {}; }
 };
 
 }  // namespace hx

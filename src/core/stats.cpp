@@ -1,6 +1,8 @@
 // Column storage for statistics tables.
 #include "core/stats.h"
 
+#include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace hx {
@@ -24,6 +26,92 @@ Table::Table(TableSpec spec) : spec_(std::move(spec)) {
     }
   }
   for (uint64_t i = 0; i < rows; ++i) ids_.push_back(i);
+  // Start min-like cells at the top and max-like ones at the bottom, so the first offer wins.
+  for (std::size_t c = 0; c < spec_.columns.size(); ++c) {
+    const Reduce r = spec_.columns[c].reduce;
+    std::visit(
+        [&](auto& column) {
+          using T = typename std::decay_t<decltype(column)>::value_type;
+          if (r == Reduce::kMin || r == Reduce::kWinner) {
+            std::fill(column.begin(), column.end(), std::numeric_limits<T>::max());
+          } else if (r == Reduce::kMax || r == Reduce::kMaxKey) {
+            std::fill(column.begin(), column.end(), std::numeric_limits<T>::lowest());
+          }
+        },
+        data_[c]);
+  }
+}
+
+Cell Table::cell(std::size_t column, uint64_t row) const {
+  return std::visit([&](const auto& v) -> Cell { return v[row]; }, data_[column]);
+}
+
+void Table::offer(uint64_t row, std::initializer_list<Cell> cells) {
+  if (spec_.kind != TableKind::kSummed || cells.size() != spec_.columns.size()) {
+    throw std::logic_error("table '" + spec_.name + "': offer() needs a summed table and " +
+                           std::to_string(spec_.columns.size()) + " cells");
+  }
+  combine_row(row, std::span<const Cell>(cells.begin(), cells.size()));
+}
+
+void Table::combine_row(uint64_t row, std::span<const Cell> offered) {
+  // Does this offer beat the row's current winner?
+  bool wins = true;
+  for (std::size_t c = 0; c < spec_.columns.size(); ++c) {
+    if (spec_.columns[c].reduce != Reduce::kMaxKey) continue;
+    const Cell mine = cell(c, row);
+    wins = offered[c] > mine;
+    if (offered[c] == mine) {
+      for (std::size_t w = 0; w < spec_.columns.size(); ++w) {
+        if (spec_.columns[w].reduce == Reduce::kWinner) wins = offered[w] < cell(w, row);
+      }
+    }
+  }
+  for (std::size_t c = 0; c < spec_.columns.size(); ++c) {
+    std::visit(
+        [&](auto& column) {
+          using T = typename std::decay_t<decltype(column)>::value_type;
+          if (!std::holds_alternative<T>(offered[c])) {
+            throw std::logic_error("table '" + spec_.name + "': column '" + spec_.columns[c].name +
+                                   "' offered a value of the wrong type");
+          }
+          const T v = std::get<T>(offered[c]);
+          T& mine = column[row];
+          switch (spec_.columns[c].reduce) {
+            case Reduce::kSum:
+              mine += v;
+              break;
+            case Reduce::kMin:
+              mine = std::min(mine, v);
+              break;
+            case Reduce::kMax:
+              mine = std::max(mine, v);
+              break;
+            default:
+              if (wins) mine = v;
+          }
+        },
+        data_[c]);
+  }
+}
+
+void Table::zero_untouched() {
+  for (std::size_t c = 0; c < spec_.columns.size(); ++c) {
+    const Reduce r = spec_.columns[c].reduce;
+    std::visit(
+        [&](auto& column) {
+          using T = typename std::decay_t<decltype(column)>::value_type;
+          for (T& v : column) {
+            if (((r == Reduce::kMin || r == Reduce::kWinner) &&
+                 v == std::numeric_limits<T>::max()) ||
+                ((r == Reduce::kMax || r == Reduce::kMaxKey) &&
+                 v == std::numeric_limits<T>::lowest())) {
+              v = T{};
+            }
+          }
+        },
+        data_[c]);
+  }
 }
 
 std::vector<uint64_t>& Table::u64_mutable(std::size_t column) {
@@ -43,13 +131,10 @@ void Table::merge(const Table& other) {
                            "' of another layout");
   }
   if (spec_.kind == TableKind::kSummed) {
-    for (std::size_t c = 0; c < data_.size(); ++c) {
-      std::visit(
-          [&](auto& mine) {
-            const auto& theirs = std::get<std::decay_t<decltype(mine)>>(other.data_[c]);
-            for (std::size_t r = 0; r < mine.size() && r < theirs.size(); ++r) mine[r] += theirs[r];
-          },
-          data_[c]);
+    std::vector<Cell> row(data_.size());
+    for (uint64_t r = 0; r < std::min(rows(), other.rows()); ++r) {
+      for (std::size_t c = 0; c < data_.size(); ++c) row[c] = other.cell(c, r);
+      combine_row(r, row);
     }
     return;
   }

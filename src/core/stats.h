@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -15,11 +16,23 @@ namespace hx {
 
 enum class ColumnType { kU64, kI64, kF64 };
 
+/// How a kSummed table's cell combines the values components offer, on a rank and across ranks.
+/// Every combination is exact and order-free, so the result does not depend on the partition.
+enum class Reduce : uint8_t {
+  kSum,
+  kMin,
+  kMax,
+  kMaxKey,    // with kWinner and kOfWinner: the row keeps the offer with the largest key,
+  kWinner,    // ties going to the smallest value here (e.g. an endpoint index), and takes the
+  kOfWinner,  // kOfWinner cells from that offer. At most one kMaxKey and one kWinner per table.
+};
+
 struct ColumnSpec {
   std::string name;
   ColumnType type = ColumnType::kU64;
   std::string unit;  // "1" for plain counts; "ps", "bytes", ...
   std::string help;
+  Reduce reduce = Reduce::kSum;  // kSummed tables only
 };
 
 /// How a table's rows are identified across ranks.
@@ -66,6 +79,9 @@ class Table {
   void add_owned_row(uint64_t owner, uint64_t seq, std::initializer_list<Cell> cells) {
     add_row(owner << 32 | seq, cells);
   }
+  /// kSummed tables: combines one offer (a value per column) into row `row` by each column's
+  /// Reduce. Cells never offered to keep their initial value and are written as 0.
+  void offer(uint64_t row, std::initializer_list<Cell> cells);
   /// kSummed tables: adds `v` to an integer cell.
   void add_to(uint64_t row, std::size_t column, uint64_t v) { u64_mutable(column)[row] += v; }
   void add_to(uint64_t row, std::size_t column, int64_t v) { i64_mutable(column)[row] += v; }
@@ -79,6 +95,8 @@ class Table {
   void merge(const Table& other);
   std::vector<uint64_t>& ids_mutable() { return ids_; }
   void clear_rows();
+  /// Engine only, after the cross-rank reduction: cells no offer reached become 0.
+  void zero_untouched();
 
   const std::vector<uint64_t>& u64(std::size_t column) const;
   const std::vector<int64_t>& i64(std::size_t column) const;
@@ -86,6 +104,8 @@ class Table {
 
  private:
   using ColumnData = std::variant<std::vector<uint64_t>, std::vector<int64_t>, std::vector<double>>;
+  void combine_row(uint64_t row, std::span<const Cell> offered);
+  Cell cell(std::size_t column, uint64_t row) const;
   TableSpec spec_;
   std::vector<uint64_t> ids_;
   std::vector<ColumnData> data_;

@@ -227,6 +227,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
                                        analyse_rank(model, *partition, rank));
     OutputContent content;
     content.texts.push_back({"/config", config.text});
+    for (auto& text : model.texts()) content.texts.push_back(std::move(text));
     content.attributes = {
         {"/", "hxsim_version", std::string(kVersion)},
         {"/", "git_hash", std::string(kGitHash)},

@@ -1,6 +1,7 @@
 // Cross-rank reduction and renumbering of statistics tables.
 #include "engine/table_reduce.h"
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,19 +32,99 @@ void renumber_by_owner(MPI_Comm comm, Table& table) {
   for (uint64_t& key : ids) key = counts[key >> 32] + (key & 0xFFFFFFFFULL);
 }
 
+void allreduce(MPI_Comm comm, Table& table, std::size_t c, MPI_Op op) {
+  const int n = static_cast<int>(table.spec().size);
+  if (table.spec().columns[c].type == ColumnType::kU64) {
+    MPI_Allreduce(MPI_IN_PLACE, table.u64_mutable(c).data(), n, MPI_UINT64_T, op, comm);
+  } else {
+    MPI_Allreduce(MPI_IN_PLACE, table.i64_mutable(c).data(), n, MPI_INT64_T, op, comm);
+  }
+}
+
+// The row winner across ranks: the largest key, ties to the smallest winner value.
+template <typename K, typename W>
+void reduce_winner(MPI_Comm comm, Table& table, std::vector<K>& key, MPI_Datatype key_type,
+                   std::vector<W>& winner, MPI_Datatype winner_type) {
+  const std::size_t rows = key.size();
+  std::vector<K> best = key;
+  MPI_Allreduce(MPI_IN_PLACE, best.data(), static_cast<int>(rows), key_type, MPI_MAX, comm);
+  std::vector<W> chosen(rows);
+  for (std::size_t r = 0; r < rows; ++r) {
+    chosen[r] = key[r] == best[r] ? winner[r] : std::numeric_limits<W>::max();
+  }
+  MPI_Allreduce(MPI_IN_PLACE, chosen.data(), static_cast<int>(rows), winner_type, MPI_MIN, comm);
+  // The winning rank contributes its kOfWinner cells, every other rank zeros.
+  const auto& columns = table.spec().columns;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c].reduce != Reduce::kOfWinner) continue;
+    auto keep = [&](auto& values) {
+      for (std::size_t r = 0; r < rows; ++r) {
+        if (key[r] != best[r] || winner[r] != chosen[r]) values[r] = 0;
+      }
+    };
+    if (columns[c].type == ColumnType::kU64) {
+      keep(table.u64_mutable(c));
+    } else {
+      keep(table.i64_mutable(c));
+    }
+    allreduce(comm, table, c, MPI_SUM);
+  }
+  key = best;
+  winner = chosen;
+}
+
+template <typename K>
+void reduce_winner_for_key(MPI_Comm comm, Table& table, std::vector<K>& key, MPI_Datatype kt,
+                           std::size_t winner_column) {
+  if (table.spec().columns[winner_column].type == ColumnType::kU64) {
+    reduce_winner(comm, table, key, kt, table.u64_mutable(winner_column), MPI_UINT64_T);
+  } else {
+    reduce_winner(comm, table, key, kt, table.i64_mutable(winner_column), MPI_INT64_T);
+  }
+}
+
+void reduce_summed(MPI_Comm comm, Table& table) {
+  const auto& columns = table.spec().columns;
+  std::size_t key = columns.size();
+  std::size_t winner = columns.size();
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    switch (columns[c].reduce) {
+      case Reduce::kSum:
+        allreduce(comm, table, c, MPI_SUM);
+        break;
+      case Reduce::kMin:
+        allreduce(comm, table, c, MPI_MIN);
+        break;
+      case Reduce::kMax:
+        allreduce(comm, table, c, MPI_MAX);
+        break;
+      case Reduce::kMaxKey:
+        key = c;
+        break;
+      case Reduce::kWinner:
+        winner = c;
+        break;
+      case Reduce::kOfWinner:
+        break;
+    }
+  }
+  if (key < columns.size()) {
+    if (winner == columns.size()) {
+      throw std::logic_error("table '" + table.spec().name + "': a kMaxKey column needs a kWinner");
+    }
+    if (columns[key].type == ColumnType::kU64) {
+      reduce_winner_for_key(comm, table, table.u64_mutable(key), MPI_UINT64_T, winner);
+    } else {
+      reduce_winner_for_key(comm, table, table.i64_mutable(key), MPI_INT64_T, winner);
+    }
+  }
+  table.zero_untouched();
+}
 }  // namespace
 
 void reduce_summed_tables(MPI_Comm comm, StatsRegistry& stats) {
   for (auto& [name, table] : stats.tables()) {
-    if (table->spec().kind != TableKind::kSummed) continue;
-    for (std::size_t c = 0; c < table->spec().columns.size(); ++c) {
-      const int n = static_cast<int>(table->spec().size);
-      if (table->spec().columns[c].type == ColumnType::kU64) {
-        MPI_Allreduce(MPI_IN_PLACE, table->u64_mutable(c).data(), n, MPI_UINT64_T, MPI_SUM, comm);
-      } else {
-        MPI_Allreduce(MPI_IN_PLACE, table->i64_mutable(c).data(), n, MPI_INT64_T, MPI_SUM, comm);
-      }
-    }
+    if (table->spec().kind == TableKind::kSummed) reduce_summed(comm, *table);
   }
 }
 

@@ -1,0 +1,360 @@
+// The message-DAG runtime of one endpoint: dependency counting, message matching, and the
+// workload statistics.
+#include "models/network/program_runner.h"
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "models/network/state_io.h"
+
+namespace hx::net {
+namespace {
+
+constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
+constexpr int64_t kI64Min = std::numeric_limits<int64_t>::min();
+constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
+
+// Column order of the tables below.
+enum GroupColumn : std::size_t { kGStart, kGEnd, kGLast, kGCritical, kGOps, kGMessages, kGBytes };
+enum TotalsColumn : std::size_t { kTEndpoints, kTFinished, kTOps, kTCompute, kTEnd };
+
+struct SavedArrival {
+  uint64_t message;
+  int64_t at_ps;
+  int64_t path_compute_ps;
+  uint32_t src;
+};
+struct SavedPost {
+  uint64_t message;
+  uint32_t src;
+  uint32_t op;
+};
+
+}  // namespace
+
+std::vector<TableSpec> workload_tables(const wl::Workload& workload) {
+  using T = ColumnType;
+  TableSpec groups{
+      "workload_groups",
+      "group",
+      "one row per operation group (a collective, a phase, an iteration); names in "
+      "/workload_group_names",
+      {{"start_ps", T::kI64, "ps", "earliest start of one of its ops", Reduce::kMin},
+       {"end_ps", T::kI64, "ps", "latest end of one of its ops", Reduce::kMaxKey},
+       {"last_endpoint", T::kU64, "1", "the endpoint where that latest op ran", Reduce::kWinner},
+       {"critical_compute_ps", T::kI64, "ps",
+        "compute time on the critical path from the program start to end_ps; the rest of end_ps "
+        "was communication and waiting",
+        Reduce::kOfWinner},
+       {"ops", T::kU64, "1", "operations run"},
+       {"messages", T::kU64, "1", "messages sent"},
+       {"bytes", T::kU64, "bytes", "bytes sent"},
+       {"analytic_ps", T::kI64, "ps", "alpha-beta model time of the collective (0: none)",
+        Reduce::kMax}},
+      TableKind::kSummed,
+      workload.groups().size()};
+  TableSpec dims{"workload_dims",
+                 "dim",
+                 "one row per parallelism dimension: none, TP, CP, EP, DP, PP",
+                 {{"exposed_ps", T::kI64, "ps",
+                   "summed over endpoints: time no compute ran, charged to the dimension of the "
+                   "operation whose end let compute resume (or ended the program)"},
+                  {"messages", T::kU64, "1", "messages sent"},
+                  {"bytes", T::kU64, "bytes", "bytes sent"}},
+                 TableKind::kSummed,
+                 static_cast<uint64_t>(wl::Dim::kCount)};
+  TableSpec totals{
+      "workload_totals",
+      "id",
+      "one row: the whole workload",
+      {{"endpoints", T::kU64, "1", "endpoints with a program"},
+       {"finished", T::kU64, "1", "endpoints whose program completed"},
+       {"ops", T::kU64, "1", "operations started"},
+       {"compute_ps", T::kI64, "ps", "compute time summed over endpoints"},
+       {"end_ps", T::kI64, "ps", "end of the last operation anywhere", Reduce::kMaxKey},
+       {"last_endpoint", T::kU64, "1", "the endpoint where it ran", Reduce::kWinner},
+       {"critical_compute_ps", T::kI64, "ps", "compute time on the critical path to end_ps",
+        Reduce::kOfWinner}},
+      TableKind::kSummed,
+      1};
+  return {groups, dims, totals};
+}
+
+std::vector<SummaryValue> summarize_workload(const StatsRegistry& stats,
+                                             const wl::Workload& workload) {
+  const Table& totals = stats.table("workload_totals");
+  const Table& dims = stats.table("workload_dims");
+  const Table& groups = stats.table("workload_groups");
+  const uint64_t endpoints = totals.u64(kTEndpoints)[0];
+  const uint64_t finished = totals.u64(kTFinished)[0];
+  const int64_t end = totals.i64(kTEnd)[0];
+  const double per = endpoints > 0 ? 1.0 / static_cast<double>(endpoints) : 0.0;
+  std::vector<SummaryValue> v = {
+      {"workload_endpoints", endpoints, "1", "endpoints with a program"},
+      {"workload_complete", int64_t{finished == endpoints ? 1 : 0}, "1",
+       "1 if every program ran to its end (0: a recv never matched; see workload_finished)"},
+      {"workload_finished", finished, "1", "endpoints whose program completed"},
+      {"workload_end_ps", end, "ps", "end of the last operation: the workload's time"},
+      {"workload_critical_compute_ps", totals.i64(6)[0], "ps",
+       "compute on the critical path to workload_end_ps"},
+      {"workload_compute_mean_ps", static_cast<double>(totals.i64(kTCompute)[0]) * per, "ps",
+       "compute time per endpoint"},
+  };
+  for (std::size_t d = 0; d < dims.rows(); ++d) {
+    const auto dim = static_cast<wl::Dim>(d);
+    v.push_back({std::string("exposed_") + wl::dim_name(dim) + "_ps",
+                 static_cast<double>(dims.i64(0)[d]) * per, "ps",
+                 "per endpoint: time without compute waiting on this dimension's communication"});
+  }
+  int64_t analytic = 0;
+  for (int64_t a : groups.i64(7)) analytic += a;
+  if (analytic > 0) {
+    v.push_back({"workload_analytic_ps", analytic, "ps", "α–β model time of the collectives"});
+    v.push_back({"workload_vs_analytic", static_cast<double>(end) / static_cast<double>(analytic),
+                 "1", "workload_end_ps / workload_analytic_ps"});
+  }
+  if (workload.model_flops() > 0 && workload.endpoint_flops() > 0 && end > 0) {
+    const double peak = static_cast<double>(endpoints) * workload.endpoint_flops();
+    v.push_back({"mfu", workload.model_flops() / (peak * static_cast<double>(end) * 1e-12), "1",
+                 "model FLOPs / (endpoints x peak FLOP/s x workload_end_ps)"});
+  }
+  return v;
+}
+
+ProgramRunner::ProgramRunner(const wl::Workload& workload, uint32_t endpoint, StatsRegistry& stats)
+    : workload_(workload),
+      endpoint_(endpoint),
+      phases_(workload.phases(endpoint)),
+      groups_(&stats.table("workload_groups")),
+      dims_(&stats.table("workload_dims")),
+      totals_(&stats.table("workload_totals")),
+      exposed_(static_cast<std::size_t>(wl::Dim::kCount), 0) {}
+
+void ProgramRunner::start(int64_t now, ProgramHost& host) {
+  const auto& groups = workload_.groups();
+  for (uint32_t g = 0; g < groups.size(); ++g) {
+    const auto analytic = static_cast<int64_t>(groups[g].analytic_s * 1e12 + 0.5);
+    groups_->offer(g, {kI64Max, kI64Min, kU64Max, int64_t{0}, uint64_t{0}, uint64_t{0}, uint64_t{0},
+                       analytic});
+  }
+  idle_since_ = now;
+  if (phases_ == 0) {
+    finished_ = true;
+    return;
+  }
+  begin_phase(now, host);
+  run_ready(now, host);
+}
+
+// Generates the current phase and makes its root ops ready. Empty phases are skipped.
+void ProgramRunner::begin_phase(int64_t now, ProgramHost& /*host*/) {
+  for (; phase_ < phases_; ++phase_) {
+    program_.clear();
+    workload_.generate(endpoint_, phase_, program_);
+    if (program_.size() > 0) break;
+  }
+  if (phase_ == phases_) {
+    finished_ = true;
+    return;
+  }
+  load_phase();
+  for (uint32_t op = 0; op < program_.size(); ++op) {
+    if (remaining_[op] > 0) continue;
+    ready_ps_[op] = now;
+    ready_path_[op] = last_path_;
+    ready_group_[op] = last_group_;
+    ready_.push(op);
+  }
+}
+
+// Successor lists and fresh per-op state for program_.
+void ProgramRunner::load_phase() {
+  const auto n = static_cast<uint32_t>(program_.size());
+  succ_begin_.assign(n + 1, 0);
+  remaining_.assign(n, 0);
+  for (uint32_t op = 0; op < n; ++op) {
+    remaining_[op] = program_.ops[op].dep_count;
+    for (uint32_t d : program_.deps_of(op)) ++succ_begin_[d + 1];
+  }
+  for (uint32_t op = 0; op < n; ++op) succ_begin_[op + 1] += succ_begin_[op];
+  succ_.assign(succ_begin_[n], 0);
+  std::vector<uint32_t> fill(succ_begin_.begin(), succ_begin_.end() - 1);
+  for (uint32_t op = 0; op < n; ++op) {
+    for (uint32_t d : program_.deps_of(op)) succ_[fill[d]++] = op;
+  }
+  start_ps_.assign(n, -1);
+  ready_ps_.assign(n, kI64Min);
+  ready_path_.assign(n, 0);
+  ready_group_.assign(n, 0);
+  done_ = 0;
+}
+
+// Ops that became ready at the same instant start in program order.
+void ProgramRunner::run_ready(int64_t now, ProgramHost& host) {
+  while (!ready_.empty()) {
+    const uint32_t op = ready_.top();
+    ready_.pop();
+    start_op(op, now, host);
+  }
+}
+
+void ProgramRunner::start_op(uint32_t op, int64_t now, ProgramHost& host) {
+  const wl::Op& o = program_.ops[op];
+  start_ps_[op] = now;
+  ++ops_;
+  switch (o.kind) {
+    case wl::OpKind::kCompute:
+      if (computing_ == 0)
+        exposed_[static_cast<std::size_t>(dim_of(ready_group_[op]))] += now - idle_since_;
+      ++computing_;
+      host.wake(o.compute_ps, op);
+      break;
+    case wl::OpKind::kDelay:
+      host.wake(o.compute_ps, op);
+      break;
+    case wl::OpKind::kSend:
+      if (o.peer == endpoint_) {  // a self-message arrives at once
+        complete(op, now, ready_path_[op], host);
+        message_arrived(endpoint_, message_id(phase_, o.tag), ready_path_[op], now, host);
+      } else {
+        host.post_send(o.peer, o.bytes, message_id(phase_, o.tag), op, ready_path_[op]);
+      }
+      break;
+    case wl::OpKind::kRecv: {
+      const Key key{o.peer, message_id(phase_, o.tag)};
+      auto it = arrived_.find(key);
+      if (it == arrived_.end()) {
+        posted_.emplace(key, op);
+        break;
+      }
+      // Already here: the later of its arrival and this op's dependencies is on the path.
+      const int64_t path =
+          it->second.at_ps >= ready_ps_[op] ? it->second.path_compute_ps : ready_path_[op];
+      arrived_.erase(it);
+      complete(op, now, path, host);
+      break;
+    }
+    case wl::OpKind::kWait:
+      complete(op, now, ready_path_[op], host);
+      break;
+  }
+}
+
+void ProgramRunner::op_done(uint32_t op, int64_t now, ProgramHost& host) {
+  const wl::Op& o = program_.ops[op];
+  int64_t path = ready_path_[op];
+  if (o.kind == wl::OpKind::kCompute) {
+    path += o.compute_ps;
+    compute_ps_ += o.compute_ps;
+    if (--computing_ == 0) idle_since_ = now;
+  }
+  complete(op, now, path, host);
+  run_ready(now, host);
+}
+
+void ProgramRunner::message_arrived(uint32_t src, uint64_t message, int64_t path_compute_ps,
+                                    int64_t now, ProgramHost& host) {
+  const Key key{src, message};
+  auto it = posted_.find(key);
+  if (it == posted_.end()) {
+    if (!arrived_.emplace(key, Arrival{now, path_compute_ps}).second) {
+      throw std::logic_error("endpoint " + std::to_string(endpoint_) +
+                             ": two messages from endpoint " + std::to_string(src) +
+                             " with the same phase and tag " + std::to_string(message));
+    }
+    return;
+  }
+  const uint32_t op = it->second;
+  posted_.erase(it);
+  complete(op, now, path_compute_ps, host);
+  run_ready(now, host);
+}
+
+void ProgramRunner::complete(uint32_t op, int64_t now, int64_t path, ProgramHost& host) {
+  const wl::Op& o = program_.ops[op];
+  const bool send = o.kind == wl::OpKind::kSend;
+  groups_->offer(o.group, {start_ps_[op], now, uint64_t{endpoint_}, path, uint64_t{1},
+                           uint64_t{send ? 1u : 0u}, send ? o.bytes : uint64_t{0}, kI64Min});
+  if (send) {
+    dims_->offer(static_cast<uint64_t>(dim_of(o.group)), {int64_t{0}, uint64_t{1}, o.bytes});
+  }
+  if (now > last_end_ps_ || (now == last_end_ps_ && path >= last_path_)) {
+    last_end_ps_ = now;
+    last_path_ = path;
+    last_group_ = o.group;
+  }
+  for (uint32_t i = succ_begin_[op]; i < succ_begin_[op + 1]; ++i) {
+    const uint32_t s = succ_[i];
+    if (now > ready_ps_[s] || (now == ready_ps_[s] && path > ready_path_[s])) {
+      ready_ps_[s] = now;
+      ready_path_[s] = path;
+      ready_group_[s] = o.group;
+    }
+    if (--remaining_[s] == 0) ready_.push(s);
+  }
+  if (++done_ < program_.size()) return;
+  ++phase_;
+  begin_phase(now, host);
+  if (finished_) {
+    // The wait after the last compute ends with the program.
+    exposed_[static_cast<std::size_t>(dim_of(last_group_))] += now - idle_since_;
+    idle_since_ = now;
+  }
+}
+
+void ProgramRunner::finish() {
+  for (std::size_t d = 0; d < exposed_.size(); ++d) {
+    dims_->offer(d, {exposed_[d], uint64_t{0}, uint64_t{0}});
+  }
+  totals_->offer(0, {uint64_t{1}, uint64_t{finished_ ? 1u : 0u}, ops_, compute_ps_, last_end_ps_,
+                     uint64_t{endpoint_}, last_path_});
+}
+
+void ProgramRunner::save(boost::archive::binary_oarchive& ar) const {
+  ar << phase_ << done_ << last_end_ps_ << last_path_ << last_group_ << computing_ << idle_since_
+     << finished_ << compute_ps_ << ops_;
+  save_pods(ar, remaining_);
+  save_pods(ar, start_ps_);
+  save_pods(ar, ready_ps_);
+  save_pods(ar, ready_path_);
+  save_pods(ar, ready_group_);
+  save_pods(ar, exposed_);
+  std::vector<SavedArrival> arrived;
+  for (const auto& [key, a] : arrived_)
+    arrived.push_back({key.second, a.at_ps, a.path_compute_ps, key.first});
+  save_pods(ar, arrived);
+  std::vector<SavedPost> posted;
+  for (const auto& [key, op] : posted_) posted.push_back({key.second, key.first, op});
+  save_pods(ar, posted);
+}
+
+void ProgramRunner::load(boost::archive::binary_iarchive& ar) {
+  ar >> phase_ >> done_ >> last_end_ps_ >> last_path_ >> last_group_ >> computing_ >> idle_since_ >>
+      finished_ >> compute_ps_ >> ops_;
+  // The phase's ops are a pure function of (endpoint, phase): regenerate them.
+  program_.clear();
+  if (phase_ < phases_) {
+    workload_.generate(endpoint_, phase_, program_);
+    const uint32_t done = done_;
+    load_phase();
+    done_ = done;
+  }
+  load_pods(ar, remaining_);
+  load_pods(ar, start_ps_);
+  load_pods(ar, ready_ps_);
+  load_pods(ar, ready_path_);
+  load_pods(ar, ready_group_);
+  load_pods(ar, exposed_);
+  std::vector<SavedArrival> arrived;
+  load_pods(ar, arrived);
+  arrived_.clear();
+  for (const SavedArrival& a : arrived)
+    arrived_.emplace(Key{a.src, a.message}, Arrival{a.at_ps, a.path_compute_ps});
+  std::vector<SavedPost> posted;
+  load_pods(ar, posted);
+  posted_.clear();
+  for (const SavedPost& p : posted) posted_.emplace(Key{p.src, p.message}, p.op);
+}
+
+}  // namespace hx::net

@@ -1,0 +1,109 @@
+// Runs one endpoint's message-DAG program (models/workloads/program.h) inside the simulated
+// network: ops start when their dependencies are done, sends go out through the endpoint's
+// injection queue, recvs complete when the matching message has fully arrived. It also keeps the
+// workload statistics: per operation group (start, end, critical path), per parallelism
+// dimension (exposed communication) and per run.
+#pragma once
+
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <queue>
+#include <utility>
+#include <vector>
+
+#include "core/stats.h"
+#include "models/workloads/program.h"
+
+namespace hx::net {
+
+/// What the runner asks of its endpoint.
+class ProgramHost {
+ public:
+  virtual ~ProgramHost() = default;
+  /// Queue a message for injection; when its last flit has left, call op_done(op).
+  /// `path_compute_ps` travels with the message (critical-path accounting).
+  virtual void post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_t op,
+                         int64_t path_compute_ps) = 0;
+  /// Call op_done(op) `delay_ps` from now.
+  virtual void wake(int64_t delay_ps, uint32_t op) = 0;
+};
+
+/// The tables the runners fill (docs/OUTPUT.md).
+std::vector<TableSpec> workload_tables(const wl::Workload& workload);
+
+/// The /summary values of a workload run, from the reduced tables.
+std::vector<SummaryValue> summarize_workload(const StatsRegistry& stats,
+                                             const wl::Workload& workload);
+
+/// Message ids on the wire: the phase in the high half, so phases may reuse tags.
+inline uint64_t message_id(uint32_t phase, uint32_t tag) { return uint64_t{phase} << 32 | tag; }
+
+class ProgramRunner {
+ public:
+  ProgramRunner(const wl::Workload& workload, uint32_t endpoint, StatsRegistry& stats);
+
+  void start(int64_t now, ProgramHost& host);
+  void op_done(uint32_t op, int64_t now, ProgramHost& host);
+  /// The whole message `message` from `src` has arrived.
+  void message_arrived(uint32_t src, uint64_t message, int64_t path_compute_ps, int64_t now,
+                       ProgramHost& host);
+  void finish();
+
+  void save(boost::archive::binary_oarchive& ar) const;
+  void load(boost::archive::binary_iarchive& ar);
+
+ private:
+  struct Arrival {
+    int64_t at_ps;
+    int64_t path_compute_ps;
+  };
+  using Key = std::pair<uint32_t, uint64_t>;  // (source endpoint, message id)
+
+  void begin_phase(int64_t now, ProgramHost& host);
+  void load_phase();
+  void start_op(uint32_t op, int64_t now, ProgramHost& host);
+  void complete(uint32_t op, int64_t now, int64_t path, ProgramHost& host);
+  void run_ready(int64_t now, ProgramHost& host);
+  wl::Dim dim_of(uint32_t group) const { return workload_.groups()[group].dim; }
+
+  const wl::Workload& workload_;
+  uint32_t endpoint_;
+  uint32_t phases_;
+  Table* groups_;
+  Table* dims_;
+  Table* totals_;
+
+  // The current phase: its ops, successors (CSR) and per-op progress.
+  uint32_t phase_ = 0;
+  wl::Program program_;
+  std::vector<uint32_t> succ_begin_;
+  std::vector<uint32_t> succ_;
+  std::vector<uint32_t> remaining_;    // dependencies not yet done
+  std::vector<int64_t> start_ps_;      // -1: not started
+  std::vector<int64_t> ready_ps_;      // when its latest dependency finished
+  std::vector<int64_t> ready_path_;    // compute on the critical path up to then
+  std::vector<uint32_t> ready_group_;  // group of that latest dependency
+  uint32_t done_ = 0;
+  // Ops whose dependencies are done, smallest index first (always empty between events).
+  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready_;
+
+  std::map<Key, Arrival> arrived_;  // messages whose recv has not started yet
+  std::map<Key, uint32_t> posted_;  // started recvs waiting for their message
+
+  // Carried across phases.
+  int64_t last_end_ps_ = 0;  // end of the latest op so far
+  int64_t last_path_ = 0;    // its critical-path compute
+  uint32_t last_group_ = 0;  // its group
+  uint32_t computing_ = 0;   // compute ops running now
+  int64_t idle_since_ = 0;   // when computing_ last dropped to 0
+  bool finished_ = false;
+  std::vector<int64_t> exposed_;  // per Dim: time with no compute running, charged to the dim
+                                  // of the op that ended the wait
+  int64_t compute_ps_ = 0;
+  uint64_t ops_ = 0;
+};
+
+}  // namespace hx::net

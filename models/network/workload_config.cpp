@@ -1,0 +1,190 @@
+// Declarations and resolution of the [workload] section.
+#include "models/network/workload_config.h"
+
+#include <cmath>
+
+#include "core/error.h"
+#include "models/workloads/collective_workload.h"
+#include "models/workloads/collectives.h"
+#include "models/workloads/llm.h"
+#include "models/workloads/mapping.h"
+
+namespace hx::net {
+namespace {
+
+wl::Algorithm parse_algorithm(const std::string& name) {
+  const auto& names = wl::algorithm_names();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) return static_cast<wl::Algorithm>(i);
+  }
+  throw std::logic_error("unknown algorithm " + name);  // ParamSpec::choice checked it
+}
+
+// Bytes per second of endpoint `e`'s first injection link.
+double injection_bandwidth(const NetworkContext& net, uint32_t e) {
+  std::vector<PortSpec> ports;
+  net.topology->ports(net.topology->endpoint_component(e), ports);
+  const LinkClass& c = net.topology->link_classes()[ports.at(0).link_class];
+  return c.flits_per_cycle * static_cast<double>(net.router.flit_bytes) /
+         (static_cast<double>(net.cycle_ps) * 1e-12);
+}
+
+// The job's ranks on the network's endpoints. `ranks` 0: as many as workload.ranks says.
+wl::Mapping make_mapping(const ParamSet& w, const NetworkContext& net, uint32_t ranks) {
+  const uint32_t endpoints = net.topology->num_endpoints();
+  const auto configured = static_cast<uint32_t>(w.integer("ranks"));
+  if (ranks == 0) ranks = configured == 0 ? endpoints : configured;
+  if (configured != 0 && configured != ranks) {
+    throw InputError("workload.ranks = " + std::to_string(configured) + " but the parallelism " +
+                     "needs " + std::to_string(ranks) + " ranks");
+  }
+  if (ranks > endpoints) {
+    throw InputError("workload.ranks = " + std::to_string(ranks) + " exceeds the " +
+                     std::to_string(endpoints) + " endpoints of the network");
+  }
+  return wl::Mapping::parse(w.text("mapping"), w.text("mapping_spec"), ranks,
+                            net.topology->endpoint_dims(), "workload.mapping");
+}
+
+// α of the analytic times: configured, or the zero-load latency between endpoints a and b.
+double alpha_of(const ParamSet& w, const NetworkContext& net, uint32_t a, uint32_t b) {
+  const double alpha = static_cast<double>(w.time("alpha").count_ps()) * 1e-12;
+  if (alpha > 0 || a == b) return alpha;
+  return static_cast<double>(zero_load_latency(net, a, b).count_ps()) * 1e-12;
+}
+
+// B of the analytic times: configured, or endpoint e's injection link.
+double bandwidth_of(const ParamSet& w, const NetworkContext& net, uint32_t e) {
+  const double b = w.bandwidth("bandwidth").bytes_per_second();
+  return b > 0 ? b : injection_bandwidth(net, e);
+}
+
+std::unique_ptr<wl::Workload> make_llm(const ParamSet& w, const ParamSet& llm,
+                                       const NetworkContext& net) {
+  uint64_t ranks = 1;
+  for (const char* dim : {"tp", "cp", "ep", "dp", "pp"}) ranks *= llm.integer(dim);
+  if (ranks > net.topology->num_endpoints()) {
+    throw InputError("llm: tp*cp*ep*dp*pp = " + std::to_string(ranks) +
+                     " chips, but the network "
+                     "has " +
+                     std::to_string(net.topology->num_endpoints()) + " endpoints");
+  }
+  wl::Mapping mapping = make_mapping(w, net, static_cast<uint32_t>(ranks));
+  const uint32_t first = mapping.endpoint(0);
+  const uint32_t second = mapping.endpoint(ranks > 1 ? 1 : 0);
+  const double alpha = alpha_of(w, net, first, second);
+  const double bandwidth = bandwidth_of(w, net, first);
+  return wl::make_llm_workload(llm, std::move(mapping), alpha, bandwidth);
+}
+
+std::unique_ptr<wl::Workload> make_collective(const ParamSet& w, const NetworkContext& net) {
+  const uint32_t endpoints = net.topology->num_endpoints();
+  const wl::Mapping mapping = make_mapping(w, net, 0);
+  wl::CollectiveSpec spec;
+  const auto& ops = wl::collective_names();
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i] == w.text("collective")) spec.op = static_cast<wl::Collective>(i);
+  }
+  spec.algorithm = parse_algorithm(w.text("algorithm"));
+  spec.global_algorithm = parse_algorithm(w.text("global_algorithm"));
+  spec.bytes = w.bytes("bytes").count();
+  spec.rows = static_cast<uint32_t>(w.integer("rows"));
+  spec.cols = static_cast<uint32_t>(w.integer("cols"));
+  spec.local = static_cast<uint32_t>(w.integer("local"));
+  spec.global_rows = static_cast<uint32_t>(w.integer("global_rows"));
+  spec.global_cols = static_cast<uint32_t>(w.integer("global_cols"));
+  for (uint32_t r : wl::parse_group(w.text("group"), mapping.ranks(), "workload.group")) {
+    spec.members.push_back(mapping.endpoint(r));
+  }
+  wl::check_collective(spec, "workload");
+
+  // Auto α and B: between the first two members (ring neighbours), the first member's link.
+  const double alpha = alpha_of(w, net, spec.members[0], spec.members[spec.members.size() > 1]);
+  const double bandwidth = bandwidth_of(w, net, spec.members[0]);
+  double local = w.bandwidth("local_bandwidth").bytes_per_second();
+  if (local == 0) local = bandwidth;
+  return std::make_unique<wl::CollectiveWorkload>(std::move(spec), endpoints,
+                                                  static_cast<uint32_t>(w.integer("repeat")), alpha,
+                                                  bandwidth, local);
+}
+
+}  // namespace
+
+std::vector<ParamSpec> workload_params() {
+  std::vector<std::string> algorithms = wl::algorithm_names();
+  return {
+      ParamSpec::choice("kind", "synthetic", {"synthetic", "collective", "llm", "trace"},
+                        "synthetic: the [traffic] pattern; collective: one collective over a "
+                        "group; llm: one training iteration ([llm]); trace: replay workload.trace"),
+      ParamSpec::choice("collective", "all_reduce", wl::collective_names(), "kind = collective"),
+      ParamSpec::choice("algorithm", "ring", algorithms, "collective algorithm"),
+      ParamSpec::bytes("bytes", "1MiB",
+                       "V: data per member (all-to-all: the buffer each member sends out)"),
+      ParamSpec::integer("repeat", 1, "run the collective this many times back to back")
+          .range(1, 1e6),
+      ParamSpec::integer("ranks", 0, "job size in ranks; 0: one per endpoint").range(0, 1e9),
+      ParamSpec::text("group", "all",
+                      "the group's ranks: all, a list 0,2,4, a range 0-15 or start:stride:count"),
+      ParamSpec::choice("mapping", "linear", {"linear", "node_major", "list"},
+                        "ranks to endpoints: rank r on endpoint r; ranks filling blocks of the "
+                        "endpoint grid (mapping_spec = block shape, e.g. 2x2); or a list"),
+      ParamSpec::text("mapping_spec", "", "node_major: block shape AxB; list: endpoints by rank"),
+      ParamSpec::integer("rows", 0, "ring_2d / 2D direct: the group as rows x cols").range(0, 1e9),
+      ParamSpec::integer("cols", 0, "ring_2d / 2D direct: the group as rows x cols").range(0, 1e9),
+      ParamSpec::integer("local", 0, "hierarchical: members per node").range(0, 1e9),
+      ParamSpec::choice("global_algorithm", "ring_2d", algorithms,
+                        "hierarchical: the algorithm among nodes"),
+      ParamSpec::integer("global_rows", 0, "hierarchical ring_2d: nodes as rows x cols")
+          .range(0, 1e9),
+      ParamSpec::integer("global_cols", 0, "hierarchical ring_2d: nodes as rows x cols")
+          .range(0, 1e9),
+      ParamSpec::time("alpha", "0ps",
+                      "α of the analytic time; 0: the zero-load latency between the first two "
+                      "members"),
+      ParamSpec::bandwidth("bandwidth", "0bps",
+                           "B of the analytic time; 0: the first member's injection link"),
+      ParamSpec::bandwidth("local_bandwidth", "0bps",
+                           "hierarchical: B inside a node for the analytic time; 0: = bandwidth"),
+      ParamSpec::text("trace", "", "kind = trace: a .csv or .h5 flow trace (docs/WORKLOADS.md)"),
+  };
+}
+
+std::unique_ptr<wl::Workload> make_workload(const ParamSet& workload, const ParamSet& llm,
+                                            const NetworkContext& net) {
+  const std::string& kind = workload.text("kind");
+  if (kind == "synthetic") return nullptr;
+  if (kind == "collective") return make_collective(workload, net);
+  if (kind == "llm") return make_llm(workload, llm, net);
+  throw InputError("workload.kind = '" + kind + "' is not available yet");
+}
+
+SimTime zero_load_latency(const NetworkContext& net, uint32_t src, uint32_t dst) {
+  const Topology& t = *net.topology;
+  std::vector<PortSpec> ports;
+  t.ports(t.endpoint_component(src), ports);
+  SimTime latency = ports.at(0).latency;
+  ComponentId at = ports[0].peer;
+  PortId in = ports[0].peer_port;
+  Packet packet;
+  packet.src = src;
+  packet.dst = dst;
+  std::vector<Packet> starts;
+  net.routing->start_states(t.node(at).index, packet, starts);
+  packet = starts.at(0);
+  Candidates candidates;
+  for (uint32_t step = 0; t.node(at).kind == NodeKind::kRouter; ++step) {
+    if (step > 4 * t.diameter() + 8) throw std::logic_error("zero_load_latency: no path");
+    candidates.clear();
+    net.routing->route(t.node(at).index, in, packet, candidates);
+    const Candidate c = candidates[0];
+    t.ports(at, ports);
+    latency = latency + net.router.pipeline + ports.at(c.port).latency;
+    packet.vc = c.vc;
+    if (t.node(ports[c.port].peer).kind == NodeKind::kRouter) ++packet.hops;
+    in = ports[c.port].peer_port;
+    at = ports[c.port].peer;
+  }
+  return latency;
+}
+
+}  // namespace hx::net

@@ -1,0 +1,27 @@
+// The [workload] section of every network model: synthetic traffic (the [traffic] section alone)
+// or message-DAG programs — a collective over a process group, an LLM-training iteration
+// ([llm] section) or a flow trace — and the α–β parameters of the analytic times.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/params.h"
+#include "models/network/network_context.h"
+#include "models/workloads/program.h"
+
+namespace hx::net {
+
+std::vector<ParamSpec> workload_params();
+
+/// nullptr for workload.kind = "synthetic". `net` must hold the topology, routing, router and
+/// traffic settings and the cycle time. InputError naming the key on bad values.
+std::unique_ptr<wl::Workload> make_workload(const ParamSet& workload, const ParamSet& llm,
+                                            const NetworkContext& net);
+
+/// The zero-load latency of one packet's head from endpoint `src` to `dst` along the routing's
+/// first choices: link latencies plus a router pipeline delay per router (α of the α–β model).
+SimTime zero_load_latency(const NetworkContext& net, uint32_t src, uint32_t dst);
+
+}  // namespace hx::net

@@ -1,0 +1,31 @@
+// A workload of one collective over a process group, run `repeat` times back to back (each
+// repetition a phase and an operation group of its own).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/workloads/collectives.h"
+#include "models/workloads/mapping.h"
+#include "models/workloads/program.h"
+
+namespace hx::wl {
+
+class CollectiveWorkload final : public Workload {
+ public:
+  /// `spec.members` are endpoints; α (s) and B (bytes/s) give each repetition's analytic time.
+  CollectiveWorkload(CollectiveSpec spec, uint32_t endpoints, uint32_t repeat, double alpha_s,
+                     double bandwidth, double local_bandwidth);
+
+  uint32_t phases(uint32_t e) const override { return rank_[e] == Mapping::kNone ? 0 : repeat_; }
+  void generate(uint32_t e, uint32_t phase, Program& out) const override;
+  const std::vector<OpGroup>& groups() const override { return groups_; }
+
+ private:
+  CollectiveSpec spec_;
+  uint32_t repeat_;
+  std::vector<uint32_t> rank_;  // endpoint -> group rank, or Mapping::kNone
+  std::vector<OpGroup> groups_;
+};
+
+}  // namespace hx::wl
