@@ -91,6 +91,7 @@ void Endpoint::handle(const Event& e) {
       // time; what is still queued now only says that the load was not accepted
       // (packets_queued in the totals), so it is dropped and only the network drains.
       queue_ = RingQueue<Message>();
+      active_.clear();
       break;
     case kInject:
       inject_pending_ = -1;
@@ -110,7 +111,7 @@ void Endpoint::handle(const Event& e) {
     case kCreditArrival: {
       const auto credit = e.payload_as<Credit>();
       credits(e.port, credit.vc) += credit.flits;
-      if (!queue_.empty()) try_inject();
+      if (!queue_.empty() || !active_.empty()) try_inject();
       break;
     }
     default:
@@ -157,51 +158,24 @@ void Endpoint::wake(int64_t delay_ps, uint32_t op) { schedule(SimTime::ps(delay_
 void Endpoint::try_inject() {
   const int64_t now = this->now().count_ps();
   const auto ports = static_cast<uint32_t>(injectors_.size());
-  while (!queue_.empty()) {
+  for (;;) {
+    while (active_.size() < net_.injection_queues && !queue_.empty()) {
+      active_.push_back(queue_.front());
+      queue_.pop_front();
+    }
+    if (active_.empty()) return;
     int64_t wake = kNever;
     bool sent = false;
     for (uint32_t k = 0; k < ports && !sent; ++k) {
       const uint32_t port = (next_port_ + k) % ports;
-      Injector& inj = injectors_[port];
-      if (inj.free_ps > now) {
-        wake = std::min(wake, inj.free_ps);
+      if (injectors_[port].free_ps > now) {
+        wake = std::min(wake, injectors_[port].free_ps);
         continue;
       }
-      Message& m = queue_.front();
-      const auto flits = static_cast<uint16_t>(
-          std::min<uint32_t>(net_.traffic.packet_flits, m.flits - m.flits_sent));
-      for (uint8_t v = 0; v < vcs_; ++v) {
-        const auto vc = static_cast<uint8_t>((inj.next_vc + v) % vcs_);
-        if (credits(static_cast<PortId>(port), vc) < flits) continue;
-        Packet p;
-        p.message = m.seq;
-        p.created_ps = m.created_ps;
-        p.injected_ps = now;
-        p.path_compute_ps = m.path_compute_ps;
-        p.src = index_;
-        p.dst = m.dst;
-        p.message_flits = m.flits;
-        p.flits = flits;
-        p.vc = vc;
-        if (net_.in_window(m.created_ps)) p.flags |= Packet::kMeasured;
-        const int64_t ser = flits * inj.ps_per_flit;
-        p.stream_ps = static_cast<int32_t>(ser);
-        send(static_cast<PortId>(port), kPacketArrival, p);
-        credits(static_cast<PortId>(port), vc) -= flits;
-        inj.free_ps = now + ser;
-        inj.next_vc = static_cast<uint8_t>((vc + 1) % vcs_);
-        inj.stats.record(net_, now, now + ser, flits);
-        next_port_ = (port + 1) % ports;
-        ++injected_;
-        --queued_packets_;
-        m.flits_sent += flits;
-        if (m.flits_sent == m.flits) {
-          // A send is done when its tail has left.
-          if (m.op != kNoOp) schedule(SimTime::ps(ser), kOpDone, m.op);
-          queue_.pop_front();
-        }
-        sent = true;
-        break;
+      // Messages in progress take turns, so one blocked by credits does not hold up the rest.
+      for (uint32_t j = 0; j < active_.size() && !sent; ++j) {
+        sent =
+            inject_packet(port, static_cast<uint32_t>((next_message_ + j) % active_.size()), now);
       }
     }
     if (sent) continue;
@@ -212,6 +186,49 @@ void Endpoint::try_inject() {
     }
     return;
   }
+}
+
+// Sends the next packet of active_[slot] through `port` if a VC has room for it.
+bool Endpoint::inject_packet(uint32_t port, uint32_t slot, int64_t now) {
+  Injector& inj = injectors_[port];
+  Message& m = active_[slot];
+  const auto flits =
+      static_cast<uint16_t>(std::min<uint32_t>(net_.traffic.packet_flits, m.flits - m.flits_sent));
+  for (uint8_t v = 0; v < vcs_; ++v) {
+    const auto vc = static_cast<uint8_t>((inj.next_vc + v) % vcs_);
+    if (credits(static_cast<PortId>(port), vc) < flits) continue;
+    Packet p;
+    p.message = m.seq;
+    p.created_ps = m.created_ps;
+    p.injected_ps = now;
+    p.path_compute_ps = m.path_compute_ps;
+    p.src = index_;
+    p.dst = m.dst;
+    p.message_flits = m.flits;
+    p.flits = flits;
+    p.vc = vc;
+    if (net_.in_window(m.created_ps)) p.flags |= Packet::kMeasured;
+    const int64_t ser = flits * inj.ps_per_flit;
+    p.stream_ps = static_cast<int32_t>(ser);
+    send(static_cast<PortId>(port), kPacketArrival, p);
+    credits(static_cast<PortId>(port), vc) -= flits;
+    inj.free_ps = now + ser;
+    inj.next_vc = static_cast<uint8_t>((vc + 1) % vcs_);
+    inj.stats.record(net_, now, now + ser, flits);
+    next_port_ = (port + 1) % static_cast<uint32_t>(injectors_.size());
+    ++injected_;
+    --queued_packets_;
+    m.flits_sent += flits;
+    next_message_ = slot + 1;
+    if (m.flits_sent == m.flits) {
+      // A send is done when its tail has left.
+      if (m.op != kNoOp) schedule(SimTime::ps(ser), kOpDone, m.op);
+      active_.erase(active_.begin() + slot);
+      next_message_ = slot;  // the message after it moved into its place
+    }
+    return true;
+  }
+  return false;
 }
 
 void Endpoint::deliver(PortId port, const Packet& p) {
@@ -303,6 +320,8 @@ void Endpoint::finish() {
 void Endpoint::save_state(boost::archive::binary_oarchive& ar) const {
   ar << rng_ << next_slot_ << queued_packets_ << inject_pending_ << next_port_;
   save_queue(ar, queue_);
+  save_pods(ar, active_);
+  ar << next_message_;
   save_pods(ar, injectors_);
   save_pods(ar, credits_);
   std::vector<KeyedPartial> partial;
@@ -319,6 +338,8 @@ void Endpoint::save_state(boost::archive::binary_oarchive& ar) const {
 void Endpoint::load_state(boost::archive::binary_iarchive& ar) {
   ar >> rng_ >> next_slot_ >> queued_packets_ >> inject_pending_ >> next_port_;
   load_queue(ar, queue_);
+  load_pods(ar, active_);
+  ar >> next_message_;
   load_pods(ar, injectors_);
   load_pods(ar, credits_);
   std::vector<KeyedPartial> partial;

@@ -75,6 +75,7 @@ class Endpoint final : public Component, private ProgramHost {
   void generate();
   void schedule_next_message();
   void try_inject();
+  bool inject_packet(uint32_t port, uint32_t slot, int64_t now);
   void deliver(PortId port, const Packet& packet);
   void message_received(const Packet& p, int64_t first_ps, int64_t last_ps, uint32_t packets,
                         uint32_t hops);
@@ -97,7 +98,9 @@ class Endpoint final : public Component, private ProgramHost {
   int64_t slot_ps_ = 0;          // generation slots: one cycle, or a fraction above 1 msg/cycle
   int64_t next_slot_ = 0;        // index of the slot of the next message
 
-  RingQueue<Message> queue_;  // messages not yet fully injected
+  RingQueue<Message> queue_;     // messages waiting to start
+  std::vector<Message> active_;  // messages being injected, at most net_.injection_queues
+  uint32_t next_message_ = 0;    // active_ slot whose turn is next
   uint64_t queued_packets_ = 0;
   std::vector<Injector> injectors_;
   std::vector<uint32_t> credits_;  // [port * vcs + vc] at the router's input

@@ -48,6 +48,7 @@ struct NetworkContext {
   RouterConfig router;
   TrafficConfig traffic;
   int64_t cycle_ps = 0;
+  uint32_t injection_queues = 1;     // messages an endpoint injects at once, taking turns
   std::vector<int64_t> ps_per_flit;  // per link class: serialisation time of one flit
   int64_t window_begin_ps = 0;       // measurement window [begin, end)
   int64_t window_end_ps = 0;

@@ -52,6 +52,8 @@ class BuiltNetworkModel final : public NetworkModel {
     if (workload_) {
       // A program runs until it is done: everything it does is measured.
       net_.workload = workload_.get();
+      net_.injection_queues =
+          static_cast<uint32_t>(params.section("workload").integer("injection_queues"));
       net_.window_begin_ps = 0;
       net_.window_end_ps = std::numeric_limits<int64_t>::max();
       return;

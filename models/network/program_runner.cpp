@@ -2,6 +2,7 @@
 // workload statistics.
 #include "models/network/program_runner.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -24,6 +25,10 @@ struct SavedArrival {
   int64_t at_ps;
   int64_t path_compute_ps;
   uint32_t src;
+};
+struct SavedCount {
+  uint64_t key;
+  uint32_t count;
 };
 struct SavedPost {
   uint64_t message;
@@ -213,16 +218,18 @@ void ProgramRunner::start_op(uint32_t op, int64_t now, ProgramHost& host) {
     case wl::OpKind::kDelay:
       host.wake(o.compute_ps, op);
       break;
-    case wl::OpKind::kSend:
+    case wl::OpKind::kSend: {
+      const uint64_t id = message_id(sends_to_[uint64_t{o.peer} << 32 | o.tag]++, o.tag);
       if (o.peer == endpoint_) {  // a self-message arrives at once
         complete(op, now, ready_path_[op], host);
-        message_arrived(endpoint_, message_id(phase_, o.tag), ready_path_[op], now, host);
+        message_arrived(endpoint_, id, ready_path_[op], now, host);
       } else {
-        host.post_send(o.peer, o.bytes, message_id(phase_, o.tag), op, ready_path_[op]);
+        host.post_send(o.peer, o.bytes, id, op, ready_path_[op]);
       }
       break;
+    }
     case wl::OpKind::kRecv: {
-      const Key key{o.peer, message_id(phase_, o.tag)};
+      const Key key{o.peer, message_id(recvs_from_[uint64_t{o.peer} << 32 | o.tag]++, o.tag)};
       auto it = arrived_.find(key);
       if (it == arrived_.end()) {
         posted_.emplace(key, op);
@@ -261,7 +268,7 @@ void ProgramRunner::message_arrived(uint32_t src, uint64_t message, int64_t path
     if (!arrived_.emplace(key, Arrival{now, path_compute_ps}).second) {
       throw std::logic_error("endpoint " + std::to_string(endpoint_) +
                              ": two messages from endpoint " + std::to_string(src) +
-                             " with the same phase and tag " + std::to_string(message));
+                             " with the same id " + std::to_string(message));
     }
     return;
   }
@@ -327,6 +334,13 @@ void ProgramRunner::save(boost::archive::binary_oarchive& ar) const {
   std::vector<SavedPost> posted;
   for (const auto& [key, op] : posted_) posted.push_back({key.second, key.first, op});
   save_pods(ar, posted);
+  for (const auto* counts : {&sends_to_, &recvs_from_}) {
+    std::vector<SavedCount> sorted;
+    for (const auto& [key, n] : *counts) sorted.push_back({key, n});
+    std::sort(sorted.begin(), sorted.end(),
+              [](const SavedCount& a, const SavedCount& b) { return a.key < b.key; });
+    save_pods(ar, sorted);
+  }
 }
 
 void ProgramRunner::load(boost::archive::binary_iarchive& ar) {
@@ -355,6 +369,12 @@ void ProgramRunner::load(boost::archive::binary_iarchive& ar) {
   load_pods(ar, posted);
   posted_.clear();
   for (const SavedPost& p : posted) posted_.emplace(Key{p.src, p.message}, p.op);
+  for (auto* counts : {&sends_to_, &recvs_from_}) {
+    std::vector<SavedCount> saved;
+    load_pods(ar, saved);
+    counts->clear();
+    for (const SavedCount& c : saved) counts->emplace(c.key, c.count);
+  }
 }
 
 }  // namespace hx::net

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <queue>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -92,6 +93,9 @@ class ProgramRunner {
 
   std::map<Key, Arrival> arrived_;  // messages whose recv has not started yet
   std::map<Key, uint32_t> posted_;  // started recvs waiting for their message
+  // Occurrences so far per (peer << 32 | tag), for message_id().
+  std::unordered_map<uint64_t, uint32_t> sends_to_;
+  std::unordered_map<uint64_t, uint32_t> recvs_from_;
 
   // Carried across phases.
   int64_t last_end_ps_ = 0;  // end of the latest op so far

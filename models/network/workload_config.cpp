@@ -122,6 +122,10 @@ std::vector<ParamSpec> workload_params() {
                        "V: data per member (all-to-all: the buffer each member sends out)"),
       ParamSpec::integer("repeat", 1, "run the collective this many times back to back")
           .range(1, 1e6),
+      ParamSpec::integer("injection_queues", 8,
+                         "messages an endpoint injects at once, packet by packet in turn (a "
+                         "NIC's send queues); 1: one message after another")
+          .range(1, 1024),
       ParamSpec::integer("ranks", 0, "job size in ranks; 0: one per endpoint").range(0, 1e9),
       ParamSpec::text("group", "all",
                       "the group's ranks: all, a list 0,2,4, a range 0-15 or start:stride:count"),

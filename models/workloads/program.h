@@ -24,7 +24,7 @@ enum class OpKind : uint8_t {
 struct Op {
   OpKind kind = OpKind::kWait;
   uint32_t peer = 0;       // kSend: destination endpoint; kRecv: source endpoint
-  uint32_t tag = 0;        // a send matches the recv with the same (source, destination, tag)
+  uint32_t tag = 0;        // the k-th send of a (source, destination, tag) matches its k-th recv
   uint32_t group = 0;      // operation group (Workload::groups()) it is accounted to
   uint64_t bytes = 0;      // kSend: message size (> 0); kRecv: expected size, 0 = any
   int64_t compute_ps = 0;  // kCompute, kDelay: duration
@@ -33,7 +33,10 @@ struct Op {
 };
 
 /// One phase of an endpoint's program: ops in dependency order (every dependency names an earlier
-/// op). Tags need only be unique per (source, destination) pair within one phase.
+/// op). Sends and recvs match like MPI's non-overtaking rule: the k-th send from A to B with tag
+/// t, counted in the order A starts them, matches the k-th recv at B from A with tag t, counted
+/// in the order B starts them. Tags may repeat across phases; within a phase, ops with the same
+/// (peer, tag) must be ordered by dependencies so their start order is fixed.
 struct Program {
   std::vector<Op> ops;
   std::vector<uint32_t> deps;
