@@ -132,8 +132,7 @@ struct DepGraph {
   std::vector<uint32_t> deps;
 };
 
-DepGraph resolve(const std::vector<TraceFlow>& flows) {
-  const IdIndex index(flows);
+DepGraph resolve(const std::vector<TraceFlow>& flows, const IdIndex& index) {
   DepGraph g;
   g.begin.reserve(flows.size() + 1);
   g.begin.push_back(0);
@@ -267,21 +266,24 @@ void validate_trace(std::vector<TraceFlow>& flows, uint32_t endpoints, const std
     std::sort(f.deps.begin(), f.deps.end());
     f.deps.erase(std::unique(f.deps.begin(), f.deps.end()), f.deps.end());
   }
-  if (const auto dup = IdIndex(flows).duplicate()) {
+  const IdIndex index(flows);
+  if (const auto dup = index.duplicate()) {
     fail(flows[dup->second], "duplicate id; flow " + std::to_string(flows[dup->first].id) +
                                  " at row " + std::to_string(flows[dup->first].row) +
                                  " has it too");
   }
-  const DepGraph g = resolve(flows);
+  const DepGraph g = resolve(flows, index);
   for (size_t i = 0; i < flows.size(); ++i) {
     const TraceFlow& f = flows[i];
     for (uint64_t k = g.begin[i]; k < g.begin[i + 1]; ++k) {
-      const std::string dep = std::to_string(f.deps[k - g.begin[i]]);
-      if (g.deps[k] == kNone) fail(f, "depends on flow " + dep + ", which is not in the trace");
+      const uint64_t dep = f.deps[k - g.begin[i]];
+      if (g.deps[k] == kNone) {
+        fail(f, "depends on flow " + std::to_string(dep) + ", which is not in the trace");
+      }
       if (g.deps[k] == i) fail(f, "depends on itself");
       const TraceFlow& d = flows[g.deps[k]];
       if (d.src != f.src && d.dst != f.src) {
-        fail(f, "depends on flow " + dep + " (row " + std::to_string(d.row) + ", " +
+        fail(f, "depends on flow " + std::to_string(dep) + " (row " + std::to_string(d.row) + ", " +
                     std::to_string(d.src) + " -> " + std::to_string(d.dst) +
                     "), which neither starts nor ends at its source endpoint " +
                     std::to_string(f.src) +
@@ -300,7 +302,7 @@ void validate_trace(std::vector<TraceFlow>& flows, uint32_t endpoints, const std
 
 TraceWorkload::TraceWorkload(const std::vector<TraceFlow>& flows, uint32_t endpoints)
     : local_begin_(static_cast<size_t>(endpoints) + 1, 0), groups_{OpGroup{"trace"}} {
-  DepGraph g = resolve(flows);
+  DepGraph g = resolve(flows, IdIndex(flows));
   std::vector<uint32_t> pending;
   const std::vector<uint32_t> order = topological_order(g, pending);
   if (order.size() < flows.size() ||
