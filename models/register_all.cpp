@@ -11,15 +11,15 @@
 
 namespace hx {
 
-void register_all_models(Registry& registry) {
+void register_all_models(Registry& registry, const net::WorkloadFiles& files) {
   phold::register_models(registry);
-  net::register_network_family(registry, net::mesh_family());
-  net::register_network_family(registry, net::torus_family());
-  net::register_network_family(registry, net::hyperx_family());
-  net::register_network_family(registry, net::crossbar_family());
-  net::register_network_family(registry, net::dragonfly_family());
-  net::register_network_family(registry, net::fat_tree_family());
-  net::register_network_family(registry, net::rail_optimized_family());
+  net::register_network_family(registry, net::mesh_family(), files);
+  net::register_network_family(registry, net::torus_family(), files);
+  net::register_network_family(registry, net::hyperx_family(), files);
+  net::register_network_family(registry, net::crossbar_family(), files);
+  net::register_network_family(registry, net::dragonfly_family(), files);
+  net::register_network_family(registry, net::fat_tree_family(), files);
+  net::register_network_family(registry, net::rail_optimized_family(), files);
 }
 
 }  // namespace hx

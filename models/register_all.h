@@ -3,9 +3,11 @@
 #pragma once
 
 #include "core/registry.h"
+#include "models/network/workload_config.h"
 
 namespace hx {
 
-void register_all_models(Registry& registry);
+/// `files`: how workloads read their input files (the application passes io/'s readers).
+void register_all_models(Registry& registry, const net::WorkloadFiles& files = {});
 
 }  // namespace hx

@@ -19,7 +19,8 @@ namespace {
 
 class BuiltNetworkModel final : public NetworkModel {
  public:
-  BuiltNetworkModel(Network network, const ModelParams& params, const std::string& family)
+  BuiltNetworkModel(Network network, const ModelParams& params, const std::string& family,
+                    const WorkloadFiles& files)
       : network_(std::move(network)) {
     const Topology& t = *network_.topology;
     const Routing& r = *network_.routing;
@@ -48,7 +49,7 @@ class BuiltNetworkModel final : public NetworkModel {
     net_.window_begin_ps = net_.traffic.warmup.count_ps();
     net_.window_end_ps = net_.window_begin_ps + net_.traffic.measure.count_ps();
 
-    workload_ = make_workload(params.section("workload"), params.section("llm"), net_);
+    workload_ = make_workload(params.section("workload"), params.section("llm"), net_, files);
     if (workload_) {
       // A program runs until it is done: everything it does is measured.
       net_.workload = workload_.get();
@@ -157,7 +158,8 @@ const NetworkModel* as_network(const Model& model) {
   return dynamic_cast<const NetworkModel*>(&model);
 }
 
-void register_network_family(Registry& registry, TopologyFamily family) {
+void register_network_family(Registry& registry, TopologyFamily family,
+                             const WorkloadFiles& files) {
   ModelInfo info;
   info.name = family.name;
   info.help = family.help;
@@ -167,9 +169,9 @@ void register_network_family(Registry& registry, TopologyFamily family) {
                          {"workload", workload_params()},
                          {"llm", wl::llm_params()}};
   info.tables = table_descriptions();
-  info.make = [family](const ModelParams& params) -> std::unique_ptr<Model> {
+  info.make = [family, files](const ModelParams& params) -> std::unique_ptr<Model> {
     return std::make_unique<BuiltNetworkModel>(family.make(params.section(family.name)), params,
-                                               family.name);
+                                               family.name, files);
   };
   registry.add(std::move(info));
 }

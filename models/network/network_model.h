@@ -11,6 +11,7 @@
 #include "models/network/family.h"
 #include "models/network/routing.h"
 #include "models/network/topology.h"
+#include "models/network/workload_config.h"
 
 namespace hx::net {
 
@@ -19,8 +20,10 @@ class NetworkModel;
 /// The network behind `model`, or nullptr when it is not a network model (e.g. PHOLD).
 const NetworkModel* as_network(const Model& model);
 
-/// Registers one model per family: section [family.name] plus [router] and [traffic].
-void register_network_family(Registry& registry, TopologyFamily family);
+/// Registers one model per family: section [family.name] plus [router], [traffic], [workload]
+/// and [llm].
+void register_network_family(Registry& registry, TopologyFamily family,
+                             const WorkloadFiles& files = {});
 
 class NetworkModel : public Model {
  public:

@@ -114,7 +114,8 @@ std::vector<SummaryValue> summarize_workload(const StatsRegistry& stats,
   }
   int64_t analytic = 0;
   for (int64_t a : groups.i64(7)) analytic += a;
-  if (analytic > 0) {
+  // Against a pure communication workload only: the analytic times leave compute out.
+  if (analytic > 0 && totals.i64(kTCompute)[0] == 0) {
     v.push_back({"workload_analytic_ps", analytic, "ps", "α–β model time of the collectives"});
     v.push_back({"workload_vs_analytic", static_cast<double>(end) / static_cast<double>(analytic),
                  "1", "workload_end_ps / workload_analytic_ps"});

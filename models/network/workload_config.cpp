@@ -2,6 +2,7 @@
 #include "models/network/workload_config.h"
 
 #include <cmath>
+#include <fstream>
 
 #include "core/error.h"
 #include "models/workloads/collective_workload.h"
@@ -75,6 +76,22 @@ std::unique_ptr<wl::Workload> make_llm(const ParamSet& w, const ParamSet& llm,
   const double alpha = alpha_of(w, net, first, second);
   const double bandwidth = bandwidth_of(w, net, first);
   return wl::make_llm_workload(llm, std::move(mapping), alpha, bandwidth);
+}
+
+std::unique_ptr<wl::Workload> make_trace(const std::string& path, const NetworkContext& net,
+                                         const WorkloadFiles& files) {
+  if (path.empty()) throw InputError("workload.kind = 'trace' needs workload.trace = FILE");
+  std::vector<wl::TraceFlow> flows;
+  if (files.read_trace) {
+    flows = files.read_trace(path);
+  } else {
+    std::ifstream in(path);
+    if (!in) throw InputError("workload.trace = '" + path + "': cannot open the file");
+    flows = wl::parse_trace_csv(in, path);
+  }
+  const uint32_t endpoints = net.topology->num_endpoints();
+  wl::validate_trace(flows, endpoints, path);
+  return std::make_unique<wl::TraceWorkload>(flows, endpoints);
 }
 
 std::unique_ptr<wl::Workload> make_collective(const ParamSet& w, const NetworkContext& net) {
@@ -154,12 +171,12 @@ std::vector<ParamSpec> workload_params() {
 }
 
 std::unique_ptr<wl::Workload> make_workload(const ParamSet& workload, const ParamSet& llm,
-                                            const NetworkContext& net) {
+                                            const NetworkContext& net, const WorkloadFiles& files) {
   const std::string& kind = workload.text("kind");
   if (kind == "synthetic") return nullptr;
   if (kind == "collective") return make_collective(workload, net);
   if (kind == "llm") return make_llm(workload, llm, net);
-  throw InputError("workload.kind = '" + kind + "' is not available yet");
+  return make_trace(workload.text("trace"), net, files);
 }
 
 SimTime zero_load_latency(const NetworkContext& net, uint32_t src, uint32_t dst) {

@@ -3,6 +3,7 @@
 // ([llm] section) or a flow trace — and the α–β parameters of the analytic times.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,15 +11,22 @@
 #include "core/params.h"
 #include "models/network/network_context.h"
 #include "models/workloads/program.h"
+#include "models/workloads/trace.h"
 
 namespace hx::net {
 
 std::vector<ParamSpec> workload_params();
 
+/// Readers the application provides for workload inputs kept in files: io/ owns the file formats,
+/// so models never open HDF5 files themselves. Without one, traces are read as CSV.
+struct WorkloadFiles {
+  std::function<std::vector<wl::TraceFlow>(const std::string& path)> read_trace;
+};
+
 /// nullptr for workload.kind = "synthetic". `net` must hold the topology, routing, router and
 /// traffic settings and the cycle time. InputError naming the key on bad values.
 std::unique_ptr<wl::Workload> make_workload(const ParamSet& workload, const ParamSet& llm,
-                                            const NetworkContext& net);
+                                            const NetworkContext& net, const WorkloadFiles& files);
 
 /// The zero-load latency of one packet's head from endpoint `src` to `dst` along the routing's
 /// first choices: link latencies plus a router pipeline delay per router (α of the α–β model).

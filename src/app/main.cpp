@@ -9,13 +9,14 @@
 #include "app/commands.h"
 #include "core/error.h"
 #include "core/version.h"
+#include "io/trace_file.h"
 #include "models/register_all.h"
 
 namespace {
 
 int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   hx::Registry registry;
-  hx::register_all_models(registry);
+  hx::register_all_models(registry, {.read_trace = hx::read_trace_file});
 
   CLI::App app{"hxsim: parallel discrete-event simulator for hyper-scale interconnects"};
   app.require_subcommand(1);

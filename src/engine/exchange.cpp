@@ -1,16 +1,15 @@
 // Neighbour exchange with matched probes: one round trip per window, no size pre-exchange.
 #include "engine/exchange.h"
 
-#include <limits>
-#include <stdexcept>
-#include <string>
-
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
 #include <boost/iostreams/device/array.hpp>
 #include <boost/iostreams/device/back_inserter.hpp>
 #include <boost/iostreams/stream.hpp>
 #include <boost/serialization/vector.hpp>
+#include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace hx {
 namespace {

@@ -3,10 +3,10 @@
 // receives one from each. Only neighbours talk, so the cost follows the cut, not the rank count.
 #pragma once
 
+#include <mpi.h>
+
 #include <string>
 #include <vector>
-
-#include <mpi.h>
 
 #include "core/event.h"
 

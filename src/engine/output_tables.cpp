@@ -6,34 +6,42 @@ namespace hx {
 RunTables make_run_tables(int rank, std::size_t components, const EngineStats& s,
                           const RankCut& cut) {
   RunTables t{
-      Table(TableSpec{"engine", "rank", "per-rank engine statistics",
-                      {
-                          {"events", ColumnType::kU64, "1", "events handled"},
-                          {"remote_sent", ColumnType::kU64, "1", "events sent to other ranks"},
-                          {"remote_received", ColumnType::kU64, "1", "events received from other ranks"},
-                          {"windows", ColumnType::kU64, "1", "synchronisation windows (0 on one rank)"},
-                          {"build_s", ColumnType::kF64, "s", "wall time to build and set up components"},
-                          {"run_s", ColumnType::kF64, "s", "wall time in the executor"},
-                          {"exchange_s", ColumnType::kF64, "s", "wall time exchanging events between ranks"},
-                          {"reduce_s", ColumnType::kF64, "s", "wall time in window reductions, waiting included"},
-                          {"events_per_s", ColumnType::kF64, "1/s", "events / run_s"},
-                          {"checkpoints", ColumnType::kU64, "1", "checkpoints written"},
-                          {"checkpoint_s", ColumnType::kF64, "s", "wall time writing checkpoints (part of run_s)"},
-                      }}),
-      Table(TableSpec{"partition", "rank", "what the partitioner gave each rank",
-                      {
-                          {"components", ColumnType::kU64, "1", "components owned"},
-                          {"weight", ColumnType::kU64, "1", "sum of the components' weights"},
-                          {"ports", ColumnType::kU64, "1", "link ends on this rank"},
-                          {"cut_ports", ColumnType::kU64, "1", "link ends whose peer is on another rank"},
-                          {"neighbours", ColumnType::kU64, "1", "ranks this rank exchanges events with"},
-                      }}),
+      Table(TableSpec{
+          "engine",
+          "rank",
+          "per-rank engine statistics",
+          {
+              {"events", ColumnType::kU64, "1", "events handled"},
+              {"remote_sent", ColumnType::kU64, "1", "events sent to other ranks"},
+              {"remote_received", ColumnType::kU64, "1", "events received from other ranks"},
+              {"windows", ColumnType::kU64, "1", "synchronisation windows (0 on one rank)"},
+              {"build_s", ColumnType::kF64, "s", "wall time to build and set up components"},
+              {"run_s", ColumnType::kF64, "s", "wall time in the executor"},
+              {"exchange_s", ColumnType::kF64, "s", "wall time exchanging events between ranks"},
+              {"reduce_s", ColumnType::kF64, "s",
+               "wall time in window reductions, waiting included"},
+              {"events_per_s", ColumnType::kF64, "1/s", "events / run_s"},
+              {"checkpoints", ColumnType::kU64, "1", "checkpoints written"},
+              {"checkpoint_s", ColumnType::kF64, "s",
+               "wall time writing checkpoints (part of run_s)"},
+          }}),
+      Table(TableSpec{
+          "partition",
+          "rank",
+          "what the partitioner gave each rank",
+          {
+              {"components", ColumnType::kU64, "1", "components owned"},
+              {"weight", ColumnType::kU64, "1", "sum of the components' weights"},
+              {"ports", ColumnType::kU64, "1", "link ends on this rank"},
+              {"cut_ports", ColumnType::kU64, "1", "link ends whose peer is on another rank"},
+              {"neighbours", ColumnType::kU64, "1", "ranks this rank exchanges events with"},
+          }}),
   };
   const auto id = static_cast<uint64_t>(rank);
-  t.engine.add_row(id, {s.events, s.remote_sent, s.remote_received, s.windows, s.build_s, s.run_s,
-                        s.exchange_s, s.reduce_s,
-                        s.run_s > 0 ? static_cast<double>(s.events) / s.run_s : 0.0,
-                        s.checkpoints, s.checkpoint_s});
+  t.engine.add_row(
+      id, {s.events, s.remote_sent, s.remote_received, s.windows, s.build_s, s.run_s, s.exchange_s,
+           s.reduce_s, s.run_s > 0 ? static_cast<double>(s.events) / s.run_s : 0.0, s.checkpoints,
+           s.checkpoint_s});
   t.partition.add_row(id, {static_cast<uint64_t>(components), cut.weight, cut.ports, cut.cut_ports,
                            static_cast<uint64_t>(cut.neighbours.size())});
   return t;

@@ -209,7 +209,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   result.local.build_s = build_s;
   result.reached = result.local.reached;
   result.interrupted = result.local.interrupted;
-  sim.finish(result.local.drained);
+  sim.finish(result.local.drained, result.reached);
   throw_if_stopped(comm, sim);
   reduce_summed_tables(comm, stats);
   result.summary = model.summarize(stats);

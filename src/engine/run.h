@@ -55,7 +55,7 @@ std::string default_checkpoint_dir(const std::string& output);
 /// What a run reports back to the command line (rank 0's view of the global figures).
 struct RunResult {
   CutReport cut;
-  EngineStats local;  // this rank
+  EngineStats local;             // this rank
   uint64_t total_events = 0;     // all ranks, since the run began (before a restart too)
   uint64_t restored_events = 0;  // of those, handled before the checkpoint restarted from
   uint64_t total_remote = 0;

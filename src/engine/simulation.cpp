@@ -172,8 +172,9 @@ void Simulation::receive(const std::vector<Event>& events) {
   }
 }
 
-void Simulation::finish(bool drained) {
+void Simulation::finish(bool drained, SimTime reached) {
   sink_.set_drained(drained);
+  sink_.set_now(reached);
   for (auto& c : components_) c->finish();
 }
 

@@ -34,7 +34,9 @@ class Simulation {
   /// Queues events received from other ranks.
   void receive(const std::vector<Event>& events);
   /// `drained`: the run ended because no foreground events remained anywhere.
-  void finish(bool drained);
+  /// Calls every component's finish() with the clock at `reached`, where the run stopped
+  /// (a global fact, so what components derive from now() is the same on any rank count).
+  void finish(bool drained, SimTime reached);
 
   SimTime next_time() const { return sink_.queue().next_time(); }
   /// The next event's time if any foreground event remains, else infinity (background
