@@ -110,6 +110,9 @@ class BuiltNetworkModel final : public NetworkModel {
     for (SummaryValue& v : summarize_workload(stats, *workload_)) values.push_back(std::move(v));
     return values;
   }
+  std::vector<std::string> report(const StatsRegistry& stats) const override {
+    return workload_ ? report_workload(stats, *workload_) : std::vector<std::string>{};
+  }
   std::vector<std::pair<std::string, std::string>> texts() const override {
     if (!workload_) return {};
     std::string names;

@@ -3,10 +3,12 @@
 #include "models/network/program_runner.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
+#include "core/units.h"
 #include "models/network/state_io.h"
 
 namespace hx::net {
@@ -17,7 +19,17 @@ constexpr int64_t kI64Min = std::numeric_limits<int64_t>::min();
 constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
 
 // Column order of the tables below.
-enum GroupColumn : std::size_t { kGStart, kGEnd, kGLast, kGCritical, kGOps, kGMessages, kGBytes };
+enum GroupColumn : std::size_t {
+  kGStart,
+  kGEnd,
+  kGLast,
+  kGCritical,
+  kGOps,
+  kGMessages,
+  kGBytes,
+  kGAnalytic,
+  kGExposed
+};
 enum TotalsColumn : std::size_t { kTEndpoints, kTFinished, kTOps, kTCompute, kTEnd };
 
 struct SavedArrival {
@@ -56,15 +68,17 @@ std::vector<TableSpec> workload_tables(const wl::Workload& workload) {
        {"messages", T::kU64, "1", "messages sent"},
        {"bytes", T::kU64, "bytes", "bytes sent"},
        {"analytic_ps", T::kI64, "ps", "alpha-beta model time of the collective (0: none)",
-        Reduce::kMax}},
+        Reduce::kMax},
+       {"exposed_ps", T::kI64, "ps",
+        "summed over endpoints: time no compute ran, charged to this group as for workload_dims"}},
       TableKind::kSummed,
       workload.groups().size()};
   TableSpec dims{"workload_dims",
                  "dim",
                  "one row per parallelism dimension: none, TP, CP, EP, DP, PP",
                  {{"exposed_ps", T::kI64, "ps",
-                   "summed over endpoints: time no compute ran, charged to the dimension of the "
-                   "operation whose end let compute resume (or ended the program)"},
+                   "summed over endpoints: time no compute ran, each stretch charged to the "
+                   "dimension of the operation that ended during it"},
                   {"messages", T::kU64, "1", "messages sent"},
                   {"bytes", T::kU64, "bytes", "bytes sent"}},
                  TableKind::kSummed,
@@ -113,7 +127,7 @@ std::vector<SummaryValue> summarize_workload(const StatsRegistry& stats,
                  "per endpoint: time without compute waiting on this dimension's communication"});
   }
   int64_t analytic = 0;
-  for (int64_t a : groups.i64(7)) analytic += a;
+  for (int64_t a : groups.i64(kGAnalytic)) analytic += a;
   // Against a pure communication workload only: the analytic times leave compute out.
   if (analytic > 0 && totals.i64(kTCompute)[0] == 0) {
     v.push_back({"workload_analytic_ps", analytic, "ps", "α–β model time of the collectives"});
@@ -126,6 +140,55 @@ std::vector<SummaryValue> summarize_workload(const StatsRegistry& stats,
                  "model FLOPs / (endpoints x peak FLOP/s x workload_end_ps)"});
   }
   return v;
+}
+
+std::vector<std::string> report_workload(const StatsRegistry& stats, const wl::Workload& workload) {
+  const Table& totals = stats.table("workload_totals");
+  const Table& groups = stats.table("workload_groups");
+  const Table& dims = stats.table("workload_dims");
+  const uint64_t endpoints = totals.u64(kTEndpoints)[0];
+  const uint64_t finished = totals.u64(kTFinished)[0];
+  auto time = [](int64_t ps) { return format_time(SimTime::ps(ps)); };
+  std::vector<std::string> lines;
+  lines.push_back("workload: " + std::to_string(endpoints) + " endpoints, " +
+                  (finished == endpoints ? std::string("all programs complete")
+                                         : std::to_string(endpoints - finished) +
+                                               " programs NOT complete (a recv never matched)") +
+                  ", time " + time(totals.i64(kTEnd)[0]));
+  std::string exposed;
+  for (std::size_t d = 1; d < dims.rows(); ++d) {
+    if (dims.i64(0)[d] == 0) continue;
+    exposed += std::string(exposed.empty() ? "" : ", ") + wl::dim_name(static_cast<wl::Dim>(d)) +
+               " " + time(dims.i64(0)[d] / static_cast<int64_t>(std::max<uint64_t>(endpoints, 1)));
+  }
+  if (!exposed.empty()) lines.push_back("exposed communication per endpoint: " + exposed);
+  if (workload.model_flops() > 0 && workload.endpoint_flops() > 0 && totals.i64(kTEnd)[0] > 0) {
+    const double mfu =
+        workload.model_flops() / (static_cast<double>(endpoints) * workload.endpoint_flops() *
+                                  static_cast<double>(totals.i64(kTEnd)[0]) * 1e-12);
+    char text[64];
+    std::snprintf(text, sizeof text, "MFU %.1f%%", 100 * mfu);
+    lines.push_back(text);
+  }
+  // Each group: simulated span (first start to last end) next to its α–β time.
+  constexpr std::size_t kMaxLines = 24;
+  const auto& specs = workload.groups();
+  for (std::size_t g = 0; g < specs.size() && g < kMaxLines; ++g) {
+    if (groups.u64(kGOps)[g] == 0) continue;
+    std::string line =
+        "  " + specs[g].name + ": span " + time(groups.i64(kGEnd)[g] - groups.i64(kGStart)[g]) +
+        ", exposed " +
+        time(groups.i64(kGExposed)[g] / static_cast<int64_t>(std::max<uint64_t>(endpoints, 1))) +
+        " per endpoint";
+    const int64_t analytic = groups.i64(kGAnalytic)[g];
+    if (analytic > 0) line += " (α–β " + time(analytic) + ")";
+    lines.push_back(line);
+  }
+  if (specs.size() > kMaxLines) {
+    lines.push_back("  ... " + std::to_string(specs.size() - kMaxLines) +
+                    " more groups in /workload_groups");
+  }
+  return lines;
 }
 
 ProgramRunner::ProgramRunner(const wl::Workload& workload, uint32_t endpoint, StatsRegistry& stats)
@@ -142,9 +205,9 @@ void ProgramRunner::start(int64_t now, ProgramHost& host) {
   for (uint32_t g = 0; g < groups.size(); ++g) {
     const auto analytic = static_cast<int64_t>(groups[g].analytic_s * 1e12 + 0.5);
     groups_->offer(g, {kI64Max, kI64Min, kU64Max, int64_t{0}, uint64_t{0}, uint64_t{0}, uint64_t{0},
-                       analytic});
+                       analytic, int64_t{0}});
   }
-  idle_since_ = now;
+  idle_mark_ = now;
   if (phases_ == 0) {
     finished_ = true;
     return;
@@ -211,8 +274,7 @@ void ProgramRunner::start_op(uint32_t op, int64_t now, ProgramHost& host) {
   ++ops_;
   switch (o.kind) {
     case wl::OpKind::kCompute:
-      if (computing_ == 0)
-        exposed_[static_cast<std::size_t>(dim_of(ready_group_[op]))] += now - idle_since_;
+      if (computing_ == 0) expose(ready_group_[op], now - idle_mark_);
       ++computing_;
       host.wake(o.compute_ps, op);
       break;
@@ -249,13 +311,21 @@ void ProgramRunner::start_op(uint32_t op, int64_t now, ProgramHost& host) {
   }
 }
 
+// Time without compute that ended with an op of `group`.
+void ProgramRunner::expose(uint32_t group, int64_t ps) {
+  if (ps <= 0) return;
+  exposed_[static_cast<std::size_t>(dim_of(group))] += ps;
+  groups_->offer(group, {kI64Max, kI64Min, kU64Max, int64_t{0}, uint64_t{0}, uint64_t{0},
+                         uint64_t{0}, kI64Min, ps});
+}
+
 void ProgramRunner::op_done(uint32_t op, int64_t now, ProgramHost& host) {
   const wl::Op& o = program_.ops[op];
   int64_t path = ready_path_[op];
   if (o.kind == wl::OpKind::kCompute) {
     path += o.compute_ps;
     compute_ps_ += o.compute_ps;
-    if (--computing_ == 0) idle_since_ = now;
+    if (--computing_ == 0) idle_mark_ = now;
   }
   complete(op, now, path, host);
   run_ready(now, host);
@@ -282,8 +352,9 @@ void ProgramRunner::message_arrived(uint32_t src, uint64_t message, int64_t path
 void ProgramRunner::complete(uint32_t op, int64_t now, int64_t path, ProgramHost& host) {
   const wl::Op& o = program_.ops[op];
   const bool send = o.kind == wl::OpKind::kSend;
-  groups_->offer(o.group, {start_ps_[op], now, uint64_t{endpoint_}, path, uint64_t{1},
-                           uint64_t{send ? 1u : 0u}, send ? o.bytes : uint64_t{0}, kI64Min});
+  groups_->offer(o.group,
+                 {start_ps_[op], now, uint64_t{endpoint_}, path, uint64_t{1},
+                  uint64_t{send ? 1u : 0u}, send ? o.bytes : uint64_t{0}, kI64Min, int64_t{0}});
   if (send) {
     dims_->offer(static_cast<uint64_t>(dim_of(o.group)), {int64_t{0}, uint64_t{1}, o.bytes});
   }
@@ -301,14 +372,14 @@ void ProgramRunner::complete(uint32_t op, int64_t now, int64_t path, ProgramHost
     }
     if (--remaining_[s] == 0) ready_.push(s);
   }
+  // Time without compute is charged piece by piece to the ops that end during it.
+  if (o.kind != wl::OpKind::kCompute && computing_ == 0) {
+    expose(o.group, now - idle_mark_);
+    idle_mark_ = now;
+  }
   if (++done_ < program_.size()) return;
   ++phase_;
   begin_phase(now, host);
-  if (finished_) {
-    // The wait after the last compute ends with the program.
-    exposed_[static_cast<std::size_t>(dim_of(last_group_))] += now - idle_since_;
-    idle_since_ = now;
-  }
 }
 
 void ProgramRunner::finish() {
@@ -320,7 +391,7 @@ void ProgramRunner::finish() {
 }
 
 void ProgramRunner::save(boost::archive::binary_oarchive& ar) const {
-  ar << phase_ << done_ << last_end_ps_ << last_path_ << last_group_ << computing_ << idle_since_
+  ar << phase_ << done_ << last_end_ps_ << last_path_ << last_group_ << computing_ << idle_mark_
      << finished_ << compute_ps_ << ops_;
   save_pods(ar, remaining_);
   save_pods(ar, start_ps_);
@@ -345,7 +416,7 @@ void ProgramRunner::save(boost::archive::binary_oarchive& ar) const {
 }
 
 void ProgramRunner::load(boost::archive::binary_iarchive& ar) {
-  ar >> phase_ >> done_ >> last_end_ps_ >> last_path_ >> last_group_ >> computing_ >> idle_since_ >>
+  ar >> phase_ >> done_ >> last_end_ps_ >> last_path_ >> last_group_ >> computing_ >> idle_mark_ >>
       finished_ >> compute_ps_ >> ops_;
   // The phase's ops are a pure function of (endpoint, phase): regenerate them.
   program_.clear();

@@ -39,6 +39,10 @@ std::vector<TableSpec> workload_tables(const wl::Workload& workload);
 std::vector<SummaryValue> summarize_workload(const StatsRegistry& stats,
                                              const wl::Workload& workload);
 
+/// What `hxsim run` prints of a workload: the totals and each operation group's time next to
+/// its α–β model time.
+std::vector<std::string> report_workload(const StatsRegistry& stats, const wl::Workload& workload);
+
 /// Message ids on the wire: the phase in the high half, so phases may reuse tags.
 inline uint64_t message_id(uint32_t phase, uint32_t tag) { return uint64_t{phase} << 32 | tag; }
 
@@ -68,6 +72,7 @@ class ProgramRunner {
   void start_op(uint32_t op, int64_t now, ProgramHost& host);
   void complete(uint32_t op, int64_t now, int64_t path, ProgramHost& host);
   void run_ready(int64_t now, ProgramHost& host);
+  void expose(uint32_t group, int64_t ps);
   wl::Dim dim_of(uint32_t group) const { return workload_.groups()[group].dim; }
 
   const wl::Workload& workload_;
@@ -102,10 +107,10 @@ class ProgramRunner {
   int64_t last_path_ = 0;    // its critical-path compute
   uint32_t last_group_ = 0;  // its group
   uint32_t computing_ = 0;   // compute ops running now
-  int64_t idle_since_ = 0;   // when computing_ last dropped to 0
+  int64_t idle_mark_ = 0;    // time without compute is accounted up to here
   bool finished_ = false;
-  std::vector<int64_t> exposed_;  // per Dim: time with no compute running, charged to the dim
-                                  // of the op that ended the wait
+  std::vector<int64_t> exposed_;  // per Dim: time with no compute running, each stretch charged
+                                  // to the dim of the op that ended during it
   int64_t compute_ps_ = 0;
   uint64_t ops_ = 0;
 };

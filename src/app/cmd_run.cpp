@@ -36,6 +36,7 @@ void print_summary(const char* what, const ResolvedConfig& config, const RunResu
     std::printf("  resumed from a checkpoint: %llu events in all\n",
                 static_cast<unsigned long long>(r.total_events));
   }
+  for (const std::string& line : r.report) std::printf("  %s\n", line.c_str());
   if (!output.empty()) std::printf("  output: %s\n", output.c_str());
   std::fflush(stdout);
 }

@@ -79,6 +79,9 @@ class Model {
   /// (same on every rank); written as attributes of /summary.
   virtual std::vector<SummaryValue> summarize(const StatsRegistry& /*stats*/) const { return {}; }
 
+  /// Lines `hxsim run` prints after its summary (rank 0), from the reduced tables.
+  virtual std::vector<std::string> report(const StatsRegistry& /*stats*/) const { return {}; }
+
   /// Text datasets for the output file, (path, text), e.g. the names of table rows.
   virtual std::vector<std::pair<std::string, std::string>> texts() const { return {}; }
 };

@@ -213,6 +213,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   throw_if_stopped(comm, sim);
   reduce_summed_tables(comm, stats);
   result.summary = model.summarize(stats);
+  result.report = model.report(stats);
 
   uint64_t mine[2] = {events_before + result.local.events, result.local.remote_sent};
   uint64_t totals[2];

@@ -64,6 +64,7 @@ struct RunResult {
   bool interrupted = false;           // stopped early by a request; checkpoint and partial results
   std::string last_checkpoint;        // path of the newest checkpoint written, if any
   std::vector<SummaryValue> summary;  // the model's run-level results (same on every rank)
+  std::vector<std::string> report;    // the model's lines for the terminal
 };
 
 /// Collective over `comm`. InputError / OutputError / DeadlockError are thrown on every rank

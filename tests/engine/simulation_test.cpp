@@ -38,7 +38,7 @@ Outcome run_phold(const phold::PholdConfig& c, uint64_t seed, SimTime end) {
   Simulation sim(*model, *partition, 0, seed, stats);
   sim.setup();
   const EngineStats s = run_sequential(sim, end, nullptr);
-  sim.finish(false);
+  sim.finish(false, s.reached);
   Outcome o;
   o.handled = s.events;
   o.pending = sim.queue().size();

@@ -53,7 +53,7 @@ std::map<uint64_t, std::pair<uint64_t, uint64_t>> run_parallel(const std::string
   Simulation sim(*model, *partition, rank, 11, stats);
   sim.setup();
   out = run_windows(sim, MPI_COMM_WORLD, SimTime::ps(lookahead), end, nullptr);
-  sim.finish(false);
+  sim.finish(false, out.reached);
 
   // Gather (id, events, checksum) triples on rank 0.
   const Table& t = stats.table("lps");
@@ -81,8 +81,8 @@ std::map<uint64_t, std::pair<uint64_t, uint64_t>> run_sequential_reference(SimTi
   for (const TableSpec& t : model->tables()) stats.declare(t);
   Simulation sim(*model, *partition, 0, 11, stats);
   sim.setup();
-  run_sequential(sim, end, nullptr);
-  sim.finish(false);
+  const EngineStats s = run_sequential(sim, end, nullptr);
+  sim.finish(false, s.reached);
   return rows_of(stats.table("lps"));
 }
 
