@@ -198,6 +198,7 @@ SimTime zero_load_latency(const NetworkContext& net, uint32_t src, uint32_t dst)
     candidates.clear();
     net.routing->route(t.node(at).index, in, packet, candidates);
     const Candidate c = candidates[0];
+    ports.clear();
     t.ports(at, ports);
     latency = latency + net.router.pipeline + ports.at(c.port).latency;
     packet.vc = c.vc;

@@ -1,4 +1,4 @@
-// Model presets, Table 4 volumes and model FLOPs (docs/WORKLOADS-llm.part.md).
+// Model presets, Table 4 volumes and model FLOPs (docs/WORKLOADS.md).
 #include "models/workloads/llm_model.h"
 
 #include <cmath>
