@@ -108,6 +108,16 @@ def flows(path, measured_only=False):
     return frame[frame["measured"] == 1] if measured_only else frame
 
 
+def workload_groups(path):
+    """/workload_groups of a workload run, one row per operation group, with its `name` (from
+    /workload_group_names) and `span_ps` = end_ps - start_ps."""
+    frame = table(path, "workload_groups")
+    with h5py.File(path, "r") as f:
+        frame["name"] = _text(f["workload_group_names"][()]).splitlines()
+    frame["span_ps"] = frame["end_ps"] - frame["start_ps"]
+    return frame
+
+
 def engine(path):
     """/engine, one row per rank, plus `compute_s`: the executor's time not spent exchanging
     events or in window reductions (0 for a 1-rank run, which neither exchanges nor reduces)."""

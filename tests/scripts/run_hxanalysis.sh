@@ -17,6 +17,8 @@ bash "$mpirun_sh" -n 2 "$hxsim" run -o "$scratch/run.h5" "${short[@]}" --set tra
 "$hxsim" sweep "$configs/dragonfly_ugal.toml" -o "$scratch/sweep.h5" --start 0.2 --step 0.3 \
   --refine 1 "${short[@]}" >"$scratch/sweep.txt"
 "$hxsim" run "$configs/phold_small.toml" -o "$scratch/phold.h5" --progress off >"$scratch/phold.txt"
+"$hxsim" run "$configs/workload_alltoall.toml" -o "$scratch/workload.h5" --progress off \
+  --set workload.repeat=2 >"$scratch/workload.txt"
 
 # Every command; what they write is checked below.
 "$python" "$analysis" --help >"$scratch/help.txt"
@@ -201,6 +203,14 @@ assert page.tables == 3 and page.headings[1:] == ["Run", "/summary", "/engine"],
 assert "dragonfly" in page.headings[0] and "accepted_load" in page.text and "compute_s" in page.text
 # Header rows plus one row per attribute and per rank.
 assert page.rows == (1 + len(hx.attributes(run))) + (1 + len(s)) + (2 + len(engine)), page.rows
-print("hxanalysis: %d links, %d flows, %d sweep points; summary, table, report (PNG, HTML) and "
-      "curve OK" % (len(links), len(flows), len(points)))
+# A workload run: one group per repetition, named, spanning its ops; all bytes accounted.
+groups = hx.workload_groups(os.path.join(scratch, "workload.h5"))
+assert list(groups["name"]) == ["all_to_all direct over 72 endpoints #0",
+                                "all_to_all direct over 72 endpoints #1"], list(groups["name"])
+assert (groups["span_ps"] > 0).all() and (groups["span_ps"] == groups.end_ps - groups.start_ps).all()
+wflows = hx.flows(os.path.join(scratch, "workload.h5"))
+assert groups["messages"].sum() == len(wflows) == 2 * 72 * 71, (groups["messages"].sum(), len(wflows))
+assert groups["start_ps"].iloc[1] >= groups["start_ps"].iloc[0]
+print("hxanalysis: %d links, %d flows, %d sweep points, %d workload groups; summary, table, "
+      "report (PNG, HTML) and curve OK" % (len(links), len(flows), len(points), len(groups)))
 PY
