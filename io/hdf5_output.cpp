@@ -20,6 +20,7 @@
 
 #include "core/error.h"
 #include "io/collective.h"
+#include "io/hdf5_quiet.h"
 #include "io/row_blocks.h"
 
 namespace hx {
@@ -83,22 +84,6 @@ class Handle {
  private:
   hid_t id_ = H5I_INVALID_HID;
   Closer closer_ = nullptr;
-};
-
-/// Our messages replace HDF5's stack dumps, which every rank would print.
-class QuietHdf5Errors {
- public:
-  QuietHdf5Errors() {
-    H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  ~QuietHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
-  QuietHdf5Errors(const QuietHdf5Errors&) = delete;
-  QuietHdf5Errors& operator=(const QuietHdf5Errors&) = delete;
-
- private:
-  H5E_auto2_t func_ = nullptr;
-  void* data_ = nullptr;
 };
 
 /// Collective: runs `body` on every rank and returns the agreed error, "" if all succeeded.

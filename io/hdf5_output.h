@@ -3,13 +3,13 @@
 // for their own table rows.
 #pragma once
 
+#include <mpi.h>
+
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
-
-#include <mpi.h>
 
 #include "core/stats.h"
 

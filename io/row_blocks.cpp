@@ -78,7 +78,8 @@ std::string plan_row_routing(MPI_Comm comm, const Table& table, const RowBlocks&
   if (error = agree(comm, error); !error.empty()) return error;
 
   routing.recv_offsets = offsets_of(routing.recv_counts);
-  routing.slot.clear();  // identity while the ids arrive, so redistribute_rows() returns them as sent
+  routing.slot
+      .clear();  // identity while the ids arrive, so redistribute_rows() returns them as sent
   const std::vector<uint64_t> arrived = redistribute_rows(comm, routing, ids);
   const std::size_t unset = arrived.size();
   routing.slot.assign(arrived.size(), unset);

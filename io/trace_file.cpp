@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "io/hdf5_quiet.h"
 
 namespace hx {
 namespace {
@@ -35,22 +36,6 @@ class Handle {
  private:
   hid_t id_;
   herr_t (*closer_)(hid_t);
-};
-
-/// A missing file or dataset is the user's mistake, reported by our message alone.
-class QuietHdf5Errors {
- public:
-  QuietHdf5Errors() {
-    H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  ~QuietHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
-  QuietHdf5Errors(const QuietHdf5Errors&) = delete;
-  QuietHdf5Errors& operator=(const QuietHdf5Errors&) = delete;
-
- private:
-  H5E_auto2_t func_ = nullptr;
-  void* data_ = nullptr;
 };
 
 // HDF5's innermost error frame usually says what really went wrong (errno text for file errors).

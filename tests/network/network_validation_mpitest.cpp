@@ -23,6 +23,7 @@
 #include "engine/run.h"
 #include "models/register_all.h"
 #include "network/small_networks.h"
+#include "support/run_summary.h"
 
 namespace hx {
 namespace {
@@ -36,23 +37,11 @@ int rank() {
 }
 
 std::vector<SummaryValue> run(const Config& config) {
-  const ResolvedConfig resolved = resolve_config(registry(), config);
-  RunOptions options;  // no output file
-  options.progress = ProgressMode::kOff;
-  return run_simulation(MPI_COMM_WORLD, resolved, options).summary;
+  return testing::run_summary(registry(), config);
 }
 
 double value(const std::vector<SummaryValue>& summary, const std::string& name) {
-  for (const SummaryValue& v : summary) {
-    if (v.name != name) continue;
-    if (const auto* d = std::get_if<double>(&v.value)) return *d;
-    if (const auto* u = std::get_if<uint64_t>(&v.value)) return static_cast<double>(*u);
-    if (const auto* i = std::get_if<int64_t>(&v.value)) return static_cast<double>(*i);
-    ADD_FAILURE() << "summary value " << name << " is text";
-    return std::nan("");
-  }
-  ADD_FAILURE() << "no summary value " << name;
-  return std::nan("");
+  return testing::summary_value(summary, name);
 }
 
 uint64_t count(const std::vector<SummaryValue>& summary, const std::string& name) {

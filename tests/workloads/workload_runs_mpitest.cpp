@@ -16,6 +16,7 @@
 #include "core/registry.h"
 #include "engine/run.h"
 #include "network/small_networks.h"
+#include "support/run_summary.h"
 
 namespace hx {
 namespace {
@@ -25,21 +26,11 @@ using Settings = std::vector<std::pair<std::string, std::string>>;
 std::vector<SummaryValue> run(const Settings& settings) {
   Config config;
   for (const auto& [key, value] : settings) config.set(key, value, "test");
-  const ResolvedConfig resolved = resolve_config(test::registry(), config);
-  RunOptions options;  // no output file
-  options.progress = ProgressMode::kOff;
-  return run_simulation(MPI_COMM_WORLD, resolved, options).summary;
+  return testing::run_summary(test::registry(), config);
 }
 
 double value(const std::vector<SummaryValue>& summary, const std::string& name) {
-  for (const SummaryValue& v : summary) {
-    if (v.name != name) continue;
-    if (const auto* d = std::get_if<double>(&v.value)) return *d;
-    if (const auto* u = std::get_if<uint64_t>(&v.value)) return static_cast<double>(*u);
-    if (const auto* i = std::get_if<int64_t>(&v.value)) return static_cast<double>(*i);
-  }
-  ADD_FAILURE() << "no numeric summary value " << name;
-  return std::nan("");
+  return testing::summary_value(summary, name);
 }
 
 // A 1 GHz network with 8-byte flits: every link carries 8 GB/s = 64 Gbps.
