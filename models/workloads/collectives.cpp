@@ -61,13 +61,6 @@ std::vector<uint32_t> col_of(const CollectiveSpec& s, uint32_t col) {
 // reversed member list.
 uint32_t reverse_pos(uint32_t q, uint32_t p) { return (p - q) % p; }
 
-std::vector<uint32_t> reversed(const std::vector<uint32_t>& m) {
-  const auto p = static_cast<uint32_t>(m.size());
-  std::vector<uint32_t> r(p);
-  for (uint32_t q = 0; q < p; ++q) r[q] = m[reverse_pos(q, p)];
-  return r;
-}
-
 // What member q holds after a reduce-scatter of v bytes (and starts an all-gather with): a ring
 // leaves chunk q+1 at position q, the bidirectional ring one such chunk of each half, direct
 // chunk q.
@@ -158,46 +151,56 @@ class Emitter {
   }
 
  private:
+  // A member's view of a unidirectional ring: its position and its two neighbours. The
+  // counter-clockwise ring of a bidirectional pair is the same ring read backwards, so it needs
+  // no reversed copy of the member list (that would cost O(p) per member).
+  struct Ring {
+    uint32_t p, q, next, prev, group;
+  };
+
   // One pass around a unidirectional ring: at step t member q sends chunk (q + first - t) to
   // q+1 and receives chunk (q + first - t - 1) from q-1; a send forwards (reduce-scatter: after
   // reducing) the chunk received at the step before. RS starts from chunk q (first = 0), AG from
   // the chunk the RS left at q (first = 1).
-  Ops ring_pass(const CollectiveSpec& s, uint32_t q, uint32_t first, uint64_t v, uint32_t tag,
-                const Ops& after) {
-    const uint32_t p = size_of(s);
-    const uint32_t next = s.members[(q + 1) % p];
-    const uint32_t prev = s.members[(q + p - 1) % p];
+  Ops ring_pass(const Ring& r, uint32_t first, uint64_t v, uint32_t tag, const Ops& after) {
+    const uint32_t p = r.p, q = r.q;
     Ops ready = after;
     for (uint32_t step = 0; step + 1 < p; ++step) {
       const uint32_t out_chunk = (q + first + 2 * p - step) % p;
       const uint32_t in_chunk = (q + first + 2 * p - step - 1) % p;
-      out_.send(next, wire(chunk(v, p, out_chunk)), tag + step, s.group, ready);
+      out_.send(r.next, wire(chunk(v, p, out_chunk)), tag + step, r.group, ready);
       const Ops recv_after = step == 0 ? after : ready;
-      ready = {out_.recv(prev, wire(chunk(v, p, in_chunk)), tag + step, s.group, recv_after)};
+      ready = {out_.recv(r.prev, wire(chunk(v, p, in_chunk)), tag + step, r.group, recv_after)};
     }
     return ready;
   }
 
-  Ops ring(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
-    const uint32_t steps = size_of(s) - 1;
-    switch (s.op) {
+  Ops ring(Collective op, const Ring& r, uint64_t v, uint32_t tag, const Ops& after) {
+    const uint32_t steps = r.p - 1;
+    switch (op) {
       case Collective::kReduceScatter:
-        return ring_pass(s, q, 0, s.bytes, tag, after);
+        return ring_pass(r, 0, v, tag, after);
       case Collective::kAllGather:
-        return ring_pass(s, q, 1, s.bytes, tag, after);
+        return ring_pass(r, 1, v, tag, after);
       default:
-        return ring_pass(s, q, 1, s.bytes, tag + steps, ring_pass(s, q, 0, s.bytes, tag, after));
+        return ring_pass(r, 1, v, tag + steps, ring_pass(r, 0, v, tag, after));
     }
+  }
+
+  Ops ring(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
+    const uint32_t p = size_of(s);
+    return ring(s.op, Ring{p, q, s.members[(q + 1) % p], s.members[(q + p - 1) % p], s.group},
+                s.bytes, tag, after);
   }
 
   // Half of the data clockwise, the other half counter-clockwise, concurrently.
   Ops bidir(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
     const uint32_t p = size_of(s);
-    CollectiveSpec cw = stage(s, Algorithm::kRing, s.op, chunk(s.bytes, 2, 0), s.members);
-    CollectiveSpec ccw =
-        stage(s, Algorithm::kRing, s.op, chunk(s.bytes, 2, 1), reversed(s.members));
-    Ops ready = ring(cw, q, tag, after);
-    const Ops other = ring(ccw, reverse_pos(q, p), tag + tags_of(cw), after);
+    const uint32_t next = s.members[(q + 1) % p], prev = s.members[(q + p - 1) % p];
+    const uint32_t passes = s.op == Collective::kAllReduce ? 2 : 1;
+    Ops ready = ring(s.op, Ring{p, q, next, prev, s.group}, chunk(s.bytes, 2, 0), tag, after);
+    const Ops other = ring(s.op, Ring{p, reverse_pos(q, p), prev, next, s.group},
+                           chunk(s.bytes, 2, 1), tag + passes * (p - 1), after);
     ready.insert(ready.end(), other.begin(), other.end());
     return ready;
   }
