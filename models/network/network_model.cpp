@@ -127,7 +127,8 @@ class BuiltNetworkModel final : public NetworkModel {
   NetworkContext net_;
 };
 
-// What `hxsim list` shows for the tables of a network model, without building one.
+// What `hxsim list` shows for the tables of a network model (and of a workload run), without
+// building one.
 std::vector<TableSpec> table_descriptions() {
   class Empty final : public Topology {
    public:
@@ -152,7 +153,21 @@ std::vector<TableSpec> table_descriptions() {
    private:
     std::vector<LinkClass> classes_;
   };
-  return network_tables(Empty(), 1);
+  class NoWork final : public wl::Workload {
+   public:
+    uint32_t phases(uint32_t) const override { return 0; }
+    void generate(uint32_t, uint32_t, wl::Program&) const override {}
+    const std::vector<wl::OpGroup>& groups() const override { return groups_; }
+
+   private:
+    std::vector<wl::OpGroup> groups_;
+  };
+  std::vector<TableSpec> tables = network_tables(Empty(), 1);
+  for (TableSpec& t : workload_tables(NoWork())) {
+    t.help += " (workload runs only)";
+    tables.push_back(std::move(t));
+  }
+  return tables;
 }
 
 }  // namespace
