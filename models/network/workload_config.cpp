@@ -120,9 +120,9 @@ std::unique_ptr<wl::Workload> make_collective(const ParamSet& w, const NetworkCo
   const double bandwidth = bandwidth_of(w, net, spec.members[0]);
   double local = w.bandwidth("local_bandwidth").bytes_per_second();
   if (local == 0) local = bandwidth;
-  return std::make_unique<wl::CollectiveWorkload>(std::move(spec), endpoints,
-                                                  static_cast<uint32_t>(w.integer("repeat")), alpha,
-                                                  bandwidth, local);
+  return std::make_unique<wl::CollectiveWorkload>(
+      std::move(spec), endpoints, static_cast<uint32_t>(w.integer("repeat")),
+      static_cast<uint32_t>(w.integer("ring_window")), alpha, bandwidth, local);
 }
 
 }  // namespace
@@ -143,6 +143,10 @@ std::vector<ParamSpec> workload_params() {
                          "messages an endpoint injects at once, packet by packet in turn (a "
                          "NIC's send queues); 1: one message after another")
           .range(1, 1024),
+      ParamSpec::integer("ring_window", 64,
+                         "ring and bidir_ring: steps per program phase, so an endpoint holds "
+                         "O(window) ops of a long ring, not O(p)")
+          .range(1, 1e9),
       ParamSpec::integer("ranks", 0, "job size in ranks; 0: one per endpoint").range(0, 1e9),
       ParamSpec::text("group", "all",
                       "the group's ranks: all, a list 0,2,4, a range 0-15 or start:stride:count"),

@@ -1,5 +1,7 @@
 // A workload of one collective over a process group, run `repeat` times back to back (each
-// repetition a phase and an operation group of its own).
+// repetition an operation group of its own). A ring or bidirectional ring runs as phases of
+// `window` steps, so a member of a p-member ring holds O(window) ops instead of O(p); other
+// algorithms are one phase per repetition.
 #pragma once
 
 #include <string>
@@ -14,16 +16,20 @@ namespace hx::wl {
 class CollectiveWorkload final : public Workload {
  public:
   /// `spec.members` are endpoints; α (s) and B (bytes/s) give each repetition's analytic time.
-  CollectiveWorkload(CollectiveSpec spec, uint32_t endpoints, uint32_t repeat, double alpha_s,
-                     double bandwidth, double local_bandwidth);
+  CollectiveWorkload(CollectiveSpec spec, uint32_t endpoints, uint32_t repeat, uint32_t window,
+                     double alpha_s, double bandwidth, double local_bandwidth);
 
-  uint32_t phases(uint32_t e) const override { return rank_[e] == Mapping::kNone ? 0 : repeat_; }
+  uint32_t phases(uint32_t e) const override {
+    return rank_[e] == Mapping::kNone ? 0 : repeat_ * windows_;
+  }
   void generate(uint32_t e, uint32_t phase, Program& out) const override;
   const std::vector<OpGroup>& groups() const override { return groups_; }
 
  private:
   CollectiveSpec spec_;
   uint32_t repeat_;
+  uint32_t window_;             // ring steps per phase (windowed rings)
+  uint32_t windows_;            // phases per repetition
   std::vector<uint32_t> rank_;  // endpoint -> group rank, or Mapping::kNone
   std::vector<OpGroup> groups_;
 };

@@ -536,6 +536,67 @@ uint32_t append_collective(const CollectiveSpec& spec, uint32_t rank, Program& o
   return out.wait(spec.group, sinks.empty() ? Ops(after.begin(), after.end()) : sinks);
 }
 
+bool is_windowed_ring(const CollectiveSpec& spec) {
+  return spec.op != Collective::kAllToAll && size_of(spec) > 1 &&
+         (spec.algorithm == Algorithm::kRing ||
+          (spec.algorithm == Algorithm::kBidirRing && spec.rows == 0));
+}
+
+uint32_t ring_steps(const CollectiveSpec& spec) {
+  return (spec.op == Collective::kAllReduce ? 2 : 1) * (size_of(spec) - 1);
+}
+
+uint32_t append_ring_steps(const CollectiveSpec& spec, uint32_t rank, uint32_t begin, uint32_t end,
+                           Program& out, std::span<const uint32_t> after) {
+  if (!is_windowed_ring(spec) || rank >= size_of(spec) || begin >= end || end > ring_steps(spec)) {
+    throw std::logic_error("append_ring_steps: steps [" + std::to_string(begin) + ", " +
+                           std::to_string(end) + ") of rank " + std::to_string(rank));
+  }
+  const uint32_t p = size_of(spec), total = ring_steps(spec);
+  const uint32_t next = spec.members[(rank + 1) % p], prev = spec.members[(rank + p - 1) % p];
+  // The directions: clockwise on the whole vector (ring) or on its first half (bidirectional),
+  // counter-clockwise on the second half at the mirrored position.
+  struct Direction {
+    uint32_t q, to, from, tag;
+    uint64_t v;
+  };
+  std::vector<Direction> dirs;
+  if (spec.algorithm == Algorithm::kRing) {
+    dirs.push_back({rank, next, prev, 0, spec.bytes});
+  } else {
+    dirs.push_back({rank, next, prev, 0, chunk(spec.bytes, 2, 0)});
+    dirs.push_back({reverse_pos(rank, p), prev, next, total, chunk(spec.bytes, 2, 1)});
+  }
+  // An all-gather alone starts from the chunk a reduce-scatter leaves (first = 1), as in ring().
+  const uint32_t first_pass = spec.op == Collective::kAllGather ? 1 : 0;
+  for (const Direction& d : dirs) {
+    Ops ready(after.begin(), after.end());
+    for (uint32_t t = begin; t < end; ++t) {
+      const uint32_t step = t % (p - 1);
+      const uint32_t first = first_pass + t / (p - 1);  // the AR's second pass is its AG
+      const uint32_t out_chunk = (d.q + first + 2 * p - step) % p;
+      const uint32_t in_chunk = (d.q + first + 2 * p - step - 1) % p;
+      out.send(d.to, wire(chunk(d.v, p, out_chunk)), d.tag + t, spec.group, ready);
+      const Ops recv_after = t == begin ? Ops(after.begin(), after.end()) : ready;
+      ready = {out.recv(d.from, wire(chunk(d.v, p, in_chunk)), d.tag + t, spec.group, recv_after)};
+    }
+  }
+  // Join every op of the window nothing else waits for: the last receives and the last sends.
+  Ops sinks;
+  const auto first_op =
+      static_cast<uint32_t>(out.size()) - (end - begin) * 2 * static_cast<uint32_t>(dirs.size());
+  std::vector<bool> waited(out.size() - first_op, false);
+  for (uint32_t i = first_op; i < out.size(); ++i) {
+    for (uint32_t d : out.deps_of(i)) {
+      if (d >= first_op) waited[d - first_op] = true;
+    }
+  }
+  for (uint32_t i = first_op; i < out.size(); ++i) {
+    if (!waited[i - first_op]) sinks.push_back(i);
+  }
+  return out.wait(spec.group, sinks);
+}
+
 double alpha_beta_seconds(const CollectiveSpec& spec, double alpha_s, double bandwidth,
                           double local_bandwidth) {
   if (bandwidth <= 0) throw std::logic_error("alpha_beta_seconds: bandwidth must be > 0");

@@ -79,6 +79,18 @@ struct Block {
 std::vector<Block> binary_exchange_sends(uint32_t p, uint32_t rank, uint32_t round,
                                          std::span<const Block> held);
 
+/// A ring or bidirectional ring (RS, AG or AR; not as a stage of another algorithm) in windows of
+/// steps, so a workload can run a long ring as several phases and a member never holds more than
+/// one window of its 2(p-1) steps (an AR) at once. Step t of a member: a send to the next member
+/// after its receive of step t-1, and a receive after its receive of step t-1 (the bidirectional
+/// ring does both directions per step); the first ops of a window depend on `after` only, the
+/// window before being complete. Tags: t clockwise, ring_steps + t counter-clockwise.
+bool is_windowed_ring(const CollectiveSpec& spec);
+uint32_t ring_steps(const CollectiveSpec& spec);
+/// Appends steps [begin, end) of group rank `rank`; returns a kWait op done when they are.
+uint32_t append_ring_steps(const CollectiveSpec& spec, uint32_t rank, uint32_t begin, uint32_t end,
+                           Program& out, std::span<const uint32_t> after);
+
 /// α–β model time in seconds: α the latency of one step (s), B the bandwidth (bytes/s) a member
 /// has towards one neighbour in one direction. Formulas (docs/WORKLOADS.md):
 ///   ring RS or AG:       (p-1)α + (p-1)/p · V/B

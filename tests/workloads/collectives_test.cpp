@@ -210,6 +210,46 @@ TEST(Collectives, ConsecutiveCollectivesShareAPhase) {
 }
 
 // Without rows and cols a 2D ring is one dimension: the bidirectional ring's ops and time.
+// A ring run in windows of steps sends exactly the messages of the whole ring: same peers,
+// tags and sizes, each window ending in a wait that joins its last ops.
+TEST(Collectives, WindowedRingsSendTheSameMessages) {
+  for (Algorithm a : {Algorithm::kRing, Algorithm::kBidirRing}) {
+    for (Collective op :
+         {Collective::kReduceScatter, Collective::kAllGather, Collective::kAllReduce}) {
+      for (uint32_t p : {2u, 5u, 8u}) {
+        CollectiveSpec s = make(op, a, p, 1000003);
+        s.tag_base = 0;
+        ASSERT_TRUE(is_windowed_ring(s));
+        for (uint32_t window : {1u, 3u, 100u}) {
+          for (uint32_t r = 0; r < p; ++r) {
+            Program whole, windows;
+            append_collective(s, r, whole, {});
+            for (uint32_t b = 0; b < ring_steps(s); b += window) {
+              const uint32_t w =
+                  append_ring_steps(s, r, b, std::min(ring_steps(s), b + window), windows, {});
+              EXPECT_EQ(windows.ops[w].kind, OpKind::kWait);
+              EXPECT_FALSE(windows.deps_of(w).empty());
+            }
+            auto messages = [](const Program& prog) {
+              std::multiset<std::tuple<int, uint32_t, uint32_t, uint64_t>> m;
+              for (const Op& o : prog.ops) {
+                if (o.kind == OpKind::kSend || o.kind == OpKind::kRecv) {
+                  m.insert({static_cast<int>(o.kind), o.peer, o.tag, o.bytes});
+                }
+              }
+              return m;
+            };
+            EXPECT_EQ(messages(whole), messages(windows))
+                << describe(s) << " window " << window << " rank " << r;
+          }
+        }
+      }
+    }
+  }
+  CollectiveSpec direct = make(Collective::kAllReduce, Algorithm::kDirect, 4, 100);
+  EXPECT_FALSE(is_windowed_ring(direct));
+}
+
 TEST(Collectives, Ring2DWithoutGridIsABidirectionalRing) {
   const CollectiveSpec flat = make(Collective::kAllReduce, Algorithm::kRing2D, 5, 1001);
   const CollectiveSpec bidir = make(Collective::kAllReduce, Algorithm::kBidirRing, 5, 1001);
