@@ -20,7 +20,7 @@
 
 #include "core/error.h"
 #include "io/collective.h"
-#include "io/hdf5_quiet.h"
+#include "io/hdf5_errors.h"
 #include "io/row_blocks.h"
 
 namespace hx {
@@ -34,18 +34,6 @@ constexpr unsigned kGzipLevel = 4;
 // Room a dataset may take in the file besides its values: object header, attributes, chunk index
 // (about 2.5 KiB in practice), and what HDF5's space aggregators hold in reserve.
 constexpr uint64_t kMetadataBytes = 16 * 1024;
-
-// HDF5's innermost error frame usually says what really went wrong (errno text for file errors).
-std::string hdf5_detail() {
-  std::string detail;
-  auto first_frame = [](unsigned, const H5E_error2_t* frame, void* out) -> herr_t {
-    auto* text = static_cast<std::string*>(out);
-    if (text->empty() && frame->desc != nullptr) *text = frame->desc;
-    return 0;
-  };
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, first_frame, &detail);
-  return detail.empty() ? std::string() : " (HDF5: " + detail + ")";
-}
 
 [[noreturn]] void fail(const std::string& what) { throw std::runtime_error(what + hdf5_detail()); }
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "io/hdf5_quiet.h"
+#include "io/hdf5_errors.h"
 
 namespace hx {
 namespace {
@@ -37,18 +37,6 @@ class Handle {
   hid_t id_;
   herr_t (*closer_)(hid_t);
 };
-
-// HDF5's innermost error frame usually says what really went wrong (errno text for file errors).
-std::string hdf5_detail() {
-  std::string detail;
-  auto first_frame = [](unsigned, const H5E_error2_t* frame, void* out) -> herr_t {
-    auto* text = static_cast<std::string*>(out);
-    if (text->empty() && frame->desc != nullptr) *text = frame->desc;
-    return 0;
-  };
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, first_frame, &detail);
-  return detail.empty() ? std::string() : " (HDF5: " + detail + ")";
-}
 
 class TraceReader {
  public:
