@@ -31,6 +31,8 @@ inline const std::vector<SmallNetwork>& small_networks() {
       {"fat_tree", {{"k", "2"}, {"n", "3"}}},               // 8 endpoints, 3 levels
       {"rail_optimized",
        {{"nodes", "8"}, {"gpus_per_node", "4"}, {"nodes_per_leaf", "4"}, {"spines", "2"}}},
+      // k = 4, h = 3, g = 7 W-groups of two 2x2 C-groups: 56 chiplets
+      {"switchless_dragonfly", {{"n", "2"}, {"m", "2"}, {"a", "1"}, {"b", "2"}}},
   };
   return table;
 }

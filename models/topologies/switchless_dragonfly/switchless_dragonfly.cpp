@@ -1,0 +1,214 @@
+// Switch-less Dragonfly topology (shape.h has the numbering, port labels and wiring).
+//
+// Components: chiplet q's router is component 2q and its endpoint 2q + 1, so every chiplet,
+// C-group, wafer and W-group is a contiguous id range (partition levels "wgroup", "wafer",
+// "cgroup"). Endpoint groups (group shift, hotspot) are the W-groups; endpoint coordinates are
+// (x, y, C-group, W-group).
+//
+// Link classes: "endpoint" (chiplet to its router: sr_latency at mesh_speed, so injection keeps
+// up with the mesh), "mesh" (on-wafer short reach: sr_latency, mesh_speed), "local" and "global"
+// (long reach: lr_latency plus an SR-LR conversion hop at each end, modelled as
+// 2 * conversion_latency of added latency rather than as routers, at lr_speed).
+//
+// Directed link ids: C-group by C-group; inside one, chiplet by chiplet, the router's ports then
+// its endpoint's port 0. Every C-group has the same layout, so one table of m*m offsets serves
+// all of them.
+#include "models/topologies/switchless_dragonfly/switchless_dragonfly.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "models/network/concentrated_topology.h"
+#include "models/network/packet.h"
+#include "models/topologies/switchless_dragonfly/minimal_routing.h"
+#include "models/topologies/switchless_dragonfly/shape.h"
+
+namespace hx::net {
+namespace {
+
+using sldf::Shape;
+
+constexpr uint16_t kEndpointClass = 0;
+constexpr uint16_t kMeshClass = 1;
+constexpr uint16_t kLocalClass = 2;
+constexpr uint16_t kGlobalClass = 3;
+
+class SwitchlessDragonfly final : public ConcentratedTopology {
+ public:
+  SwitchlessDragonfly(const Shape& shape, std::vector<LinkClass> classes)
+      : ConcentratedTopology(1), s_(shape), classes_(std::move(classes)) {
+    links_before_.push_back(0);
+    for (uint32_t q = 0; q < s_.mesh_size(); ++q) {
+      links_before_.push_back(links_before_.back() + s_.router_ports(q % s_.m, q / s_.m) + 1);
+    }
+  }
+
+  std::string describe() const override {
+    return "switchless_dragonfly n=" + std::to_string(s_.n) + " m=" + std::to_string(s_.m) +
+           " a=" + std::to_string(s_.a) + " b=" + std::to_string(s_.b) +
+           " (k=" + std::to_string(s_.k) + " h=" + std::to_string(s_.h) +
+           " g=" + std::to_string(s_.g) + "): " + std::to_string(num_endpoints()) + " chiplets, " +
+           std::to_string(uint64_t{s_.g} * s_.ab) + " C-groups";
+  }
+  uint32_t num_routers() const override { return static_cast<uint32_t>(s_.chiplets()); }
+  uint32_t num_endpoints() const override { return static_cast<uint32_t>(s_.chiplets()); }
+
+  void ports(ComponentId id, std::vector<PortSpec>& out) const override {
+    const Node me = node(id);
+    if (!terminal_ports(id, me, classes_[kEndpointClass].latency, kEndpointClass, out)) return;
+    const Shape::Place p = s_.place(me.index);
+    const SimTime mesh = classes_[kMeshClass].latency;
+    for (const sldf::Direction d : {sldf::kPlusX, sldf::kMinusX, sldf::kPlusY, sldf::kMinusY}) {
+      if (!s_.has(p.x, p.y, d)) continue;
+      Shape::Place q = p;
+      if (d == sldf::kPlusX || d == sldf::kMinusX) q.x = d == sldf::kPlusX ? p.x + 1 : p.x - 1;
+      if (d == sldf::kPlusY || d == sldf::kMinusY) q.y = d == sldf::kPlusY ? p.y + 1 : p.y - 1;
+      const auto back = static_cast<sldf::Direction>(d ^ 1);  // +x <-> -x, +y <-> -y
+      out.push_back(
+          {router_component(s_.chiplet(q)), s_.mesh_port(q.x, q.y, back), mesh, kMeshClass});
+    }
+    std::array<uint32_t, 4> slots{};
+    for (uint32_t i = 0, count = s_.slots(p.x, p.y, slots); i < count; ++i) {
+      for (uint32_t label = s_.first_label(slots[i]); label < s_.first_label(slots[i] + 1);
+           ++label) {
+        const Shape::End far = s_.peer(p.w, p.c, label);
+        const auto owner = s_.slot_chiplet(s_.slot_of(far.label));
+        const uint16_t link_class = s_.is_global(p.c, label) ? kGlobalClass : kLocalClass;
+        out.push_back({router_component(s_.chiplet({far.w, far.c, owner[0], owner[1]})),
+                       s_.label_port(far.label), classes_[link_class].latency, link_class});
+      }
+    }
+  }
+
+  uint64_t first_link(ComponentId id) const override {
+    const uint32_t chiplet = id / 2, q = chiplet % s_.mesh_size();
+    const uint64_t base =
+        uint64_t{chiplet / s_.mesh_size()} * links_per_cgroup() + links_before_[q];
+    return id % 2 == 0 ? base : base + s_.router_ports(q % s_.m, q / s_.m);
+  }
+  uint64_t num_links() const override { return uint64_t{s_.g} * s_.ab * links_per_cgroup(); }
+
+  std::vector<GroupLevel> group_levels() const override {
+    return {{"wgroup", s_.g}, {"wafer", uint64_t{s_.g} * s_.b}, {"cgroup", uint64_t{s_.g} * s_.ab}};
+  }
+  ComponentRange group_range(std::size_t level, uint64_t group) const override {
+    const uint64_t cgroups = level == 0 ? s_.ab : level == 1 ? s_.a : 1;
+    const uint64_t size = cgroups * s_.mesh_size() * 2;
+    return {static_cast<ComponentId>(group * size), static_cast<ComponentId>((group + 1) * size)};
+  }
+
+  const std::vector<LinkClass>& link_classes() const override { return classes_; }
+
+  uint32_t num_endpoint_groups() const override { return s_.g; }
+  uint32_t endpoint_group(uint32_t endpoint) const override { return endpoint / wgroup_size(); }
+  EndpointRange endpoint_group_range(uint32_t group) const override {
+    return {group * wgroup_size(), (group + 1) * wgroup_size()};
+  }
+  std::vector<uint32_t> endpoint_dims() const override { return {s_.m, s_.m, s_.ab, s_.g}; }
+
+  // Eq. 7 without its SR-LR conversion hops (they are latency here, not routers): one global
+  // and two local hops, and at most 2(m-1) mesh hops in each of the four C-groups a packet
+  // visits. With a*b = 1 there are no local hops and only two C-groups.
+  uint32_t diameter() const override {
+    const uint32_t mesh = 2 * (s_.m - 1);
+    return s_.ab > 1 ? 3 + 4 * mesh : 1 + 2 * mesh;
+  }
+
+ private:
+  uint64_t links_per_cgroup() const { return links_before_.back(); }
+  uint32_t wgroup_size() const { return s_.ab * s_.mesh_size(); }
+
+  Shape s_;
+  std::vector<LinkClass> classes_;
+  std::vector<uint64_t> links_before_;  // directed links of the chiplets before q in a C-group
+};
+
+const std::string kSection = "switchless_dragonfly";
+
+SimTime positive_time(const ParamSet& params, const std::string& key) {
+  const SimTime t = params.time(key);
+  if (t <= SimTime::zero()) {
+    throw InputError(kSection + "." + key + " = " + format_time(t) + ": expected a time > 0");
+  }
+  return t;
+}
+
+Network make_switchless_dragonfly(const ParamSet& params) {
+  const auto n = static_cast<uint32_t>(params.integer("n"));
+  const auto m = static_cast<uint32_t>(params.integer("m"));
+  const auto a = static_cast<uint32_t>(params.integer("a"));
+  const auto b = static_cast<uint32_t>(params.integer("b"));
+  if (uint64_t{a} * b > uint64_t{n} * m) {
+    throw InputError(kSection + ".a = " + std::to_string(a) + ", " + kSection +
+                     ".b = " + std::to_string(b) + ": a*b = " + std::to_string(a * b) +
+                     " C-groups per W-group need at most k = n*m = " + std::to_string(n * m) +
+                     " external ports per C-group (" + kSection + ".n = " + std::to_string(n) +
+                     ", " + kSection + ".m = " + std::to_string(m) +
+                     ") to keep h = k - a*b + 1 >= 1 global ports");
+  }
+  // Component ids are 32-bit and kNoRouter must stay out of the router range.
+  const uint64_t ab = uint64_t{a} * b, g = ab * (uint64_t{n} * m - ab + 1) + 1;
+  const uint64_t chiplets = ab * m * m * g;
+  if (2 * chiplets >= kNoRouter) {
+    throw InputError(kSection + ".n = " + std::to_string(n) + ", m = " + std::to_string(m) +
+                     ", a = " + std::to_string(a) + ", b = " + std::to_string(b) + ": " +
+                     std::to_string(chiplets) + " chiplets (g = " + std::to_string(g) +
+                     " W-groups), more than the " + std::to_string((kNoRouter - 1) / 2) +
+                     " a network can have");
+  }
+  const Shape s(n, m, a, b);
+  if (params.time("conversion_latency") < SimTime::zero()) {
+    throw InputError(kSection + ".conversion_latency = " +
+                     format_time(params.time("conversion_latency")) + ": expected a time >= 0");
+  }
+  const SimTime lr = positive_time(params, "lr_latency") + params.time("conversion_latency") +
+                     params.time("conversion_latency");
+  std::vector<LinkClass> classes = {
+      {"endpoint", positive_time(params, "sr_latency"), params.real("mesh_speed")},
+      {"mesh", positive_time(params, "sr_latency"), params.real("mesh_speed")},
+      {"local", lr, params.real("lr_speed")},
+      {"global", lr, params.real("lr_speed")}};
+  Network net;
+  net.topology = std::make_unique<SwitchlessDragonfly>(s, std::move(classes));
+  net.routing = sldf::make_minimal_routing(s);
+  return net;
+}
+
+}  // namespace
+
+TopologyFamily switchless_dragonfly_family() {
+  return TopologyFamily{
+      kSection,
+      "Switch-less Dragonfly on Wafers (Algorithm 1 of the paper): each chiplet (router + "
+      "endpoint) has n ports; m x m chiplets form a C-group (a 2D mesh with k = n*m external "
+      "ports on its perimeter); a C-groups per wafer and b wafers per W-group, whose a*b "
+      "C-groups are fully connected by local links; g = a*b*h + 1 W-groups (h = k - a*b + 1) "
+      "fully connected by global links; N = a*b*m^2*g chiplets. Endpoint groups are W-groups",
+      {
+          ParamSpec::integer("n", 12, "external ports per chiplet").range(1, 1024),
+          ParamSpec::integer("m", 2, "chiplets per side of a C-group's mesh").range(1, 64),
+          ParamSpec::integer("a", 2, "C-groups per wafer").range(1, 256),
+          ParamSpec::integer("b", 4, "wafers per W-group").range(1, 256),
+          ParamSpec::time("sr_latency", "1cycles", "latency of on-wafer (mesh, endpoint) links"),
+          ParamSpec::real("mesh_speed", 1.0,
+                          "bandwidth of on-wafer links in flits/cycle (2, 4: the paper's 2B, 4B)")
+              .range(0.01, 1024),
+          ParamSpec::time("lr_latency", "8cycles",
+                          "latency of long-reach (local and global) links (Table IV)"),
+          ParamSpec::time("conversion_latency", "1cycles",
+                          "SR-LR conversion at each end of a long-reach link, added to its "
+                          "latency"),
+          ParamSpec::real("lr_speed", 1.0, "bandwidth of long-reach links in flits/cycle")
+              .range(0.01, 1024),
+          ParamSpec::choice("routing", "minimal", {"minimal"},
+                            "minimal: Algorithm 1, VC = inter-C-group hops taken (4 VCs)"),
+          ParamSpec::choice("intra", "dor", {"dor"},
+                            "routing inside a C-group: dor (dimension order, x first)"),
+      },
+      make_switchless_dragonfly};
+}
+
+}  // namespace hx::net
