@@ -44,6 +44,12 @@ std::vector<ParamSpec> traffic_params() {
       ParamSpec::integer("hotspot_groups", 4,
                          "hotspot pattern: endpoint groups [0, n) talk among themselves")
           .range(1, 1e9),
+      ParamSpec::integer("block", 0,
+                         "0: the pattern spans the whole system; B: it acts independently inside "
+                         "each run of B consecutive endpoints (B >= 2 divides the endpoint count; "
+                         "patterns defined by the endpoint count alone: uniform, the bit "
+                         "permutations, permutation, rings)")
+          .range(0, 1e9),
       ParamSpec::choice("flows", "measured", {"none", "measured", "all"},
                         "which messages get a row in /flows"),
       ParamSpec::integer("histogram_bins", 10000,
@@ -83,6 +89,7 @@ TrafficConfig traffic_config_from(const ParamSet& p) {
   c.measure = p.time("measure");
   c.drain_limit = p.time("drain_limit");
   c.hotspot_groups = static_cast<uint32_t>(p.integer("hotspot_groups"));
+  c.block = static_cast<uint32_t>(p.integer("block"));
   const std::string& flows = p.text("flows");
   c.flows = flows == "none"  ? FlowRecords::kNone
             : flows == "all" ? FlowRecords::kAll

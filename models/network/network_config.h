@@ -31,6 +31,7 @@ struct TrafficConfig {
   SimTime measure;
   SimTime drain_limit;
   uint32_t hotspot_groups = 0;
+  uint32_t block = 0;  // 0: the pattern spans the system; else per run of `block` endpoints
   FlowRecords flows = FlowRecords::kMeasured;
   uint32_t histogram_bins = 0;  // latency histogram: bins of one cycle, the last one open-ended
 };

@@ -62,6 +62,7 @@ class BuiltNetworkModel final : public NetworkModel {
     PatternParams pattern;
     pattern.name = net_.traffic.pattern;
     pattern.hotspot_groups = net_.traffic.hotspot_groups;
+    pattern.block = net_.traffic.block;
     pattern.seed = static_cast<uint64_t>(params.sim->integer("seed"));
     pattern_ = make_pattern(pattern, t);
     net_.pattern = pattern_.get();

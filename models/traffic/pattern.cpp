@@ -265,6 +265,26 @@ class RingPattern final : public TrafficPattern {
   bool bidirectional_;
 };
 
+// ---- blocks ----
+
+/// The inner pattern, built for B endpoints, applied inside each run of B consecutive endpoints:
+/// s sends to base(s) + inner(s - base(s)). One inner pattern serves every block, so the cost
+/// stays a few integers whatever the block count.
+class BlockPattern final : public TrafficPattern {
+ public:
+  BlockPattern(std::unique_ptr<TrafficPattern> inner, uint32_t block)
+      : inner_(std::move(inner)), block_(block) {}
+  bool sends(uint32_t src) const override { return inner_->sends(src % block_); }
+  uint32_t destination(uint32_t src, Rng& rng) const override {
+    const uint32_t base = src - src % block_;
+    return base + inner_->destination(src - base, rng);
+  }
+
+ private:
+  std::unique_ptr<TrafficPattern> inner_;
+  uint32_t block_;
+};
+
 // ---- factory ----
 
 [[noreturn]] void reject(const std::string& key, const std::string& value,
@@ -272,22 +292,63 @@ class RingPattern final : public TrafficPattern {
   throw InputError(key + " = '" + value + "': " + reason);
 }
 
-std::unique_ptr<TrafficPattern> make_bit_pattern(const PatternParams& params, BitOp op,
-                                                 uint32_t n) {
+/// `count` says where `n` comes from in messages: "the topology has 48 endpoints" or
+/// "traffic.block = 24".
+std::unique_ptr<TrafficPattern> make_bit_pattern(const PatternParams& params, BitOp op, uint32_t n,
+                                                 const std::string& count) {
   if (!std::has_single_bit(n)) {
-    reject("traffic.pattern", params.name,
-           "needs a power-of-two number of endpoints; the topology has " + std::to_string(n));
+    reject("traffic.pattern", params.name, "needs a power-of-two number of endpoints; " + count);
   }
   const auto bits = static_cast<uint32_t>(std::countr_zero(n));
   if (op == BitOp::kTranspose && bits % 2 != 0) {
     reject("traffic.pattern", params.name,
-           "needs an even number of address bits (4^k endpoints); the topology has " +
-               std::to_string(n) + " endpoints (" + std::to_string(bits) + " bits)");
+           "needs an even number of address bits (4^k endpoints); " + count + " (" +
+               std::to_string(bits) + " bits)");
   }
   return std::make_unique<BitPattern>(op, bits);
 }
 
+/// The patterns defined by an endpoint count alone, for `n` endpoints; nullptr for the others.
+std::unique_ptr<TrafficPattern> make_sized_pattern(const PatternParams& params, uint32_t n,
+                                                   const std::string& count) {
+  const std::string& name = params.name;
+  if (name == "uniform") return std::make_unique<UniformPattern>(n);
+  if (name == "bit_complement") return make_bit_pattern(params, BitOp::kComplement, n, count);
+  if (name == "bit_reverse") return make_bit_pattern(params, BitOp::kReverse, n, count);
+  if (name == "bit_shuffle") return make_bit_pattern(params, BitOp::kShuffle, n, count);
+  if (name == "transpose") return make_bit_pattern(params, BitOp::kTranspose, n, count);
+  if (name == "permutation") return make_permutation_pattern(n, params.seed);
+  if (name == "ring") return std::make_unique<RingPattern>(n, false);
+  if (name == "bidirectional_ring") return std::make_unique<RingPattern>(n, true);
+  return nullptr;
+}
+
+std::unique_ptr<TrafficPattern> make_block_pattern(const PatternParams& params, uint32_t n) {
+  const uint32_t block = params.block;
+  const std::string value = std::to_string(block);
+  const auto& names = blockable_pattern_names();
+  if (std::find(names.begin(), names.end(), params.name) == names.end()) {
+    reject("traffic.block", value,
+           "pattern '" + params.name + "' needs the topology's shape; only " + join(names) +
+               " accept a block (or set traffic.block = 0)");
+  }
+  if (block < 2 || n % block != 0) {
+    reject("traffic.block", value,
+           "expected 0 (the whole system) or a divisor >= 2 of the topology's " +
+               std::to_string(n) + " endpoints");
+  }
+  return std::make_unique<BlockPattern>(
+      make_sized_pattern(params, block, "traffic.block = " + value), block);
+}
+
 }  // namespace
+
+const std::vector<std::string>& blockable_pattern_names() {
+  static const std::vector<std::string> names = {"uniform",     "bit_complement",    "bit_reverse",
+                                                 "bit_shuffle", "transpose",         "permutation",
+                                                 "ring",        "bidirectional_ring"};
+  return names;
+}
 
 const std::vector<std::string>& pattern_names() {
   static const std::vector<std::string> names = {
@@ -301,16 +362,13 @@ std::unique_ptr<TrafficPattern> make_pattern(const PatternParams& params,
                                              const Topology& topology) {
   const std::string& name = params.name;
   const uint32_t n = topology.num_endpoints();
-  if (name == "uniform") return std::make_unique<UniformPattern>(n);
-  if (name == "bit_complement") return make_bit_pattern(params, BitOp::kComplement, n);
-  if (name == "bit_reverse") return make_bit_pattern(params, BitOp::kReverse, n);
-  if (name == "bit_shuffle") return make_bit_pattern(params, BitOp::kShuffle, n);
-  if (name == "transpose") return make_bit_pattern(params, BitOp::kTranspose, n);
+  const auto& names = pattern_names();
+  const bool known = std::find(names.begin(), names.end(), name) != names.end();
+  if (params.block != 0 && known) return make_block_pattern(params, n);
+  const std::string count = "the topology has " + std::to_string(n) + " endpoints";
+  if (auto sized = make_sized_pattern(params, n, count)) return sized;
   if (name == "tornado") return std::make_unique<TornadoPattern>(topology);
   if (name == "neighbor") return std::make_unique<NeighborPattern>(topology);
-  if (name == "permutation") return make_permutation_pattern(n, params.seed);
-  if (name == "ring") return std::make_unique<RingPattern>(n, false);
-  if (name == "bidirectional_ring") return std::make_unique<RingPattern>(n, true);
   const uint32_t groups = topology.num_endpoint_groups();
   if (name == "hotspot") {
     if (params.hotspot_groups == 0 || params.hotspot_groups > groups) {
@@ -326,8 +384,8 @@ std::unique_ptr<TrafficPattern> make_pattern(const PatternParams& params,
     }
     return std::make_unique<GroupShiftPattern>(topology);
   }
-  std::string reason = "expected one of " + join(pattern_names());
-  const std::string hint = suggestion(name, pattern_names(), "");
+  std::string reason = "expected one of " + join(names);
+  const std::string hint = suggestion(name, names, "");
   if (hint.starts_with("; did")) reason += hint;
   reject("traffic.pattern", name, reason);
 }

@@ -22,6 +22,8 @@ struct PatternParams {
   uint32_t hotspot_groups = 4;  // hotspot: endpoints of groups [0, hotspot_groups) talk among
                                 // themselves
   uint64_t seed = 1;            // run seed, for the random permutation
+  uint32_t block = 0;           // 0: the whole system; B: the pattern acts inside each run of B
+                                // consecutive endpoints (intra-C-group / intra-W-group runs)
 };
 
 class TrafficPattern {
@@ -36,9 +38,14 @@ class TrafficPattern {
   virtual uint32_t destination(uint32_t src, Rng& rng) const = 0;
 };
 
+/// Names that accept traffic.block > 0: the patterns defined by the endpoint count alone.
+const std::vector<std::string>& blockable_pattern_names();
+
 /// InputError naming "traffic.pattern" (and the value and the reason) when the pattern does not
-/// fit the topology, e.g. a bit permutation on a non-power-of-two endpoint count, or
-/// "traffic.hotspot_groups" when it exceeds the group count.
+/// fit the topology, e.g. a bit permutation on a non-power-of-two endpoint count (or block size),
+/// "traffic.hotspot_groups" when it exceeds the group count, or "traffic.block" when the block
+/// is 1, does not divide the endpoint count, or is given for a pattern that needs the topology's
+/// shape (tornado, neighbor, hotspot, group_shift).
 std::unique_ptr<TrafficPattern> make_pattern(const PatternParams& params, const Topology& topology);
 
 }  // namespace hx::net

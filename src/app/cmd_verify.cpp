@@ -14,6 +14,7 @@
 
 #include "app/commands.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "engine/run.h"
 #include "io/config_file.h"
 #include "models/network/channel_graph.h"
@@ -21,13 +22,6 @@
 
 namespace hx {
 namespace {
-
-// "1,113,960": the counts run to millions.
-std::string with_commas(uint64_t n) {
-  std::string digits = std::to_string(n);
-  for (std::size_t i = digits.size(); i > 3; i -= 3) digits.insert(i - 3, ",");
-  return digits;
-}
 
 // Every rank's dependencies, combined on rank 0 (elsewhere: empty). The collectors' bit sets
 // share one layout, so OR-ing them is the union: a few hundred KB for a 1K-endpoint network,

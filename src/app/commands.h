@@ -25,7 +25,7 @@ struct RunArgs {
   std::string checkpoint_dir;    // default: <output>.ckpt
   std::string checkpoint_every;  // simulated time ("50us") or "wall:<duration>"
   int checkpoint_keep = 2;
-  std::string exit_after;        // wall-clock duration
+  std::string exit_after;  // wall-clock duration
   std::string on_sigusr1 = "checkpoint";
   std::string on_sigusr2 = "stop";
 };
@@ -51,5 +51,10 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
 
 int command_verify(MPI_Comm comm, const Registry& registry, const std::string& config,
                    const std::vector<std::string>& overrides);
+
+/// Prints the closed forms of the configured network (a table, or JSON); InputError for a model
+/// without them.
+int command_topo(MPI_Comm comm, const Registry& registry, const std::string& config,
+                 const std::vector<std::string>& overrides, bool json);
 
 }  // namespace hx

@@ -124,6 +124,19 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
       ->required();
   verify_cmd->add_option("--set", verify_overrides, "override a config value")->take_all();
 
+  std::string topo_config;
+  std::vector<std::string> topo_overrides;
+  bool topo_json = false;
+  CLI::App* topo_cmd = app.add_subcommand(
+      "topo", "print a network's closed forms: sizes, throughput bounds, diameter, hop energy");
+  topo_cmd->footer(
+      "Formulas of the papers (docs/MODELS.md, \"Analytic calculators\"); nothing is simulated.\n"
+      "Models with closed forms: switchless_dragonfly (with its switch-based equivalent) and\n"
+      "dragonfly. Other models: exit code 2.");
+  topo_cmd->add_option("config", topo_config, "TOML config file of a network model")->required();
+  topo_cmd->add_option("--set", topo_overrides, "override a config value")->take_all();
+  topo_cmd->add_flag("--json", topo_json, "print JSON instead of a table");
+
   std::string list_model;
   CLI::App* list_cmd = app.add_subcommand("list", "list models with their parameters and outputs");
   list_cmd->add_option("model", list_model, "only this model");
@@ -144,7 +157,7 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
     if (!first.empty() && first[0] != '-' && known.empty()) {
       throw hx::InputError(
           std::string("unknown command '") + argv[1] +
-          "'; expected run, bench, sweep, validate, verify or list (see hxsim --help)");
+          "'; expected run, bench, sweep, validate, verify, topo or list (see hxsim --help)");
     }
     throw hx::InputError(e.what() + std::string(" (see hxsim --help)"));
   }
@@ -157,6 +170,7 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   }
   if (*sweep_cmd) return hx::command_sweep(comm, registry, sweep);
   if (*verify_cmd) return hx::command_verify(comm, registry, verify_config, verify_overrides);
+  if (*topo_cmd) return hx::command_topo(comm, registry, topo_config, topo_overrides, topo_json);
   return hx::command_list(comm, registry, list_model);
 }
 

@@ -34,6 +34,12 @@ std::string trim(const std::string& s) {
   return s.substr(first, last - first + 1);
 }
 
+std::string with_commas(uint64_t n) {
+  std::string digits = std::to_string(n);
+  for (std::size_t i = digits.size(); i > 3; i -= 3) digits.insert(i - 3, ",");
+  return digits;
+}
+
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;

@@ -387,6 +387,86 @@ TEST(TrafficPattern, UnknownNameIsAnInputError) {
   EXPECT_NE(msg.find("did you mean 'tornado'"), std::string::npos) << msg;
 }
 
+std::unique_ptr<TrafficPattern> make_block(const std::string& name, const Topology& topology,
+                                           uint32_t block) {
+  PatternParams params;
+  params.name = name;
+  params.block = block;
+  return make_pattern(params, topology);
+}
+
+TEST(TrafficPattern, BlockKeepsTrafficInsideTheBlock) {
+  // 64 endpoints in blocks of 16: every destination lies in the source's block, and uniform
+  // reaches every other endpoint of it.
+  for (const std::string& name : blockable_pattern_names()) {
+    const auto p = make_block(name, topo64(), 16);
+    for (uint32_t src = 0; src < 64; ++src) {
+      if (!p->sends(src)) continue;
+      const uint32_t base = src / 16 * 16;
+      const auto counts = histogram(*p, src, 200);
+      for (const auto& [dst, c] : counts) {
+        EXPECT_GE(dst, base) << name << " " << src;
+        EXPECT_LT(dst, base + 16) << name << " " << src;
+        EXPECT_NE(dst, src) << name;
+      }
+      if (name == "uniform") EXPECT_EQ(counts.size(), 15u) << src;
+    }
+  }
+}
+
+TEST(TrafficPattern, BitReverseInABlockIsBitReverseOnTheBlockOffset) {
+  const FakeTopology t16({16}, 4);
+  const auto whole = make("bit_reverse", t16);
+  const auto blocked = make_block("bit_reverse", topo64(), 16);
+  Rng rng = stream(0);
+  for (uint32_t src = 0; src < 64; ++src) {
+    const uint32_t base = src / 16 * 16;
+    ASSERT_EQ(blocked->sends(src), whole->sends(src - base)) << src;
+    if (!blocked->sends(src)) continue;
+    EXPECT_EQ(blocked->destination(src, rng), base + whole->destination(src - base, rng)) << src;
+  }
+  // 96 endpoints are not a power of two, blocks of 32 are.
+  const FakeTopology t96({96}, 8);
+  EXPECT_EQ(blocked->destination(16 + 1, rng), 16 + 8u);  // 0001 -> 1000
+  EXPECT_EQ(make_block("bit_reverse", t96, 32)->destination(64 + 1, rng), 64 + 16u);
+}
+
+TEST(TrafficPattern, BlockOfTheWholeSystemIsTheWholeSystem) {
+  for (const char* name : {"bit_complement", "bit_reverse", "bit_shuffle", "transpose"}) {
+    const auto whole = make(name, topo64());
+    const auto blocked = make_block(name, topo64(), 64);
+    Rng rng = stream(0);
+    for (uint32_t src = 0; src < 64; ++src) {
+      ASSERT_EQ(blocked->sends(src), whole->sends(src)) << name;
+      if (whole->sends(src)) {
+        EXPECT_EQ(blocked->destination(src, rng), whole->destination(src, rng)) << name;
+      }
+    }
+  }
+}
+
+TEST(TrafficPattern, BadBlocksAreInputErrors) {
+  for (const uint32_t block : {1u, 24u, 128u}) {  // too small, not a divisor of 64, too large
+    const std::string msg = input_error([&] { make_block("uniform", topo64(), block); });
+    EXPECT_NE(msg.find("traffic.block = '" + std::to_string(block) + "'"), std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("64 endpoints"), std::string::npos) << msg;
+  }
+  for (const char* name : {"tornado", "neighbor", "hotspot", "group_shift"}) {
+    const std::string msg = input_error([&] { make_block(name, topo64(), 16); });
+    EXPECT_NE(msg.find("traffic.block = '16'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(name), std::string::npos) << msg;
+    EXPECT_NE(msg.find("bit_reverse"), std::string::npos) << msg;  // says which patterns accept
+  }
+  // A bit permutation needs a power-of-two block, whatever the endpoint count.
+  const FakeTopology t48({6, 8}, 8);
+  const std::string msg = input_error([&] { make_block("bit_reverse", t48, 12); });
+  EXPECT_NE(msg.find("traffic.pattern = 'bit_reverse'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("traffic.block = 12"), std::string::npos) << msg;
+  EXPECT_EQ(input_error([&] { make_block("bit_reverse", t48, 16); }), "");
+  EXPECT_EQ(input_error([&] { make_block("transpose", t48, 16); }), "");
+}
+
 TEST(TrafficPattern, LargeTopologiesCostNothing) {
   // 262144 endpoints in 1024 groups: building every pattern is immediate and the permutation
   // needs no table.

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# `hxsim topo` on the shipped switch-less Dragonfly configs: the sizes the paper states
+# (§V-A4: (41, 1312) and (145, 18560) for the radix-16 and radix-32 switch-based baselines;
+# Table III: N = 279,040 for n=12, m=4, a=4, b=8), read from the JSON output, and the table's
+# header. A model without closed forms is refused with exit code 2.
+# Usage: topo.sh HXSIM CONFIGS_DIR
+set -euo pipefail
+HXSIM=$1
+CONFIGS=$2
+
+fail() {
+  echo "topo.sh: $*" >&2
+  exit 1
+}
+
+# json_value CONFIG COLUMN KEY [--set k=v ...]
+json_value() {
+  local config=$1 column=$2 key=$3
+  shift 3
+  "$HXSIM" topo "$config" --json "$@" |
+    /usr/bin/python3 -c "import json, sys; print(json.load(sys.stdin)['$column']['$key'])"
+}
+
+expect() {
+  [[ "$2" == "$3" ]] || fail "$1: expected $3, got $2"
+}
+
+r16=$CONFIGS/switchless_dragonfly/dragonfly_r16.toml
+r32=$CONFIGS/switchless_dragonfly/dragonfly_r32.toml
+expect "r16 groups" "$(json_value "$r16" switch_based groups)" 41
+expect "r16 endpoints" "$(json_value "$r16" switch_based endpoints)" 1312
+expect "r32 groups" "$(json_value "$r32" switch_based groups)" 145
+expect "r32 endpoints" "$(json_value "$r32" switch_based endpoints)" 18560
+
+sldf=$CONFIGS/switchless_dragonfly_r16.toml
+expect "radix-16 chiplets" "$(json_value "$sldf" switch_less chiplets)" 1312
+table3=(--set switchless_dragonfly.n=12 --set switchless_dragonfly.m=4
+  --set switchless_dragonfly.a=4 --set switchless_dragonfly.b=8)
+expect "Table III chiplets" "$(json_value "$sldf" switch_less chiplets "${table3[@]}")" 279040
+expect "Table III switches" "$(json_value "$sldf" switch_based switches "${table3[@]}")" 17440
+
+table=$("$HXSIM" topo "$sldf" "${table3[@]}")
+grep -q '^# hxsim topo: switchless_dragonfly n=12 m=4 a=4 b=8' <<<"$table" || fail "no header"
+grep -q 'H_g + 2H_l + 30H_sr' <<<"$table" || fail "no Eq. 7 diameter in: $table"
+
+set +e
+err=$("$HXSIM" topo "$CONFIGS/mesh_8x8.toml" 2>&1 >/dev/null)
+code=$?
+set -e
+expect "exit code for mesh" "$code" 2
+grep -q "has no closed forms" <<<"$err" || fail "unclear message: $err"
+echo "topo.sh: ok"
