@@ -31,7 +31,7 @@ uint64_t distance_sum(uint64_t m, Point p) { return m * (line_sum(m, p[0]) + lin
 PathHops mean_minimal_hops(const Shape& s) {
   const uint64_t m = s.m, mesh = s.mesh_size(), ab = s.ab, g = s.g;
   const double n = static_cast<double>(s.chiplets());
-  const auto at = [&s](uint32_t label) { return s.slot_chiplet(s.slot_of(label)); };
+  const auto at = [&s](uint32_t label) { return s.slot_router(s.slot_of(label)); };
   PathHops sum;
 
   // Both ends in one C-group: the mean distance of two points of an m x m grid, summed.
