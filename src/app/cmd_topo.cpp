@@ -92,7 +92,17 @@ void add_path(Report& r, const std::string& key, const std::string& label,
   }
 }
 
-void add_dragonfly_rows(Report& r, const net::DragonflyAnalytic& d) {
+Report dragonfly_report(const ParamSet& p) {
+  const auto d = net::analyse_dragonfly(
+      static_cast<uint64_t>(p.integer("p")), static_cast<uint64_t>(p.integer("a")),
+      static_cast<uint64_t>(p.integer("h")), static_cast<uint64_t>(p.integer("g")));
+  Report r{"dragonfly p=" + std::to_string(d.p) + " a=" + std::to_string(d.a) +
+               " h=" + std::to_string(d.h) + " g=" + std::to_string(d.g),
+           "switch-based Dragonfly (Kim et al. 2008) as the switch-less Dragonfly paper counts it "
+           "(Table III)",
+           {"switch_based"},
+           {"switch-based"},
+           {}};
   const auto add = [&r](std::string key, std::string label, Cell c) {
     r.rows.push_back({std::move(key), std::move(label), {std::move(c)}});
   };
@@ -109,20 +119,6 @@ void add_dragonfly_rows(Report& r, const net::DragonflyAnalytic& d) {
   add("t_global", "T_global: min(1, g^2/N)", real(d.t_global));
   add_path(r, "diameter", "diameter (minimal)", {&d.diameter});
   add_path(r, "mean_uniform", "mean minimal path, uniform traffic", {&d.mean_uniform});
-}
-
-Report dragonfly_report(const ParamSet& p) {
-  const auto d = net::analyse_dragonfly(
-      static_cast<uint64_t>(p.integer("p")), static_cast<uint64_t>(p.integer("a")),
-      static_cast<uint64_t>(p.integer("h")), static_cast<uint64_t>(p.integer("g")));
-  Report r{"dragonfly p=" + std::to_string(d.p) + " a=" + std::to_string(d.a) +
-               " h=" + std::to_string(d.h) + " g=" + std::to_string(d.g),
-           "switch-based Dragonfly (Kim et al. 2008) as the switch-less Dragonfly paper counts it "
-           "(Table III)",
-           {"switch_based"},
-           {"switch-based"},
-           {}};
-  add_dragonfly_rows(r, d);
   return r;
 }
 
