@@ -92,7 +92,17 @@ void add_path(Report& r, const std::string& key, const std::string& label,
   }
 }
 
-void add_dragonfly_rows(Report& r, const net::DragonflyAnalytic& d) {
+Report dragonfly_report(const ParamSet& p) {
+  const auto d = net::analyse_dragonfly(
+      static_cast<uint64_t>(p.integer("p")), static_cast<uint64_t>(p.integer("a")),
+      static_cast<uint64_t>(p.integer("h")), static_cast<uint64_t>(p.integer("g")));
+  Report r{"dragonfly p=" + std::to_string(d.p) + " a=" + std::to_string(d.a) +
+               " h=" + std::to_string(d.h) + " g=" + std::to_string(d.g),
+           "switch-based Dragonfly (Kim et al. 2008) as the switch-less Dragonfly paper counts it "
+           "(Table III)",
+           {"switch_based"},
+           {"switch-based"},
+           {}};
   const auto add = [&r](std::string key, std::string label, Cell c) {
     r.rows.push_back({std::move(key), std::move(label), {std::move(c)}});
   };
@@ -109,36 +119,14 @@ void add_dragonfly_rows(Report& r, const net::DragonflyAnalytic& d) {
   add("t_global", "T_global: min(1, g^2/N)", real(d.t_global));
   add_path(r, "diameter", "diameter (minimal)", {&d.diameter});
   add_path(r, "mean_uniform", "mean minimal path, uniform traffic", {&d.mean_uniform});
-}
-
-Report dragonfly_report(const ParamSet& p) {
-  const auto d = net::analyse_dragonfly(
-      static_cast<uint64_t>(p.integer("p")), static_cast<uint64_t>(p.integer("a")),
-      static_cast<uint64_t>(p.integer("h")), static_cast<uint64_t>(p.integer("g")));
-  Report r{"dragonfly p=" + std::to_string(d.p) + " a=" + std::to_string(d.a) +
-               " h=" + std::to_string(d.h) + " g=" + std::to_string(d.g),
-           "switch-based Dragonfly (Kim et al. 2008) as the switch-less Dragonfly paper counts it "
-           "(Table III)",
-           {"switch_based"},
-           {"switch-based"},
-           {}};
-  add_dragonfly_rows(r, d);
   return r;
 }
 
-// chip_mesh arrives with the on-chip routers; until a config has it, chiplets are endpoints.
-uint64_t chip_mesh_of(const ParamSet& p) {
-  for (const auto& [name, text] : p.canonical()) {
-    if (name == "chip_mesh") return static_cast<uint64_t>(p.integer("chip_mesh"));
-  }
-  return 1;
-}
-
 Report switchless_report(const ParamSet& p) {
-  const auto s = net::sldf::analyse(static_cast<uint64_t>(p.integer("n")),
-                                    static_cast<uint64_t>(p.integer("m")),
-                                    static_cast<uint64_t>(p.integer("a")),
-                                    static_cast<uint64_t>(p.integer("b")), chip_mesh_of(p));
+  const auto s = net::sldf::analyse(
+      static_cast<uint64_t>(p.integer("n")), static_cast<uint64_t>(p.integer("m")),
+      static_cast<uint64_t>(p.integer("a")), static_cast<uint64_t>(p.integer("b")),
+      static_cast<uint64_t>(p.integer("chip_mesh")));
   const net::DragonflyAnalytic d = net::sldf::switch_based_equivalent(s);
   Report r{"switchless_dragonfly n=" + std::to_string(s.n) + " m=" + std::to_string(s.m) +
                " a=" + std::to_string(s.a) + " b=" + std::to_string(s.b) +
@@ -176,8 +164,7 @@ Report switchless_report(const ParamSet& p) {
   add("diameter_without_conversion", "diameter less its SR-LR conversion hops", path(bare));
   add_path(r, "wgroup_diameter", "W-group diameter (Sec. III-D1)", {&s.wgroup_diameter, nullptr});
   const net::PathHops* mean = s.mean_uniform ? &*s.mean_uniform : nullptr;
-  add_path(r, "mean_uniform", "mean minimal path, uniform (chiplet level)",
-           {mean, &d.mean_uniform});
+  add_path(r, "mean_uniform", "mean minimal path, uniform traffic", {mean, &d.mean_uniform});
   return r;
 }
 

@@ -178,21 +178,29 @@ TEST(SwitchlessAnalytic, SizesQuotedInTheText) {
 }
 
 TEST(SwitchlessAnalytic, MeanMinimalPathIsTheRoutingsMean) {
-  // Router-to-router hops of Algorithm 1 (XY in C-groups) over every ordered pair, against the
-  // enumeration over one W-group's ports.
-  for (const auto& [n, m, a, b] : std::vector<std::array<uint32_t, 4>>{
-           {4, 2, 2, 2}, {6, 3, 1, 2}, {3, 2, 1, 3}, {4, 1, 1, 3}}) {
+  // Router-to-router hops of the minimal routing (dimension order in C-groups) over every ordered
+  // pair, against the enumeration over one W-group's ports; with on-chip meshes too. The
+  // diameter is the topology's own hop bound.
+  for (const auto& [n, m, a, b, chip] : std::vector<std::array<uint32_t, 5>>{
+           {4, 2, 2, 2, 1}, {6, 3, 1, 2, 1}, {3, 2, 1, 3, 2}, {4, 1, 1, 3, 3}}) {
     SCOPED_TRACE(std::to_string(n) + " " + std::to_string(m) + " " + std::to_string(a) + " " +
-                 std::to_string(b));
+                 std::to_string(b) + " chip " + std::to_string(chip));
     const Network net = build(switchless_dragonfly_family(), {{"n", std::to_string(n)},
                                                               {"m", std::to_string(m)},
                                                               {"a", std::to_string(a)},
-                                                              {"b", std::to_string(b)}});
-    const sldf::Analytic s = sldf::analyse(n, m, a, b);
+                                                              {"b", std::to_string(b)},
+                                                              {"chip_mesh", std::to_string(chip)}});
+    const sldf::Analytic s = sldf::analyse(n, m, a, b, chip);
+    EXPECT_EQ(net.topology->num_endpoints(), s.endpoints);
+    const PathHops& d = s.diameter;
+    EXPECT_EQ(net.topology->diameter(), d.global + d.local + d.mesh + d.on_chip);
     ASSERT_TRUE(s.mean_uniform.has_value());
     const PathHops& mean = *s.mean_uniform;
-    EXPECT_NEAR(mean.mesh + mean.local + mean.global, mean_routed_hops(net), 1e-9);
+    EXPECT_NEAR(mean.mesh + mean.on_chip + mean.local + mean.global, mean_routed_hops(net), 1e-9);
     EXPECT_DOUBLE_EQ(mean.conversion, 2 * (mean.local + mean.global));
+    if (chip == 1) {
+      EXPECT_EQ(mean.on_chip, 0);
+    }
   }
 }
 

@@ -2,11 +2,11 @@
 // a formula of §III. The mean depends on where each port sits on a C-group's perimeter
 // (shape.h), so it is summed exactly over one W-group's C-groups and ports: every W-group is
 // wired alike inside, and as the far W-group runs over the other g - 1, a W-group's exit port
-// runs over all its global ports once, and so does the entry port at the far end.
+// runs over all its global ports once, and so does the entry port at the far end. Inside a
+// C-group the routes are minimal in its M x M router mesh (M = m chip_mesh), as the model's.
 #include "models/topologies/switchless_dragonfly/analytic.h"
 
 #include <array>
-#include <cstdlib>
 
 #include "models/topologies/switchless_dragonfly/shape.h"
 
@@ -17,62 +17,90 @@ constexpr uint64_t kWafersPerCabinet = 8;  // §III-C3
 
 using Point = std::array<uint32_t, 2>;
 
-uint64_t distance(Point p, Point q) {
-  return static_cast<uint64_t>(std::abs(static_cast<int64_t>(p[0]) - q[0]) +
-                               std::abs(static_cast<int64_t>(p[1]) - q[1]));
-}
+// Router hops inside a C-group's M x M mesh, and how many of them cross between chiplets (short
+// reach); the rest are on-chip.
+struct MeshHops {
+  uint64_t all = 0, between = 0;
+  MeshHops& operator+=(const MeshHops& o) {
+    all += o.all;
+    between += o.between;
+    return *this;
+  }
+  MeshHops operator*(uint64_t k) const { return {all * k, between * k}; }
+};
 
 // Sum of |u - x| over u in [0, m).
 uint64_t line_sum(uint64_t m, uint64_t x) { return x * (x + 1) / 2 + (m - 1 - x) * (m - x) / 2; }
 
-// Sum of the mesh distances from p to every chiplet of an m x m mesh.
-uint64_t distance_sum(uint64_t m, Point p) { return m * (line_sum(m, p[0]) + line_sum(m, p[1])); }
+uint64_t gap(uint32_t u, uint32_t v) { return u > v ? u - v : v - u; }
+
+// Dimension-order (or any minimal) route from router p to router q.
+MeshHops route(const Shape& s, Point p, Point q) {
+  return {gap(p[0], q[0]) + gap(p[1], q[1]),
+          gap(p[0] / s.chip, q[0] / s.chip) + gap(p[1] / s.chip, q[1] / s.chip)};
+}
+
+// Routes from router p to every router of its C-group, summed: along a dimension the routers
+// of one chiplet column are `chip` apart in the sum over chiplet columns.
+MeshHops routes_to_all(const Shape& s, Point p) {
+  const uint64_t big = s.M, c = s.chip;
+  return {big * (line_sum(big, p[0]) + line_sum(big, p[1])),
+          big * c * (line_sum(s.m, p[0] / c) + line_sum(s.m, p[1] / c))};
+}
 
 PathHops mean_minimal_hops(const Shape& s) {
-  const uint64_t m = s.m, mesh = s.mesh_size(), ab = s.ab, g = s.g;
-  const double n = static_cast<double>(s.chiplets());
-  const auto at = [&s](uint32_t label) { return s.slot_router(s.slot_of(label)); };
-  PathHops sum;
+  const uint64_t routers = s.mesh_size(), ab = s.ab, g = s.g;
+  const double n = static_cast<double>(s.routers());
+  const auto at = [&s](uint32_t label) { return s.label_router(label); };
+  double all = 0, between = 0, local = 0;
 
-  // Both ends in one C-group: the mean distance of two points of an m x m grid, summed.
-  sum.mesh = static_cast<double>(g * ab) * 2.0 * static_cast<double>(m * m * m * (mesh - 1)) / 3;
+  // Both ends in one C-group: sum of |x - x'| over ordered pairs of [0, M) is M(M^2 - 1)/3, and
+  // over chiplet columns chip^2 m(m^2 - 1)/3; each for x and y, times the M^2 choices of the
+  // other coordinates.
+  const double cgroups = static_cast<double>(g * ab), big = s.M, m = s.m, c = s.chip;
+  all += cgroups * 2 * big * big * big * (big * big - 1) / 3;
+  between += cgroups * 2 * big * big * c * c * m * (m * m - 1) / 3;
 
-  // Both in one W-group, C-groups c != d: out of c by its port to d, into d by its port to c.
+  // Both in one W-group, C-groups i != j: out of i by its port to j, into j by its port to i.
   // Over all such pairs each C-group's local ports serve as exits (and entries) equally often.
-  uint64_t exits = 0;
-  for (uint32_t c = 0; c < ab; ++c) {
-    for (uint32_t d = 0; d < ab; ++d) {
-      if (d != c) exits += distance_sum(m, at(s.local_label(c, d)));
+  MeshHops exits;
+  for (uint32_t i = 0; i < ab; ++i) {
+    for (uint32_t j = 0; j < ab; ++j) {
+      if (j != i) exits += routes_to_all(s, at(s.local_label(i, j)));
     }
   }
-  sum.mesh += static_cast<double>(g) * 2.0 * static_cast<double>(mesh * exits);
-  sum.local += static_cast<double>(g * ab * (ab - 1) * mesh * mesh);
+  all += static_cast<double>(g) * 2 * static_cast<double>(routers * exits.all);
+  between += static_cast<double>(g) * 2 * static_cast<double>(routers * exits.between);
+  local += static_cast<double>(g * ab * (ab - 1) * routers * routers);
 
-  // Different W-groups: from source C-group c to global port G (on C-group G / h), directly or by
+  // Different W-groups: from source C-group i to global port G (on C-group G / h), directly or by
   // a local hop; the entry side is the same sum, walked backwards.
-  uint64_t side_mesh = 0, side_local = 0;
-  for (uint32_t c = 0; c < ab; ++c) {
+  MeshHops side;
+  uint64_t side_local = 0;
+  for (uint32_t i = 0; i < ab; ++i) {
     for (uint32_t G = 0; G + 1 < g; ++G) {
       const uint32_t owner = G / s.h, label = owner + G % s.h;
-      if (c == owner) {
-        side_mesh += distance_sum(m, at(label));
+      if (i == owner) {
+        side += routes_to_all(s, at(label));
       } else {
-        side_mesh += distance_sum(m, at(s.local_label(c, owner))) +
-                     mesh * distance(at(s.local_label(owner, c)), at(label));
-        side_local += mesh;
+        side += routes_to_all(s, at(s.local_label(i, owner)));
+        side += route(s, at(s.local_label(owner, i)), at(label)) * routers;
+        side_local += routers;
       }
     }
   }
-  const double far = static_cast<double>(ab * mesh);  // chiplets of the far W-group
-  sum.mesh += 2.0 * static_cast<double>(g) * far * static_cast<double>(side_mesh);
-  sum.local += 2.0 * static_cast<double>(g) * far * static_cast<double>(side_local);
-  sum.global = n * (n - far);
+  const double far = static_cast<double>(ab * routers);  // endpoints of the far W-group
+  all += 2 * static_cast<double>(g) * far * static_cast<double>(side.all);
+  between += 2 * static_cast<double>(g) * far * static_cast<double>(side.between);
+  local += 2 * static_cast<double>(g) * far * static_cast<double>(side_local);
+  const double global = n * (n - far);
 
   const double pairs = n * (n - 1);
-  return {.global = sum.global / pairs,
-          .local = sum.local / pairs,
-          .mesh = sum.mesh / pairs,
-          .conversion = 2 * (sum.global + sum.local) / pairs};
+  return {.global = global / pairs,
+          .local = local / pairs,
+          .mesh = between / pairs,
+          .conversion = 2 * (global + local) / pairs,
+          .on_chip = (all - between) / pairs};
 }
 
 // A path over `long_reach` long-reach hops crosses long_reach + 1 C-groups, each corner to
@@ -120,7 +148,8 @@ Analytic analyse(uint64_t n, uint64_t m, uint64_t a, uint64_t b, uint64_t chip_m
   s.wgroup_diameter = worst_path(s, 0, ab > 1 ? 1 : 0);
   if (ab * (s.g - 1) <= kMaxEnumeration) {
     s.mean_uniform = mean_minimal_hops(Shape(static_cast<uint32_t>(n), static_cast<uint32_t>(m),
-                                             static_cast<uint32_t>(a), static_cast<uint32_t>(b)));
+                                             static_cast<uint32_t>(a), static_cast<uint32_t>(b),
+                                             static_cast<uint32_t>(chip_mesh)));
   }
   return s;
 }

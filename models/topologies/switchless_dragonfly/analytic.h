@@ -32,11 +32,12 @@ struct Analytic {
   double t_cgroup = 0;            // Eq. 5: n / m, traffic inside one C-group
   double mesh_bisection = 0;      // Eq. 6: B_cg = nm / 2 flits/cycle, full duplex
 
-  PathHops diameter;         // Eq. 7: H_g + 2 H_l + (8m - 2) H_sr (+ on-chip hops, chip_mesh > 1)
+  PathHops diameter;         // Eq. 7: H_g + 2 H_l + (8m - 2) H_sr, + 8m(chip_mesh - 1) on-chip hops
   PathHops wgroup_diameter;  // §III-D1, one W-group: H_l + (4m - 2) H_sr
-  /// Minimal paths averaged over all ordered pairs of distinct chiplets, at chiplet level
-  /// (no on-chip hops). Exact, by enumerating one W-group's ports; empty when that would take
-  /// more than about a second (ab (g - 1) above kMaxEnumeration).
+  /// Minimal paths averaged over all ordered pairs of distinct endpoints (one per on-chip
+  /// router), mesh hops split into between chiplets (mesh) and on-chip. Exact, by enumerating one
+  /// W-group's ports; empty when that would take more than about a second (ab (g - 1) above
+  /// kMaxEnumeration).
   std::optional<PathHops> mean_uniform;
 
   uint64_t ab() const { return a * b; }
