@@ -1,0 +1,232 @@
+#!/usr/bin/python3
+"""Regenerates the evaluation of the Switch-less Dragonfly paper (Fig. 10-15) with hxsim.
+
+    scripts/sldf_figures.py [--out DIR] [--figures 10ab,13,15] [--quick] [--ranks N]
+                            [--hxsim PATH]
+
+Each curve is one `hxsim sweep` (latency against offered load up to saturation) written to
+DIR/figNN/<panel>_<curve>.h5; Fig. 15 is one `hxsim run` per bar, its energy computed from the
+flits each link class carried. Curves whose file exists are not run again (delete it to redo).
+Then DIR/figNN.png is drawn and DIR/summary.csv lists every curve's saturation throughput in
+flits/cycle/chip (per chiplet of chip_mesh^2 cores for the switch-less Dragonfly, per terminal
+for the switch-based one) or every bar's energy; docs/VALIDATION.md compares them with the paper.
+
+--quick shortens the windows (1,000 warm-up + 3,000 measured cycles instead of Table IV's
+5,000 + 10,000) and the sweeps' refinement, for a first look in minutes rather than hours.
+"""
+import argparse
+import csv
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+
+import h5py
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CONFIGS = os.path.join(ROOT, "configs", "switchless_dragonfly")
+R16 = os.path.join(ROOT, "configs", "switchless_dragonfly_r16.toml")
+SWITCH16 = os.path.join(CONFIGS, "dragonfly_r16.toml")
+SWITCH32 = os.path.join(CONFIGS, "dragonfly_r32.toml")
+CGROUP = os.path.join(CONFIGS, "fig10_cgroup.toml")
+R32 = os.path.join(CONFIGS, "switchless_r32.toml")
+
+# The paper's C-groups: 2 x 2 chiplets of 2 x 2 on-chip routers (§V-B1), at 1B/2B/4B.
+CORES = 4  # cores per chiplet with chip_mesh = 2
+
+
+def sldf(bandwidth=1, **extra):
+    sets = {"switchless_dragonfly.chip_mesh": "2"}
+    if bandwidth != 1:
+        sets["switchless_dragonfly.mesh_speed"] = str(bandwidth)
+        sets["switchless_dragonfly.onchip_speed"] = str(bandwidth)
+    sets.update(extra)
+    return sets
+
+
+@dataclass
+class Curve:
+    panel: str
+    label: str
+    config: str
+    sets: dict
+    per_chip: float  # endpoints per chip
+    start: float  # first load and step, flits/cycle/endpoint
+    run_only: bool = False  # one run at `start` (Fig. 15), not a sweep
+    extra: dict = field(default_factory=dict)
+
+
+def traffic(pattern, block=0, **more):
+    sets = {"traffic.pattern": pattern}
+    if block:
+        sets["traffic.block"] = str(block)
+    sets.update({k.replace("__", "."): v for k, v in more.items()})
+    return sets
+
+
+def figures():
+    f = {}
+    f[10] = [
+        Curve("a", "switch-less 1B", CGROUP, traffic("uniform"), CORES, 0.1),
+        Curve("a", "switch-based", SWITCH16, traffic("uniform", 4), 1, 0.05),
+        Curve("b", "switch-less 1B", CGROUP, traffic("bit_reverse"), CORES, 0.05),
+        Curve("b", "switch-based", SWITCH16, traffic("bit_reverse", 4), 1, 0.05),
+    ]
+    for panel, pattern in zip("cdef", ["uniform", "bit_reverse", "bit_shuffle", "transpose"]):
+        f[10] += [
+            Curve(panel, "switch-less 1B", R16, {**sldf(1), **traffic(pattern, 128)}, CORES, 0.05),
+            Curve(panel, "switch-less 2B", R16, {**sldf(2), **traffic(pattern, 128)}, CORES, 0.05),
+            Curve(panel, "switch-based", SWITCH16, traffic(pattern, 32), 1, 0.05),
+        ]
+    f[11] = [Curve("a", f"switch-less {b}B", R16, {**sldf(b), **traffic("uniform")}, CORES, 0.05)
+             for b in (1, 2, 4)]
+    f[11].append(Curve("a", "switch-based", SWITCH16, traffic("uniform"), 1, 0.05))
+    f[12] = [Curve("a", f"switch-less {b}B", R32, {**traffic("uniform")} | (
+        {"switchless_dragonfly.mesh_speed": str(b)} if b > 1 else {}), 1, 0.05) for b in (1, 2)]
+    f[12].append(Curve("a", "switch-based", SWITCH32, traffic("uniform"), 1, 0.05))
+    for panel, pattern, first in (("a", "hotspot", 0.005), ("b", "group_shift", 0.001)):
+        for routing in ("minimal", "valiant"):
+            for b in (1, 2):
+                sets = {**sldf(b, **{"switchless_dragonfly.routing": routing}), **traffic(pattern)}
+                start = first if routing == "minimal" else 10 * first
+                f.setdefault(13, []).append(
+                    Curve(panel, f"{routing} {b}B", R16, sets, CORES, start))
+    for panel, block in (("a", 16), ("b", 128)):
+        for pattern in ("ring", "bidirectional_ring"):
+            f.setdefault(14, []).append(
+                Curve(panel, f"switch-less {pattern}", R16, {**sldf(1), **traffic(pattern, block)},
+                      CORES, 0.1))
+            f[14].append(Curve(panel, f"switch-based {pattern}", SWITCH16,
+                               traffic(pattern, block // 4), 1, 0.1))
+    for panel, (less, switch) in (("small", (R16, SWITCH16)), ("large", (R32, SWITCH32))):
+        for routing, switch_routing in (("minimal", "minimal"), ("valiant", "valiant")):
+            less_sets = {"switchless_dragonfly.routing": routing, **traffic("uniform")}
+            if less == R16:
+                less_sets.update(sldf(1))
+            f.setdefault(15, []).append(Curve(panel, f"switch-less {routing}", less, less_sets,
+                                              CORES if less == R16 else 1, 0.02, run_only=True))
+            f[15].append(Curve(panel, f"switch-based {routing}", switch,
+                               {"dragonfly.routing": switch_routing, **traffic("uniform")}, 1,
+                               0.02, run_only=True))
+    return f
+
+
+# Energy per bit of one traversal of each link class: Table II (long reach 20, short reach 2,
+# on-chip 0.1 pJ/bit). A switch-less long-reach link includes its two SR-LR conversion hops
+# (Eq. 7 counts them as short-reach hops: 2 x 2 pJ/bit); a switch-based terminal link is H_l*,
+# "similar to a local hop" (§III-B3).
+ENERGY_PJ = {
+    "switchless_dragonfly": {"endpoint": 0.1, "onchip": 0.1, "mesh": 2.0, "local": 24.0,
+                             "global": 24.0},
+    "dragonfly": {"terminal": 20.0, "local": 20.0, "global": 20.0},
+}
+
+
+def file_name(out, number, curve):
+    safe = curve.label.replace(" ", "_")
+    return os.path.join(out, f"fig{number}", f"{curve.panel}_{safe}.h5")
+
+
+def run(args, number, curve):
+    path = file_name(args.out, number, curve)
+    if os.path.exists(path):
+        return path
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    sets = dict(curve.sets)
+    if args.quick:
+        sets.update({"traffic.warmup": "1000cycles", "traffic.measure": "3000cycles"})
+    command = [args.hxsim, "run" if curve.run_only else "sweep", curve.config, "-o", path + ".tmp"]
+    if curve.run_only:
+        sets["traffic.load"] = str(curve.start)
+        command += ["--progress", "off"]
+    else:
+        command += ["--start", str(curve.start), "--step", str(curve.start),
+                    "--refine", "1" if args.quick else "3"]
+    for key, value in sets.items():
+        command += ["--set", f"{key}={value}"]
+    if args.ranks > 1:
+        command = [os.path.join(ROOT, "scripts", "mpirun.sh"), "-n", str(args.ranks)] + command
+    print(f"fig{number} {curve.panel} {curve.label}: {' '.join(command)}", flush=True)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    os.replace(path + ".tmp", path)
+    return path
+
+
+def energy_pj_per_bit(path):
+    with h5py.File(path, "r") as f:
+        model = f.attrs["model"]
+        model = model.decode() if isinstance(model, bytes) else str(model)
+        classes = f["summary"].attrs["link_classes"]
+        classes = (classes.decode() if isinstance(classes, bytes) else str(classes)).split(",")
+        flits = f["links/flits"][()]
+        link_class = f["links/link_class"][()]
+    per_class = {name: float(flits[link_class == i].sum()) for i, name in enumerate(classes)}
+    delivered = per_class["endpoint" if "endpoint" in per_class else "terminal"] / 2
+    costs = ENERGY_PJ[model]
+    return sum(costs.get(name, 0.0) * count for name, count in per_class.items()) / delivered
+
+
+def draw(args, number, curves, rows):
+    panels = sorted({c.panel for c in curves})
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.4), squeeze=False)
+    for ax, panel in zip(axes[0], panels):
+        members = [c for c in curves if c.panel == panel]
+        if members[0].run_only:
+            values = [energy_pj_per_bit(file_name(args.out, number, c)) for c in members]
+            ax.bar(range(len(members)), values)
+            ax.set_xticks(range(len(members)), [c.label for c in members], rotation=30,
+                          ha="right", fontsize=7)
+            ax.set_ylabel("pJ/bit")
+            for c, v in zip(members, values):
+                rows.append([f"fig{number}", panel, c.label, "energy_pj_per_bit", f"{v:.3f}"])
+        else:
+            for c in members:
+                with h5py.File(file_name(args.out, number, c), "r") as f:
+                    accepted = f["sweep/accepted_load"][()] * c.per_chip
+                    latency = f["sweep/latency_mean_ps"][()] / 1000.0
+                    saturation = f["summary"].attrs["saturation_throughput"] * c.per_chip
+                ax.plot(accepted, latency, marker=".", label=c.label)
+                rows.append([f"fig{number}", panel, c.label, "saturation_flits_per_cycle_per_chip",
+                             f"{saturation:.4f}"])
+            ax.set_xlabel("accepted load (flits/cycle/chip)")
+            ax.set_ylabel("mean latency (cycles)")
+            ax.set_yscale("log")
+            ax.legend(fontsize=7)
+        ax.set_title(f"Fig. {number}({panel})")
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, f"fig{number}.png"), dpi=120)
+    plt.close(fig)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default="sldf_figures")
+    parser.add_argument("--figures", default="10,11,12,13,14,15")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--ranks", type=int, default=1)
+    parser.add_argument("--hxsim", default=os.path.join(ROOT, "build", "src", "app", "hxsim"))
+    args = parser.parse_args()
+    table = figures()
+    rows = []
+    for token in args.figures.split(","):  # "13" (all panels) or "10ab" (panels a and b)
+        digits = token.rstrip("abcdefghijklmnopqrstuvwxyz")
+        if not digits.isdigit() or int(digits) not in table:
+            sys.exit(f"sldf_figures.py: no figure '{token}'; choose from {sorted(table)}")
+        number, panels = int(digits), token[len(digits):]
+        curves = [c for c in table[number] if not panels or c.panel in panels]
+        for curve in curves:
+            run(args, number, curve)
+        draw(args, number, curves, rows)
+    with open(os.path.join(args.out, "summary.csv"), "w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["figure", "panel", "curve", "quantity", "value"])
+        writer.writerows(rows)
+    print(f"wrote {args.out}/summary.csv and fig*.png")
+
+
+if __name__ == "__main__":
+    main()
