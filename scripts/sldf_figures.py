@@ -193,7 +193,7 @@ def draw(args, number, curves, rows):
                 rows.append([f"fig{number}", panel, c.label, "saturation_flits_per_cycle_per_chip",
                              f"{saturation:.4f}"])
             ax.set_xlabel("accepted load (flits/cycle/chip)")
-            ax.set_ylabel("mean latency (cycles)")
+            ax.set_ylabel("mean latency (ns; 1 cycle = 1 ns)")
             ax.set_yscale("log")
             ax.legend(fontsize=7)
         ax.set_title(f"Fig. {number}({panel})")
