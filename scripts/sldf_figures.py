@@ -9,7 +9,7 @@ DIR/figNN/<panel>_<curve>.h5; Fig. 15 is one `hxsim run` per bar, its energy com
 flits each link class carried. Curves whose file exists are not run again (delete it to redo).
 Then DIR/figNN.png is drawn and DIR/summary.csv lists every curve's saturation throughput in
 flits/cycle/chip (per chiplet of chip_mesh^2 cores for the switch-less Dragonfly, per terminal
-for the switch-based one) or every bar's energy; docs/VALIDATION.md compares them with the paper.
+for the switch-based one; per sending chip under hotspot) or every bar's energy; docs/VALIDATION.md compares them with the paper.
 
 --quick shortens the windows (1,000 warm-up + 3,000 measured cycles instead of Table IV's
 5,000 + 10,000) and the sweeps' refinement, for a first look in minutes rather than hours.
@@ -57,6 +57,7 @@ class Curve:
     per_chip: float  # endpoints per chip
     start: float  # first load and step, flits/cycle/endpoint
     run_only: bool = False  # one run at `start` (Fig. 15), not a sweep
+    senders: float = 1.0  # fraction of endpoints that send: loads are per sending chip
     extra: dict = field(default_factory=dict)
 
 
@@ -93,8 +94,9 @@ def figures():
             for b in (1, 2):
                 sets = {**sldf(b, **{"switchless_dragonfly.routing": routing}), **traffic(pattern)}
                 start = first if routing == "minimal" else 10 * first
-                f.setdefault(13, []).append(
-                    Curve(panel, f"{routing} {b}B", R16, sets, CORES, start))
+                # hotspot: 4 of the 41 W-groups send (traffic.hotspot_groups = 4)
+                f.setdefault(13, []).append(Curve(panel, f"{routing} {b}B", R16, sets, CORES, start,
+                                                  senders=4 / 41 if pattern == "hotspot" else 1))
     for panel, block in (("a", 16), ("b", 128)):
         for pattern in ("ring", "bidirectional_ring"):
             f.setdefault(14, []).append(
@@ -186,9 +188,10 @@ def draw(args, number, curves, rows):
         else:
             for c in members:
                 with h5py.File(file_name(args.out, number, c), "r") as f:
-                    accepted = f["sweep/accepted_load"][()] * c.per_chip
+                    scale = c.per_chip / c.senders
+                    accepted = f["sweep/accepted_load"][()] * scale
                     latency = f["sweep/latency_mean_ps"][()] / 1000.0
-                    saturation = f["summary"].attrs["saturation_throughput"] * c.per_chip
+                    saturation = f["summary"].attrs["saturation_throughput"] * scale
                 ax.plot(accepted, latency, marker=".", label=c.label)
                 rows.append([f"fig{number}", panel, c.label, "saturation_flits_per_cycle_per_chip",
                              f"{saturation:.4f}"])

@@ -7,8 +7,10 @@
 //     non-minimal routing is "tens of times" minimal routing's one global link per W-group.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/registry.h"
@@ -23,21 +25,32 @@ double accepted(const Config& config) {
   return testing::summary_value(s, "accepted_load");
 }
 
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
+// Chip_mesh 2 (the paper's 2 x 2 on-chip routers per chiplet) with sizes and traffic settings.
+Config sldf_config(uint32_t a, uint32_t b, const Settings& settings) {
+  Config c;
+  c.set("sim.model", "switchless_dragonfly", "test");
+  const Settings sizes = {{"switchless_dragonfly.n", "6"},
+                          {"switchless_dragonfly.m", "2"},
+                          {"switchless_dragonfly.a", std::to_string(a)},
+                          {"switchless_dragonfly.b", std::to_string(b)},
+                          {"switchless_dragonfly.chip_mesh", "2"}};
+  for (const Settings& s : {sizes, settings}) {
+    for (const auto& [key, value] : s) c.set(key, value, "test");
+  }
+  return c;
+}
+
 // n=6 m=2 a=b=1: 13 C-groups of the paper's 4 x 4 on-chip-router C-group; traffic stays in
 // each C-group (traffic.block = 16 consecutive cores), so the external links never matter.
 Config cgroup_config(const std::string& pattern, const std::string& load) {
-  Config c;
-  c.set("sim.model", "switchless_dragonfly", "test");
-  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
-           {"n", "6"}, {"m", "2"}, {"a", "1"}, {"b", "1"}, {"chip_mesh", "2"}}) {
-    c.set("switchless_dragonfly." + key, value, "test");
-  }
-  c.set("traffic.pattern", pattern, "test");
-  c.set("traffic.block", "16", "test");
-  c.set("traffic.load", load, "test");
-  c.set("traffic.warmup", "2000cycles", "test");
-  c.set("traffic.measure", "5000cycles", "test");
-  return c;
+  return sldf_config(1, 1,
+                     {{"traffic.pattern", pattern},
+                      {"traffic.block", "16"},
+                      {"traffic.load", load},
+                      {"traffic.warmup", "2000cycles"},
+                      {"traffic.measure", "5000cycles"}});
 }
 
 TEST(SwitchlessDragonflyPaper, Fig10IntraCGroupUniform) {
@@ -71,18 +84,12 @@ TEST(SwitchlessDragonflyPaper, Fig13WorstCaseNeedsNonMinimalRouting) {
   // per packet: at most 40 / (2 * 128) = 0.156). Short windows keep the test cheap; the
   // bottleneck link is full within a few hundred cycles.
   const auto config = [](const std::string& routing) {
-    Config c;
-    c.set("sim.model", "switchless_dragonfly", "test");
-    for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
-             {"n", "6"}, {"m", "2"}, {"a", "2"}, {"b", "4"}, {"chip_mesh", "2"}}) {
-      c.set("switchless_dragonfly." + key, value, "test");
-    }
-    c.set("switchless_dragonfly.routing", routing, "test");
-    c.set("traffic.pattern", "group_shift", "test");
-    c.set("traffic.load", "0.2", "test");
-    c.set("traffic.warmup", "300cycles", "test");
-    c.set("traffic.measure", "1000cycles", "test");
-    return c;
+    return sldf_config(2, 4,
+                       {{"switchless_dragonfly.routing", routing},
+                        {"traffic.pattern", "group_shift"},
+                        {"traffic.load", "0.2"},
+                        {"traffic.warmup", "300cycles"},
+                        {"traffic.measure", "1000cycles"}});
   };
   const double minimal = accepted(config("minimal"));
   const double valiant = accepted(config("valiant"));
