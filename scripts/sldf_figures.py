@@ -77,7 +77,8 @@ def figures():
         Curve("b", "switch-less 1B", CGROUP, traffic("bit_reverse"), CORES, 0.05),
         Curve("b", "switch-based", SWITCH16, traffic("bit_reverse", 4), 1, 0.05),
     ]
-    for panel, pattern in zip("cdef", ["uniform", "bit_reverse", "bit_shuffle", "transpose"]):
+    # Panel (f), bit-transpose, needs 4^k cores in a block; a W-group has 128 (7 address bits).
+    for panel, pattern in zip("cde", ["uniform", "bit_reverse", "bit_shuffle"]):
         f[10] += [
             Curve(panel, "switch-less 1B", R16, {**sldf(1), **traffic(pattern, 128)}, CORES, 0.05),
             Curve(panel, "switch-less 2B", R16, {**sldf(2), **traffic(pattern, 128)}, CORES, 0.05),
