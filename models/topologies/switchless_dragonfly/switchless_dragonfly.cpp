@@ -264,7 +264,8 @@ TopologyFamily switchless_dragonfly_family() {
           ParamSpec::choice("vc_scheme", "baseline", {"baseline", "updown"},
                             "baseline: VC = inter-C-group hops (4 VCs minimal, 6 non-minimal); "
                             "updown: section IV-B (3 minimal; non-minimal 3 with misroute = lower, "
-                            "else 4)"),
+                            "else 4; hxsim verify finds it cyclic on the paper's radix-16 "
+                            "system: docs/MODELS.md)"),
           ParamSpec::choice("misroute", "any", {"any", "lower"},
                             "intermediate W-groups of valiant/ugal: any, or only valid lower "
                             "ones (section IV-B)"),
