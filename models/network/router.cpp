@@ -198,7 +198,7 @@ void Router::allocate() {
       if (g < 0 || &requests_[static_cast<std::size_t>(g)] != &r) continue;
       forward(r, now);
       ++granted;
-      // The input streams this packet until input_free_; what else waits there goes then.
+      // The input reads this packet out until input_free_; what else waits there goes then.
       if (busy_vcs_[r.input] > 0) wake = std::min(wake, input_free_[r.input]);
     }
     for (const Request& r : requests_) grant_[r.candidate.port] = -1;
@@ -221,17 +221,21 @@ void Router::forward(const Request& r, int64_t now) {
   Output& out = outputs_[r.candidate.port];
   const uint16_t flits = w.packet.flits;
   // The tail leaves after the packet's serialisation on this link, but not before it has
-  // arrived and crossed the pipeline (a faster output waits for a slower input).
-  const int64_t tail_out =
-      std::max(now + flits * out.ps_per_flit, w.tail_ps + net_.router.pipeline.count_ps());
-  out.free_ps = tail_out;
+  // arrived and crossed the pipeline (a faster output waits for a slower input). The link is
+  // spent only for the serialisation: a stream slower than the link leaves gaps that other
+  // packets' flits fill, as flit-level VC multiplexing does (RailX's k-times meshes rely on it).
+  const int64_t sent = now + flits * out.ps_per_flit;
+  const int64_t tail_out = std::max(sent, w.tail_ps + net_.router.pipeline.count_ps());
+  out.free_ps = sent;
   out.next_input = (r.input + 1u) % static_cast<uint32_t>(outputs_.size());
   if (out.stall_since >= 0) {
     out.stats.stall_ps += net_.window_overlap(out.stall_since, now);
     out.stall_since = -1;
   }
-  out.stats.record(net_, now, tail_out, flits);
-  input_free_[r.input] = tail_out;
+  out.stats.record(net_, now, sent, flits);
+  // The input reads the packet out at its own link's rate; a slower output (or a tail still
+  // arriving) leaves it free for other VCs' packets in the meantime, as flit interleaving does.
+  input_free_[r.input] = now + flits * outputs_[r.input].ps_per_flit;
   next_vc_[r.input] = static_cast<uint8_t>((r.vc + 1) % vcs_);
   credits(r.candidate.port, r.candidate.vc) -= flits;
 

@@ -34,7 +34,7 @@ class Router final : public Component, private PortLoad {
     int64_t tail_ps;   // when its tail has fully arrived
   };
   struct Output {
-    int64_t free_ps = 0;       // the link is carrying a packet until then
+    int64_t free_ps = 0;       // the link has sent its last packet's flits by then
     int64_t stall_since = -1;  // a ready packet waits here for credits since then (-1: none)
     int64_t ps_per_flit = 0;
     uint32_t next_input = 0;   // round-robin pointer of the output arbiter

@@ -12,6 +12,7 @@
 #include "engine/run.h"
 #include "io/config_file.h"
 #include "models/topologies/dragonfly/analytic.h"
+#include "models/topologies/railx/analytic.h"
 #include "models/topologies/switchless_dragonfly/analytic.h"
 
 namespace hx {
@@ -168,6 +169,46 @@ Report switchless_report(const ParamSet& p) {
   return r;
 }
 
+Report railx_report(const ParamSet& p) {
+  const auto a = net::railx::analyse(static_cast<uint64_t>(p.integer("m")),
+                                     static_cast<uint64_t>(p.integer("n")),
+                                     static_cast<uint64_t>(p.integer("ocs_radix")));
+  Report r{"railx m=" + std::to_string(a.m) + " n=" + std::to_string(a.n) +
+               " R=" + std::to_string(a.radix),
+           "RailX (Sec. 3.2-3.3): the full (R/2 x R/2)-node system of these nodes and OCSes; "
+           "the configured x and y only choose which part of it a run builds",
+           {"railx"},
+           {"value"},
+           {}};
+  const auto add = [&r](std::string key, std::string label, Cell c) {
+    r.rows.push_back({std::move(key), std::move(label), {std::move(c)}});
+  };
+  add("rails", "rails per axis r = mn", count(a.r));
+  add("chips", "chips N = (R/2)^2 m^2 (Eq. 1)", count(a.chips));
+  add("switches", "OCSes N_s = rR (Eq. 1)", count(a.switches));
+  add("torus_chips", "Table 2 torus: (R/2)^2 m^2 chips, diameter R H_o", count(a.torus_chips));
+  add("hyperx_chips", "Table 2 HyperX: (r+1)^2 m^2 chips, diameter 2 H_o", count(a.hyperx_chips));
+  add("dragonfly_chips", "Table 2 Dragonfly: (r+1)(R/2) m^2 chips, diameter 3 H_o",
+      count(a.dragonfly_chips));
+  add("t_torus", "all-to-all bound, torus 16n/(Rm) (Eq. 2) [flits/cycle/chip]", real(a.t_torus));
+  add("t_hyperx", "all-to-all bound, HyperX 2(r+1)/m^2 (Eq. 3)", real(a.t_hyperx));
+  add("t_hyperx_approx", "  Eq. 3's approximation 2n/m", real(a.t_hyperx_approx));
+  add("hyperx_diameter_mesh_hops", "HyperX diameter 2 H_o + (5m-6) H_i: H_i count",
+      count(a.hyperx_mesh_hops));
+  add("ocs", "cost: OCSes (Table 6 rules)", count(a.cost.switches));
+  add("aot", "cost: optical transceivers", count(a.cost.aot));
+  add("cost_musd", "cost [M$]", real(a.cost.cost_musd));
+  add("cost_per_inject", "cost per injection bandwidth (2-tier fat tree = 1)",
+      real(a.cost.cost_per_inject));
+  add("global_bw_pct", "global bandwidth [% of injection]", real(a.cost.global_bw_pct));
+  add("cost_per_gbw", "cost per global bandwidth (2-tier fat tree = 1)", real(a.cost.cost_per_gbw));
+  if (a.availability_01 > 0) {
+    add("availability_0_1pct", "single-job availability at 0.1% node failures (Fig. 17)",
+        real(a.availability_01));
+  }
+  return r;
+}
+
 void print_table(const Report& r) {
   std::printf("# hxsim topo: %s\n# %s\n", r.title.c_str(), r.note.c_str());
   std::size_t label_width = 0;
@@ -227,9 +268,11 @@ int command_topo(MPI_Comm comm, const Registry& registry, const std::string& pat
     report = switchless_report(params);
   } else if (model == "dragonfly") {
     report = dragonfly_report(params);
+  } else if (model == "railx") {
+    report = railx_report(params);
   } else {
     throw InputError("model '" + model +
-                     "' has no closed forms in hxsim topo yet; it knows dragonfly and "
+                     "' has no closed forms in hxsim topo yet; it knows dragonfly, railx and "
                      "switchless_dragonfly");
   }
   int rank = 0;

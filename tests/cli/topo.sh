@@ -2,7 +2,8 @@
 # `hxsim topo` on the shipped switch-less Dragonfly configs: the sizes the paper states
 # (§V-A4: (41, 1312) and (145, 18560) for the radix-16 and radix-32 switch-based baselines;
 # Table III: N = 279,040 for n=12, m=4, a=4, b=8), read from the JSON output, and the table's
-# header. A model without closed forms is refused with exit code 2.
+# header; RailX's Eq. 1 and Table 6 rows. A model without closed forms is refused with exit
+# code 2.
 # Usage: topo.sh HXSIM CONFIGS_DIR
 set -euo pipefail
 HXSIM=$1
@@ -38,6 +39,15 @@ table3=(--set switchless_dragonfly.n=12 --set switchless_dragonfly.m=4
   --set switchless_dragonfly.a=4 --set switchless_dragonfly.b=8)
 expect "Table III chiplets" "$(json_value "$sldf" switch_less chiplets "${table3[@]}")" 279040
 expect "Table III switches" "$(json_value "$sldf" switch_based switches "${table3[@]}")" 17440
+
+# RailX: Eq. 1 and Table 6's RailX7Mesh and RailX4Mesh rows (switches, transceivers, M$).
+rx7=$CONFIGS/railx/railx7mesh_hyperx.toml
+expect "RailX7Mesh chips" "$(json_value "$rx7" railx chips)" 200704
+expect "RailX7Mesh OCSes" "$(json_value "$rx7" railx switches)" 8064
+expect "RailX7Mesh AOTs" "$(json_value "$rx7" railx aot)" 1032192
+rx4=$CONFIGS/railx/railx4mesh_torus.toml
+expect "RailX4Mesh chips" "$(json_value "$rx4" railx chips)" 65536
+expect "RailX4Mesh M\$" "$(json_value "$rx4" railx cost_musd | cut -c1-5)" 751.1
 
 table=$("$HXSIM" topo "$sldf" "${table3[@]}")
 grep -q '^# hxsim topo: switchless_dragonfly n=12 m=4 a=4 b=8' <<<"$table" || fail "no header"

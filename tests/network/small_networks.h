@@ -33,6 +33,8 @@ inline const std::vector<SmallNetwork>& small_networks() {
        {{"nodes", "8"}, {"gpus_per_node", "4"}, {"nodes_per_leaf", "4"}, {"spines", "2"}}},
       // k = 4, h = 3, g = 7 W-groups of two 2x2 C-groups: 56 chiplets
       {"switchless_dragonfly", {{"n", "2"}, {"m", "2"}, {"a", "1"}, {"b", "2"}}},
+      // 2x2 chips per node, r = 2 rails per axis: a 3-node hyperx row, a 3-node torus column
+      {"railx", {{"m", "2"}, {"n", "1"}, {"x", "hyperx:3"}, {"y", "torus:3"}}},
   };
   return table;
 }

@@ -1,0 +1,248 @@
+// RailX topology (shape.h has the numbering, rails and circuits).
+//
+// Components: chip router r is component 2r and its endpoint 2r + 1, routers node-major, so
+// every chip, node and node row is a contiguous id range (partition levels "row", "node",
+// "chip"). Endpoint groups (group shift, hotspot) are the nodes; endpoint coordinates are
+// (x, y in the node, then the node's coordinate in each logical dimension, X's first).
+//
+// Link classes: "endpoint" (the chip's own injection link), "mesh" (intra-node direct links, k
+// times the optical bandwidth), "xrail" and "yrail" (optical circuits through the X- and
+// Y-OCSes: optical_latency, optical_speed).
+//
+// Directed link ids: node by node; inside one, chip by chip, the chip's ports then its
+// endpoint's port 0. Every node has the same layout, so one table of m^2 offsets serves all.
+#include "models/topologies/railx/railx.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "models/network/concentrated_topology.h"
+#include "models/topologies/railx/routing.h"
+#include "models/topologies/railx/shape.h"
+
+namespace hx::net {
+namespace {
+
+using railx::Axis;
+using railx::RailPort;
+using railx::Shape;
+
+constexpr uint16_t kEndpointClass = 0;
+constexpr uint16_t kMeshClass = 1;
+constexpr uint16_t kXRailClass = 2;
+constexpr uint16_t kYRailClass = 3;
+
+std::string dims_text(const Shape& s, Axis a) {
+  std::string text;
+  for (const railx::Dim& d : s.dims) {
+    if (d.axis != a) continue;
+    text += (text.empty() ? "" : ",") +
+            std::string(d.kind == railx::Kind::kTorus ? "torus:" : "hyperx:") +
+            std::to_string(d.size) + ":" + std::to_string(d.rails.size());
+  }
+  return text.empty() ? "none" : text;
+}
+
+class RailX final : public ConcentratedTopology {
+ public:
+  RailX(Shape shape, std::vector<LinkClass> classes)
+      : ConcentratedTopology(1), s_(std::move(shape)), classes_(std::move(classes)) {
+    links_before_.push_back(0);
+    for (uint32_t q = 0; q < s_.chips_per_node(); ++q) {
+      links_before_.push_back(links_before_.back() + s_.num_ports(q % s_.m, q / s_.m) + 1);
+    }
+  }
+
+  std::string describe() const override {
+    return "railx m=" + std::to_string(s_.m) + " n=" + std::to_string(s_.n) +
+           " x=" + dims_text(s_, railx::kX) + " y=" + dims_text(s_, railx::kY) + ": " +
+           std::to_string(s_.chips()) + " chips, " + std::to_string(s_.nodes()) + " nodes (" +
+           std::to_string(s_.sx) + " x " + std::to_string(s_.sy) + "), r=" + std::to_string(s_.r) +
+           " rails per axis";
+  }
+  uint32_t num_routers() const override { return static_cast<uint32_t>(s_.chips()); }
+  uint32_t num_endpoints() const override { return static_cast<uint32_t>(s_.chips()); }
+
+  void ports(ComponentId id, std::vector<PortSpec>& out) const override {
+    const Node me = node(id);
+    if (!terminal_ports(id, me, classes_[kEndpointClass].latency, kEndpointClass, out)) return;
+    const uint32_t mm = s_.chips_per_node(), node_index = me.index / mm, x = me.index % mm % s_.m,
+                   y = me.index % mm / s_.m;
+    const SimTime mesh = classes_[kMeshClass].latency;
+    // +x, -x, +y, -y; the neighbour sees this link on the opposite direction (dir ^ 1).
+    const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+    for (uint32_t dir = 0; dir < 4; ++dir) {
+      const int64_t px = int64_t{x} + dx[dir], py = int64_t{y} + dy[dir];
+      if (px < 0 || py < 0 || px >= s_.m || py >= s_.m) continue;
+      const auto qx = static_cast<uint32_t>(px), qy = static_cast<uint32_t>(py);
+      out.push_back({router_component(node_index * mm + qy * s_.m + qx),
+                     static_cast<PortId>(s_.mesh_port(qx, qy, dir ^ 1)), mesh, kMeshClass});
+    }
+    for (const Axis a : {railx::kX, railx::kY}) {
+      const uint16_t link_class = a == railx::kX ? kXRailClass : kYRailClass;
+      for (const bool plus : {true, false}) {
+        uint32_t first = 0;
+        for (uint32_t i = 0, count = s_.rails_at(x, y, a, plus, first); i < count; ++i) {
+          const RailPort here{static_cast<uint16_t>(first + i), plus};
+          const RailPort there{here.rail, !plus};
+          uint32_t px, py;
+          s_.chip_of(a, there, px, py);
+          const uint32_t far = s_.far_node(node_index, a, here);
+          out.push_back({router_component(far * mm + py * s_.m + px),
+                         static_cast<PortId>(s_.rail_port(px, py, a, there)),
+                         classes_[link_class].latency, link_class});
+        }
+      }
+    }
+  }
+
+  uint64_t first_link(ComponentId id) const override {
+    const uint32_t router = id / 2, q = router % s_.chips_per_node();
+    const uint64_t base =
+        uint64_t{router / s_.chips_per_node()} * links_per_node() + links_before_[q];
+    return id % 2 == 0 ? base : base + (links_before_[q + 1] - links_before_[q] - 1);
+  }
+  uint64_t num_links() const override { return uint64_t{s_.nodes()} * links_per_node(); }
+
+  std::vector<GroupLevel> group_levels() const override {
+    return {{"row", s_.sy}, {"node", s_.nodes()}, {"chip", s_.chips()}};
+  }
+  ComponentRange group_range(std::size_t level, uint64_t group) const override {
+    const uint64_t size = 2 * (level == 0   ? uint64_t{s_.sx} * s_.chips_per_node()
+                               : level == 1 ? s_.chips_per_node()
+                                            : 1);
+    return {static_cast<ComponentId>(group * size), static_cast<ComponentId>((group + 1) * size)};
+  }
+
+  const std::vector<LinkClass>& link_classes() const override { return classes_; }
+
+  uint32_t num_endpoint_groups() const override { return s_.nodes(); }
+  uint32_t endpoint_group(uint32_t endpoint) const override {
+    return endpoint / s_.chips_per_node();
+  }
+  EndpointRange endpoint_group_range(uint32_t group) const override {
+    return {group * s_.chips_per_node(), (group + 1) * s_.chips_per_node()};
+  }
+  std::vector<uint32_t> endpoint_dims() const override {
+    std::vector<uint32_t> dims;
+    if (s_.m > 1) dims = {s_.m, s_.m};
+    for (const railx::Dim& d : s_.dims) dims.push_back(d.size);
+    if (dims.empty()) dims.push_back(1);
+    return dims;
+  }
+
+  // Optical hops of the longest minimal path, plus a walk of at most 2(m-1) mesh hops in each
+  // node it visits (§4.1.1 bounds a HyperX's tighter: 2 H_o + (5m - 6) H_i).
+  uint32_t diameter() const override {
+    uint32_t optical = 0;
+    for (const railx::Dim& d : s_.dims) {
+      optical += d.kind == railx::Kind::kHyperX ? 1 : d.size / 2;
+    }
+    return optical + (optical + 1) * 2 * (s_.m - 1);
+  }
+
+ private:
+  uint64_t links_per_node() const { return links_before_.back(); }
+
+  Shape s_;
+  std::vector<LinkClass> classes_;
+  std::vector<uint64_t> links_before_;  // directed links of the chips before q in a node
+};
+
+const std::string kSection = "railx";
+
+SimTime positive_time(const ParamSet& params, const std::string& key) {
+  const SimTime t = params.time(key);
+  if (t <= SimTime::zero()) {
+    throw InputError(kSection + "." + key + " = " + format_time(t) + ": expected a time > 0");
+  }
+  return t;
+}
+
+Network make_railx(const ParamSet& params) {
+  const auto m = static_cast<uint32_t>(params.integer("m")),
+             n = static_cast<uint32_t>(params.integer("n")),
+             radix = static_cast<uint32_t>(params.integer("ocs_radix"));
+  if (radix % 2 != 0) {
+    throw InputError(kSection + ".ocs_radix = " + std::to_string(radix) +
+                     ": expected an even port count (each node takes a + and a - port)");
+  }
+  Shape s(m, n, radix, params.text("x"), params.text("y"));
+  if (2 * s.chips() >= kNoRouter) {
+    throw InputError(kSection + ": " + std::to_string(s.chips()) + " chips, more than the " +
+                     std::to_string((kNoRouter - 1) / 2) + " a network can have");
+  }
+  std::vector<LinkClass> classes = {
+      {"endpoint", positive_time(params, "endpoint_latency"), params.real("endpoint_speed")},
+      {"mesh", positive_time(params, "mesh_latency"), params.real("mesh_speed")},
+      {"xrail", positive_time(params, "optical_latency"), params.real("optical_speed")},
+      {"yrail", positive_time(params, "optical_latency"), params.real("optical_speed")}};
+  railx::RoutingOptions options;
+  options.mesh = params.text("mesh_routing") == "dor" ? railx::MeshRouting::kDor
+                                                      : railx::MeshRouting::kNorthLast;
+  const auto limit = static_cast<uint32_t>(params.integer("vcs"));
+  if (limit > railx::needed_vcs(s)) {
+    throw InputError(kSection + ".vcs = " + std::to_string(limit) + ": minimal routing on " +
+                     "this configuration needs only " + std::to_string(railx::needed_vcs(s)) +
+                     " VCs; use router.vcs for more buffers per port");
+  }
+  options.vc_limit = static_cast<uint8_t>(limit);
+  Network net;
+  net.routing = railx::make_routing(s, options);
+  net.topology = std::make_unique<RailX>(std::move(s), std::move(classes));
+  return net;
+}
+
+}  // namespace
+
+TopologyFamily railx_family() {
+  return TopologyFamily{
+      kSection,
+      "RailX (Feng et al.): nodes of m x m chips in a 2D mesh; each chip has n optical ports per "
+      "node edge it sits on, so a node has r = m n rails per axis, each a (+, -) port pair. Nodes "
+      "form a grid of rows and columns (at most R/2 x R/2); the X-rails of a row meet at r "
+      "X-OCSes and the Y-rails of a column at r Y-OCSes, whose circuits are configured per axis "
+      "into logical dimensions: torus (parallel rail rings) or hyperx (all-to-all from "
+      "Hamiltonian rail rings, Lemma 3.1). Endpoint groups are nodes",
+      {
+          ParamSpec::integer("m", 4, "chips per side of a node's mesh").range(1, 64),
+          ParamSpec::integer("n", 2, "optical ports per chip per node edge").range(1, 64),
+          ParamSpec::integer("ocs_radix", 128, "ports per optical circuit switch (R)")
+              .range(4, 65536),
+          ParamSpec::text("x", "hyperx:9",
+                          "logical dimensions of the X-rails: \"none\" or kind:size[:rails] "
+                          "separated by ',' (kind torus or hyperx; rails default to an even "
+                          "share of the r rails), e.g. \"torus:64\", \"hyperx:8:18,hyperx:8:18\""),
+          ParamSpec::text("y", "hyperx:9", "logical dimensions of the Y-rails, as x"),
+          ParamSpec::time("mesh_latency", "1cycles", "latency of intra-node links (Table 5)"),
+          ParamSpec::real("mesh_speed", 4.0,
+                          "bandwidth of intra-node links in flits/cycle: k times the optical "
+                          "links (Fig. 14b: 1, 2, 4)")
+              .range(0.01, 1024),
+          ParamSpec::time("optical_latency", "10cycles",
+                          "latency of an optical circuit, OCS included (Table 5)"),
+          ParamSpec::real("optical_speed", 1.0, "bandwidth of optical links in flits/cycle")
+              .range(0.01, 1024),
+          ParamSpec::time("endpoint_latency", "1cycles", "latency of a chip's injection link"),
+          ParamSpec::real("endpoint_speed", 8.0,
+                          "injection bandwidth of a chip in flits/cycle (§6.3: 8, so it never "
+                          "limits the network)")
+              .range(0.01, 1024),
+          ParamSpec::choice("routing", "minimal", {"minimal"},
+                            "minimal: Algorithm 1 generalised to torus and hyperx dimensions, "
+                            "dimensions in order, the nearest rail port on the mesh"),
+          ParamSpec::choice("mesh_routing", "dor", {"dor", "north_last"},
+                            "walks on a node's mesh: dor (x then y) or north_last (adaptive "
+                            "turn model)"),
+          ParamSpec::integer("vcs", 0,
+                             "VCs the routing uses; 0: what it needs (d_o + 1 for a HyperX, "
+                             "two per torus ring); fewer shares the last VC among the top "
+                             "classes (to see `hxsim verify` find a cycle)")
+              .range(0, 255),
+      },
+      make_railx};
+}
+
+}  // namespace hx::net

@@ -1,0 +1,108 @@
+// RailX's physical architecture and circuit configuration (paper §3.2-3.3) as closed forms and
+// small per-dimension tables: which chip owns a rail port, and which node a circuit leads to.
+//
+// Physical. A node is an m x m mesh of chips; chip (x, y) of node N is router N m^2 + y m + x.
+// A node has r = m n rails per axis. X-rail l belongs to chip row l / n: its + port sits on the
+// east chip (m-1, l/n), its - port on the west chip (0, l/n). Y-rail l belongs to chip column
+// l / n: + on the north chip (l/n, m-1), - on the south chip (l/n, 0). Nodes form an sx x sy
+// grid (at most R/2 x R/2), node (X, Y) = X + sx Y. The X-rails of the nodes of one row meet at
+// r X-OCSes, one per rail; Y-rails likewise per column (Eq. 1: N_s = r R for the full system).
+//
+// Logical. Each axis is split into logical dimensions (§3.1 "interface grouping", §3.3.4): a
+// row of sx nodes is a mixed-radix grid of sizes S_0 x S_1 ..., and each dimension owns a set of
+// the axis's rails. A circuit wires node u's + port to node v's - port on one rail:
+//  - torus: every rail of the dimension is a ring u -> u + 1 (mod S) along the dimension;
+//  - hyperx: rail t of the dimension is the t mod (S-1)-th Hamiltonian cycle of K*_S (Lemma
+//    3.1), so the S nodes of a line are all-to-all, each pair on two rails per S-1 rails.
+// Rails are dealt to an axis's dimensions round-robin, so each dimension's ports spread over the
+// node's edge chips rather than crowding a few of them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hx::net::railx {
+
+enum class Kind : uint8_t { kTorus, kHyperX };
+enum Axis : uint8_t { kX = 0, kY = 1 };
+
+/// One end of a circuit as the node sees it: a rail of an axis, on its + or - side.
+struct RailPort {
+  uint16_t rail = 0;
+  bool plus = true;
+};
+
+/// A logical dimension: a line of `size` nodes along one axis, on `rails` of that axis.
+struct Dim {
+  Kind kind = Kind::kTorus;
+  Axis axis = kX;
+  uint32_t size = 0;
+  uint32_t stride = 0;          // node position step along the axis
+  std::vector<uint16_t> rails;  // the axis's rails this dimension owns, increasing
+  // hyperx: next[t][c] = position after c on the dimension's t-th rail (prev: before).
+  std::vector<std::vector<uint32_t>> next, prev;
+  // hyperx: links[c * size + v] = the rail ports of a node at position c that reach v.
+  std::vector<std::vector<RailPort>> links;
+
+  uint32_t coord(uint32_t axis_pos) const { return axis_pos / stride % size; }
+};
+
+struct Shape {
+  uint32_t m = 0, n = 0, r = 0;        // mesh side, ports per chip edge, rails per axis (m n)
+  uint32_t radix = 0;                  // OCS ports R: at most R/2 nodes per row and column
+  uint32_t sx = 1, sy = 1;             // nodes per row (X) and per column (Y)
+  std::vector<Dim> dims;               // X dimensions first, then Y
+  uint32_t used[2] = {0, 0};           // rails in use per axis: 0 .. used - 1
+  std::vector<int16_t> rail_dim[2];    // per axis and rail: owning dimension, or -1
+  std::vector<uint16_t> rail_slot[2];  // its index among that dimension's rails
+
+  /// Parses the per-axis specs ("hyperx:9", "torus:64", "hyperx:8:18,torus:8:18", "none") and
+  /// builds the circuits; throws InputError naming the key on anything invalid.
+  Shape(uint32_t m, uint32_t n, uint32_t radix, const std::string& x, const std::string& y);
+
+  uint32_t chips_per_node() const { return m * m; }
+  uint32_t nodes() const { return sx * sy; }
+  uint64_t chips() const { return uint64_t{nodes()} * chips_per_node(); }
+  uint32_t axis_pos(uint32_t node, Axis a) const { return a == kX ? node % sx : node / sx; }
+  uint32_t coord(uint32_t node, uint32_t d) const {
+    return dims[d].coord(axis_pos(node, dims[d].axis));
+  }
+  /// The node with dimension d's coordinate set to c.
+  uint32_t with_coord(uint32_t node, uint32_t d, uint32_t c) const {
+    const Dim& dim = dims[d];
+    const int64_t step = int64_t{c} - dim.coord(axis_pos(node, dim.axis));
+    return static_cast<uint32_t>(node + step * dim.stride * (dim.axis == kX ? 1 : sx));
+  }
+
+  /// Rails of axis a present on chip (x, y) on side `plus`, as [first, first + count).
+  uint32_t rails_at(uint32_t x, uint32_t y, Axis a, bool plus, uint32_t& first) const {
+    const uint32_t edge = plus ? m - 1 : 0;
+    if ((a == kX ? x : y) != edge) return 0;
+    first = (a == kX ? y : x) * n;
+    return first >= used[a] ? 0 : std::min(n, used[a] - first);
+  }
+  /// The chip (x, y) owning a rail port.
+  void chip_of(Axis a, RailPort p, uint32_t& x, uint32_t& y) const {
+    const uint32_t line = p.rail / n, edge = p.plus ? m - 1 : 0;
+    x = a == kX ? edge : line;
+    y = a == kX ? line : edge;
+  }
+
+  // Chip ports: 0 its endpoint; then mesh +x, -x, +y, -y where present; then X+, X-, Y+, Y-
+  // rails present on it, increasing.
+  uint32_t mesh_ports(uint32_t x, uint32_t y) const {
+    return (x + 1 < m) + (x > 0) + (y + 1 < m) + (y > 0);
+  }
+  uint32_t num_ports(uint32_t x, uint32_t y) const;
+  /// Port of direction dir (0 +x, 1 -x, 2 +y, 3 -y), which must exist.
+  uint32_t mesh_port(uint32_t x, uint32_t y, uint32_t dir) const;
+  uint32_t rail_port(uint32_t x, uint32_t y, Axis a, RailPort p) const;
+  /// Decodes an optical port of chip (x, y); false for the endpoint and mesh ports.
+  bool port_rail(uint32_t x, uint32_t y, uint32_t port, Axis& a, RailPort& p) const;
+
+  /// The node a rail port's circuit reaches.
+  uint32_t far_node(uint32_t node, Axis a, RailPort p) const;
+};
+
+}  // namespace hx::net::railx

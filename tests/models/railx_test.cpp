@@ -1,0 +1,215 @@
+// Tests of the RailX family: sizes against Eq. 1 and §3.3, ports and circuits (each OCS port
+// once, Lemma 3.1's two links per node pair in a hyperx row for every valid row size up to 17),
+// every path within its bound (§4.1.1's 2 H_o + (5m - 6) H_i for a 2D HyperX), the channel
+// dependency graphs with the paper's VC counts and one fewer, the full-size systems as closed
+// forms, and input errors.
+#include "models/topologies/railx/railx.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+#include "models/network/channel_graph.h"
+#include "support/input_error.h"
+#include "support/topology_checks.h"
+
+namespace hx::net {
+namespace {
+
+using hx::testing::error_of;
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
+constexpr uint16_t kEndpoint = 0, kMesh = 1, kXRail = 2, kYRail = 3;
+
+Network build(const Settings& settings) {
+  const TopologyFamily family = railx_family();
+  Config config;
+  for (const auto& [key, value] : settings) config.set("railx." + key, value, "test");
+  return family.make(resolve_section(config, "railx", family.params, SimTime::ns(1)));
+}
+
+// Small enough to check every port and path: hyperx and torus rows, splits, a single-chip node,
+// rails reused round the cycles (m = 3, n = 2: 6 rails for hyperx:5) and an axis with none.
+const std::vector<Settings> kShapes = {
+    {{"m", "4"}, {"n", "1"}, {"x", "hyperx:5"}, {"y", "hyperx:5"}},
+    {{"m", "2"}, {"n", "1"}, {"x", "torus:4"}, {"y", "torus:3"}},
+    {{"m", "1"}, {"n", "3"}, {"x", "hyperx:3:2,torus:2:1"}, {"y", "hyperx:3"}},
+    {{"m", "3"}, {"n", "2"}, {"x", "hyperx:5"}, {"y", "none"}},
+    {{"m", "2"}, {"n", "2"}, {"x", "hyperx:3:2,hyperx:3:2"}, {"y", "torus:5"}},
+};
+
+TEST(RailX, Fig14aHyperX) {
+  const Network net = build({{"m", "4"}, {"n", "2"}});  // defaults: hyperx:9 on both axes
+  const Topology& t = *net.topology;
+  EXPECT_EQ(t.describe(),
+            "railx m=4 n=2 x=hyperx:9:8 y=hyperx:9:8: 1296 chips, 81 nodes (9 x 9), r=8 rails "
+            "per axis");
+  EXPECT_EQ(t.num_endpoints(), 1296u);
+  EXPECT_EQ(t.num_endpoint_groups(), 81u);
+  EXPECT_EQ(t.endpoint_dims(), (std::vector<uint32_t>{4, 4, 9, 9}));
+  const auto levels = t.group_levels();
+  ASSERT_EQ(levels.size(), 3u);
+  EXPECT_EQ(levels[0].name, "row");
+  EXPECT_EQ(levels[0].count, 9u);
+  EXPECT_EQ(levels[1].count, 81u);
+  EXPECT_EQ(t.group_range(0, 1).begin, 2u * 9 * 16);
+  EXPECT_EQ(t.link_classes()[kXRail].latency, SimTime::ns(10));  // Table 5: 10 cycles
+  EXPECT_EQ(t.link_classes()[kMesh].latency, SimTime::ns(1));
+  EXPECT_EQ(t.link_classes()[kMesh].flits_per_cycle, 4.0);
+  EXPECT_EQ(net.routing->vcs(), 3);  // Algorithm 1: d_o + 1
+}
+
+TEST(RailX, StructureAndRoutes) {
+  for (const Settings& s : kShapes) {
+    SCOPED_TRACE(s[2].second + " / " + s[3].second);
+    const Network net = build(s);
+    testing::check_structure(*net.topology);
+    testing::check_all_routes(*net.topology, *net.routing, net.routing->vcs(),
+                              net.topology->diameter());
+  }
+}
+
+TEST(RailX, PortsPerChipAndCircuitsPerOcs) {
+  // m = 3, n = 2: edge chips carry n rail ports per edge; a corner chip two edges' worth. Every
+  // node has used rails x 2 sides per axis; each X-OCS (row, rail) has one circuit per node.
+  const Network net = build({{"m", "3"}, {"n", "2"}, {"x", "hyperx:5:4"}, {"y", "torus:3"}});
+  const Topology& t = *net.topology;
+  const uint32_t nodes = 15, x_rails = 4, y_rails = 6;  // hyperx:5:4 uses 4 of the 6 X-rails
+  std::map<uint16_t, uint64_t> per_class;
+  std::set<std::tuple<uint32_t, uint16_t, PortId>> far_ends;  // (component, class, port)
+  std::vector<PortSpec> ports;
+  for (uint32_t r = 0; r < t.num_routers(); ++r) {
+    ports.clear();
+    t.ports(t.router_component(r), ports);
+    for (const PortSpec& p : ports) {
+      ++per_class[p.link_class];
+      if (p.link_class >= kXRail) {
+        EXPECT_TRUE(far_ends.insert({p.peer, p.link_class, p.peer_port}).second)
+            << "an OCS port is wired twice";
+      }
+    }
+  }
+  EXPECT_EQ(per_class[kEndpoint], nodes * 9);
+  EXPECT_EQ(per_class[kMesh], nodes * 2 * 12);  // a 3 x 3 mesh has 12 links
+  EXPECT_EQ(per_class[kXRail], uint64_t{nodes} * 2 * x_rails);
+  EXPECT_EQ(per_class[kYRail], uint64_t{nodes} * 2 * y_rails);
+  // The east-middle chip (2, 1) has its own n = 2 X+ ports only; corner (2, 2) has X+ rails 4..5
+  // unused, so only its Y+ rails 4..5: endpoint + 2 mesh + 2.
+  ports.clear();
+  t.ports(t.router_component(1 * 3 + 2), ports);
+  EXPECT_EQ(ports.size(), 1u + 3 + 2);
+  ports.clear();
+  t.ports(t.router_component(2 * 3 + 2), ports);
+  EXPECT_EQ(ports.size(), 1u + 2 + 2);
+}
+
+// Lemma 3.1: k nodes on k - 1 rails are all-to-all, each pair on exactly two different rails,
+// A+ -> B- on one and A- -> B+ on the other; for every valid k up to 17 (single-chip nodes with
+// n = k - 1 ports per edge, one row).
+TEST(RailX, Lemma31TwoRailsPerPair) {
+  for (uint32_t k = 2; k <= 17; ++k) {
+    if (k == 4 || k == 6) continue;
+    SCOPED_TRACE("k = " + std::to_string(k));
+    const Network net = build({{"m", "1"},
+                               {"n", std::to_string(k - 1)},
+                               {"x", "hyperx:" + std::to_string(k)},
+                               {"y", "none"}});
+    const Topology& t = *net.topology;
+    ASSERT_EQ(t.num_routers(), k);
+    // pair (a, b), a < b -> the X ports of a (in port order) leading to b
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<PortId>> links;
+    std::vector<PortSpec> ports;
+    for (uint32_t a = 0; a < k; ++a) {
+      ports.clear();
+      t.ports(t.router_component(a), ports);
+      ASSERT_EQ(ports.size(), 1u + 2 * (k - 1));  // endpoint, k-1 X+ then k-1 X- ports
+      for (PortId p = 1; p < ports.size(); ++p) {
+        const uint32_t b = t.node(ports[p].peer).index;
+        ASSERT_NE(a, b);
+        if (a < b) links[{a, b}].push_back(p);
+      }
+    }
+    ASSERT_EQ(links.size(), uint64_t{k} * (k - 1) / 2) << "not all-to-all";
+    for (const auto& [pair, list] : links) {
+      ASSERT_EQ(list.size(), 2u) << pair.first << "-" << pair.second;
+      if (k == 2) continue;  // one rail: both links of the pair are its ring
+      const uint32_t rail0 = (list[0] - 1) % (k - 1), rail1 = (list[1] - 1) % (k - 1);
+      const bool plus0 = list[0] <= k - 1, plus1 = list[1] <= k - 1;
+      EXPECT_NE(rail0, rail1);
+      EXPECT_NE(plus0, plus1) << "one link leaves by +, the other by -";
+    }
+  }
+}
+
+TEST(RailX, HyperXPathsWithinThePapersDiameter) {
+  // §4.1.1: at most 2 H_o + (5m - 6) H_i, with the nearest rail port chosen on each mesh.
+  const Network net = build({{"m", "4"}, {"n", "1"}, {"x", "hyperx:5"}, {"y", "hyperx:5"}});
+  const uint32_t longest =
+      testing::check_all_routes(*net.topology, *net.routing, net.routing->vcs(), 2 + 5 * 4 - 6);
+  EXPECT_LE(longest, 16u);
+  EXPECT_GT(longest, 2u);
+}
+
+TEST(RailX, ChannelDependencyGraphs) {
+  const auto acyclic = [](const Settings& s) {
+    const Network net = build(s);
+    return check_channel_graph(*net.topology, *net.routing, net.routing->vcs()).acyclic;
+  };
+  const Settings hyperx = {{"m", "4"}, {"n", "1"}, {"x", "hyperx:5"}, {"y", "hyperx:5"}};
+  const Settings torus = {{"m", "2"}, {"n", "1"}, {"x", "torus:4"}, {"y", "torus:4"}};
+  const auto with = [](Settings s, const std::string& key, const std::string& value) {
+    s.push_back({key, value});
+    return s;
+  };
+  EXPECT_TRUE(acyclic(hyperx));                     // d_o + 1 = 3 VCs
+  EXPECT_FALSE(acyclic(with(hyperx, "vcs", "2")));  // one fewer
+  EXPECT_TRUE(acyclic(with(hyperx, "mesh_routing", "north_last")));
+  EXPECT_TRUE(acyclic(torus));  // 4 VCs: two per ring
+  EXPECT_FALSE(acyclic(with(torus, "vcs", "3")));
+  EXPECT_TRUE(acyclic(with(torus, "mesh_routing", "north_last")));
+  EXPECT_EQ(build(torus).routing->vcs(), 4);
+}
+
+TEST(RailX, FullSizeSystemsAreClosedForms) {
+  // RailX7Mesh: n = 9, m = 7, R = 128: r = 63 rails, 64 x 64 nodes, N = 200,704 (Eq. 1).
+  const Network hx7 = build({{"m", "7"}, {"n", "9"}, {"x", "hyperx:64"}, {"y", "hyperx:64"}});
+  EXPECT_EQ(hx7.topology->num_endpoints(), 200704u);
+  EXPECT_EQ(hx7.topology->group_levels()[0].count, 64u);
+  const Network torus7 = build({{"m", "7"}, {"n", "9"}, {"x", "torus:64"}, {"y", "torus:64"}});
+  EXPECT_EQ(torus7.topology->num_endpoints(), 200704u);
+  // RailX4Mesh: n = 9, m = 4: r = 36 rails cannot make a 64-node hyperx row (63 needed), so
+  // its HyperX configuration splits each axis into two 8-node hyperx dimensions (§3.1).
+  const Network hx4 =
+      build({{"m", "4"}, {"n", "9"}, {"x", "hyperx:8,hyperx:8"}, {"y", "hyperx:8,hyperx:8"}});
+  EXPECT_EQ(hx4.topology->num_endpoints(), 65536u);
+  EXPECT_EQ(hx4.routing->vcs(), 5);
+  std::vector<PortSpec> ports;
+  hx4.topology->ports(hx4.topology->router_component(65535), ports);
+  EXPECT_EQ(ports.size(), 1u + 2 + 9 + 9);  // north-east corner: 2 mesh, 9 X+, 9 Y+
+}
+
+TEST(RailX, InputErrors) {
+  const auto error = [](const Settings& s) { return error_of([&] { build(s); }); };
+  EXPECT_NE(error({{"m", "1"}, {"n", "3"}, {"x", "hyperx:4"}, {"y", "none"}}).find("Tillson"),
+            std::string::npos);
+  EXPECT_NE(error({{"m", "4"}, {"n", "2"}, {"x", "hyperx:10"}}).find("needs at least 9 rails"),
+            std::string::npos);
+  EXPECT_NE(error({{"m", "4"}, {"n", "2"}, {"x", "torus:5:9"}}).find("9 rails, but a node"),
+            std::string::npos);
+  EXPECT_NE(error({{"m", "4"}, {"n", "2"}, {"x", "torus:65"}}).find("at most R/2 = 64"),
+            std::string::npos);
+  EXPECT_NE(error({{"x", "ring:4"}}).find("unknown kind 'ring'"), std::string::npos);
+  EXPECT_NE(error({{"x", "torus:1"}}).find("below 2"), std::string::npos);
+  EXPECT_NE(error({{"x", "torus"}}).find("has no size"), std::string::npos);
+  EXPECT_NE(error({{"ocs_radix", "127"}}).find("even"), std::string::npos);
+  EXPECT_NE(error({{"vcs", "4"}}).find("needs only 3"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hx::net
