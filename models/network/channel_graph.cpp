@@ -252,8 +252,8 @@ class ChannelExplorer {
   void push(const State& s) {
     const Packet& p = s.packet;
     const uint64_t key_a = static_cast<uint64_t>(s.router) << 32 | p.intermediate;
-    const uint64_t key_b = static_cast<uint64_t>(s.in_port) << 32 |
-                           static_cast<uint64_t>(p.vc) << 24 | static_cast<uint64_t>(p.hops) << 16 |
+    const uint64_t key_b = static_cast<uint64_t>(s.in_port) << 48 |
+                           static_cast<uint64_t>(p.vc) << 40 | static_cast<uint64_t>(p.hops) << 16 |
                            static_cast<uint64_t>(p.phase) << 8 | p.flags;
     if (seen_.insert(key_a, key_b)) stack_.push_back(s);
   }
@@ -411,7 +411,7 @@ std::string component_name(const Topology& topology, ComponentId id) {
 
 uint32_t channel_graph_max_hops(const Topology& topology) {
   const uint64_t bound = 4 * static_cast<uint64_t>(topology.diameter()) + 8;
-  return static_cast<uint32_t>(std::min<uint64_t>(bound, std::numeric_limits<uint8_t>::max()));
+  return static_cast<uint32_t>(std::min<uint64_t>(bound, std::numeric_limits<uint16_t>::max()));
 }
 
 DependencyCollector::DependencyCollector(const Topology& topology, const Routing& routing,

@@ -23,8 +23,8 @@ struct Packet {
   uint32_t intermediate = kNoRouter;  // non-minimal routing's intermediate router
   uint32_t message_flits = 0;         // size of the whole message
   uint16_t flits = 0;                 // packet size (a message's last packet may be shorter)
-  uint8_t vc = 0;                     // virtual channel it occupies on the link it last crossed
-  uint8_t hops = 0;                   // router-to-router links crossed so far
+  uint16_t hops = 0;  // router-to-router links crossed so far (a 64 x 64-node RailX torus: 400+)
+  uint8_t vc = 0;     // virtual channel it occupies on the link it last crossed
   uint8_t phase = 0;  // routing-defined (e.g. 0: towards intermediate, 1: towards dst)
   uint8_t flags = 0;  // kMeasured, plus bits the routing may use (kRoutingFlag0..)
 

@@ -19,15 +19,17 @@ struct State {
 struct StateKey {
   uint32_t router, intermediate;
   PortId in_port;
-  uint8_t vc, hops, phase, flags;
+  uint8_t vc;
+  uint16_t hops;
+  uint8_t phase, flags;
   bool operator==(const StateKey&) const = default;
 };
 struct StateKeyHash {
   std::size_t operator()(const StateKey& k) const {
     uint64_t h = (static_cast<uint64_t>(k.router) << 32) ^ k.intermediate;
     h = h * 0x9E3779B97F4A7C15ULL ^
-        (static_cast<uint64_t>(k.in_port) << 32 | static_cast<uint64_t>(k.vc) << 24 | k.hops << 16 |
-         k.phase << 8 | k.flags);
+        (static_cast<uint64_t>(k.in_port) << 48 | static_cast<uint64_t>(k.vc) << 40 |
+         static_cast<uint64_t>(k.hops) << 16 | k.phase << 8 | k.flags);
     return static_cast<std::size_t>(h * 0xBF58476D1CE4E5B9ULL);
   }
 };

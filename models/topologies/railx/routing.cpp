@@ -67,12 +67,12 @@ class MinimalRouting final : public Routing {
     uint32_t step = 1;  // class increment of the optical hop
     const std::vector<RailPort>* hyperx = nullptr;
     bool plus = true;
+    const bool entering = packet.phase != 0 && packet.phase != d + 1;
     if (dim.kind == Kind::kHyperX) {
       hyperx = &dim.links[uint64_t{c} * dim.size + t];
     } else {
       plus = (t + dim.size - c) % dim.size <= dim.size / 2;
       const bool dateline = plus ? c == dim.size - 1 : c == 0;
-      const bool entering = packet.phase != 0 && packet.phase != d + 1;
       step = entering + dateline;
     }
     const uint32_t count =
@@ -80,16 +80,35 @@ class MinimalRouting final : public Routing {
     const auto port = [&](uint32_t i) {
       return hyperx ? (*hyperx)[i] : RailPort{dim.rails[i], plus};
     };
-    // The nearest port's chip; ties to the first in an order rotated per flow.
+    // The nearest port's chip (Algorithm 1). A packet entering a torus ring from an earlier
+    // dimension arrived on an edge line of the node, and the nearest ring ports are on that same
+    // edge: every ring entry would pile onto two lines of rails. There the cost also counts the
+    // walk from where the circuit lands to the destination chip, so of the equally short ways it
+    // takes any line between the arrival's and the destination's, as chip-level dimension order
+    // would. (At the source and along a ring the nearest port is on the packet's own line, which
+    // keeps the mesh walks of one VC class from joining the two ring directions in a cycle.)
+    // Ties go to the first in an order rotated per flow.
+    const uint32_t mm = s_.chips_per_node(), dx = packet.dst % mm % s_.m,
+                   dy = packet.dst % mm / s_.m;
+    const auto dist = [](uint32_t ax, uint32_t ay, uint32_t bx, uint32_t by) {
+      return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
+    };
+    const bool spread = !hyperx && entering;
     const uint32_t rotate = (packet.src * 2654435761u ^ packet.dst) % count;
-    uint32_t best_x = 0, best_y = 0, best = ~0u;
+    uint32_t best_x = 0, best_y = 0, best = ~0u, best_walk = 0;
     for (uint32_t k = 0; k < count; ++k) {
-      uint32_t px, py;
-      s_.chip_of(dim.axis, port((k + rotate) % count), px, py);
-      const uint32_t dist = (px > x ? px - x : x - px) + (py > y ? py - y : y - py);
-      if (dist < best) best = dist, best_x = px, best_y = py;
+      const RailPort p = port((k + rotate) % count);
+      uint32_t px, py, ax = 0, ay = 0;
+      s_.chip_of(dim.axis, p, px, py);
+      const uint32_t walk_here = dist(px, py, x, y);
+      uint32_t cost = walk_here;
+      if (spread) {
+        s_.chip_of(dim.axis, RailPort{p.rail, !p.plus}, ax, ay);
+        cost += dist(ax, ay, dx, dy);
+      }
+      if (cost < best) best = cost, best_x = px, best_y = py, best_walk = walk_here;
     }
-    if (best > 0) return walk(x, y, best_x, best_y, cls, out);
+    if (best_walk > 0) return walk(x, y, best_x, best_y, cls, out);
     const uint8_t vc = fold(cls + step);
     for (uint32_t i = 0; i < count; ++i) {
       uint32_t px, py;
