@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "core/params.h"
+#include "core/units.h"
 #include "models/network/routing.h"
 #include "models/network/topology.h"
 
@@ -27,5 +29,16 @@ struct TopologyFamily {
   /// Builds from the resolved section; InputError (naming the key) on inconsistent values.
   std::function<Network(const ParamSet& section)> make;
 };
+
+/// params.time(key), which must be positive; else InputError "<section>.<key> = <t>: expected a
+/// time > 0" (the families' latencies).
+inline SimTime positive_time(const ParamSet& params, const std::string& section,
+                             const std::string& key) {
+  const SimTime t = params.time(key);
+  if (t <= SimTime::zero()) {
+    throw InputError(section + "." + key + " = " + format_time(t) + ": expected a time > 0");
+  }
+  return t;
+}
 
 }  // namespace hx::net

@@ -272,14 +272,6 @@ class DragonflyRouting final : public Routing {
   uint64_t threshold_;
 };
 
-SimTime positive_time(const ParamSet& params, const std::string& key) {
-  const SimTime t = params.time(key);
-  if (t <= SimTime::zero()) {
-    throw InputError("dragonfly." + key + " = " + format_time(t) + ": expected a time > 0");
-  }
-  return t;
-}
-
 Network make_dragonfly(const ParamSet& params) {
   Shape s;
   s.p = static_cast<uint32_t>(params.integer("p"));
@@ -302,9 +294,11 @@ Network make_dragonfly(const ParamSet& params) {
   }
 
   std::vector<LinkClass> classes = {
-      {"terminal", positive_time(params, "terminal_latency"), params.real("terminal_speed")},
-      {"local", positive_time(params, "local_latency"), params.real("local_speed")},
-      {"global", positive_time(params, "global_latency"), params.real("global_speed")}};
+      {"terminal", positive_time(params, "dragonfly", "terminal_latency"),
+       params.real("terminal_speed")},
+      {"local", positive_time(params, "dragonfly", "local_latency"), params.real("local_speed")},
+      {"global", positive_time(params, "dragonfly", "global_latency"),
+       params.real("global_speed")}};
   const std::string& routing = params.text("routing");
   const Algorithm algorithm = routing == "minimal"   ? Algorithm::kMinimal
                               : routing == "valiant" ? Algorithm::kValiant

@@ -226,19 +226,11 @@ class UpDownRouting final : public Routing {
   bool adaptive_;
 };
 
-SimTime positive_time(const ParamSet& params, const std::string& key) {
-  const SimTime t = params.time(key);
-  if (t <= SimTime::zero()) {
-    throw InputError("fat_tree." + key + " = " + format_time(t) + ": expected a time > 0");
-  }
-  return t;
-}
-
 Network make_fat_tree(const ParamSet& params) {
   const Tree tree(static_cast<uint32_t>(params.integer("k")),
                   static_cast<uint32_t>(params.integer("n")));
-  const SimTime terminal = positive_time(params, "terminal_latency");
-  const SimTime link = positive_time(params, "link_latency");
+  const SimTime terminal = positive_time(params, "fat_tree", "terminal_latency");
+  const SimTime link = positive_time(params, "fat_tree", "link_latency");
   std::vector<LinkClass> classes = {{"terminal", terminal, params.real("terminal_speed")}};
   for (uint32_t l = 1; l < tree.n; ++l) {
     classes.push_back({"level" + std::to_string(l), link, params.real("link_speed")});

@@ -198,14 +198,6 @@ class RailRouting final : public Routing {
   bool adaptive_;
 };
 
-SimTime positive_time(const ParamSet& params, const std::string& key) {
-  const SimTime t = params.time(key);
-  if (t <= SimTime::zero()) {
-    throw InputError("rail_optimized." + key + " = " + format_time(t) + ": expected a time > 0");
-  }
-  return t;
-}
-
 Network make_rail_optimized(const ParamSet& params) {
   Rails r;
   r.nodes = static_cast<uint32_t>(params.integer("nodes"));
@@ -235,8 +227,10 @@ Network make_rail_optimized(const ParamSet& params) {
                      std::to_string(kMaxPorts));
   }
   std::vector<LinkClass> classes = {
-      {"terminal", positive_time(params, "terminal_latency"), params.real("terminal_speed")},
-      {"spine", positive_time(params, "spine_latency"), params.real("spine_speed")}};
+      {"terminal", positive_time(params, "rail_optimized", "terminal_latency"),
+       params.real("terminal_speed")},
+      {"spine", positive_time(params, "rail_optimized", "spine_latency"),
+       params.real("spine_speed")}};
   Network net;
   net.topology = std::make_unique<RailTopology>(r, std::move(classes));
   net.routing = std::make_unique<RailRouting>(r, params.text("routing") == "updown_adaptive");

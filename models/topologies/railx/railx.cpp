@@ -153,14 +153,6 @@ class RailX final : public ConcentratedTopology {
 
 const std::string kSection = "railx";
 
-SimTime positive_time(const ParamSet& params, const std::string& key) {
-  const SimTime t = params.time(key);
-  if (t <= SimTime::zero()) {
-    throw InputError(kSection + "." + key + " = " + format_time(t) + ": expected a time > 0");
-  }
-  return t;
-}
-
 Network make_railx(const ParamSet& params) {
   const auto m = static_cast<uint32_t>(params.integer("m")),
              n = static_cast<uint32_t>(params.integer("n")),
@@ -175,10 +167,11 @@ Network make_railx(const ParamSet& params) {
                      std::to_string((kNoRouter - 1) / 2) + " a network can have");
   }
   std::vector<LinkClass> classes = {
-      {"endpoint", positive_time(params, "endpoint_latency"), params.real("endpoint_speed")},
-      {"mesh", positive_time(params, "mesh_latency"), params.real("mesh_speed")},
-      {"xrail", positive_time(params, "optical_latency"), params.real("optical_speed")},
-      {"yrail", positive_time(params, "optical_latency"), params.real("optical_speed")}};
+      {"endpoint", positive_time(params, kSection, "endpoint_latency"),
+       params.real("endpoint_speed")},
+      {"mesh", positive_time(params, kSection, "mesh_latency"), params.real("mesh_speed")},
+      {"xrail", positive_time(params, kSection, "optical_latency"), params.real("optical_speed")},
+      {"yrail", positive_time(params, kSection, "optical_latency"), params.real("optical_speed")}};
   railx::RoutingOptions options;
   options.mesh = params.text("mesh_routing") == "dor" ? railx::MeshRouting::kDor
                                                       : railx::MeshRouting::kNorthLast;

@@ -143,14 +143,6 @@ class SwitchlessDragonfly final : public ConcentratedTopology {
 
 const std::string kSection = "switchless_dragonfly";
 
-SimTime positive_time(const ParamSet& params, const std::string& key) {
-  const SimTime t = params.time(key);
-  if (t <= SimTime::zero()) {
-    throw InputError(kSection + "." + key + " = " + format_time(t) + ": expected a time > 0");
-  }
-  return t;
-}
-
 uint32_t size(const ParamSet& params, const std::string& key) {
   return static_cast<uint32_t>(params.integer(key));
 }
@@ -203,12 +195,12 @@ Network make_switchless_dragonfly(const ParamSet& params) {
     throw InputError(kSection + ".conversion_latency = " +
                      format_time(params.time("conversion_latency")) + ": expected a time >= 0");
   }
-  const SimTime lr = positive_time(params, "lr_latency") + params.time("conversion_latency") +
-                     params.time("conversion_latency");
-  const SimTime onchip = positive_time(params, "onchip_latency");
+  const SimTime lr = positive_time(params, kSection, "lr_latency") +
+                     params.time("conversion_latency") + params.time("conversion_latency");
+  const SimTime onchip = positive_time(params, kSection, "onchip_latency");
   std::vector<LinkClass> classes = {
       {"endpoint", onchip, params.real("onchip_speed")},
-      {"mesh", positive_time(params, "sr_latency"), params.real("mesh_speed")},
+      {"mesh", positive_time(params, kSection, "sr_latency"), params.real("mesh_speed")},
       {"local", lr, params.real("lr_speed")},
       {"global", lr, params.real("lr_speed")},
       {"onchip", onchip, params.real("onchip_speed")}};
