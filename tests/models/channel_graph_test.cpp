@@ -374,7 +374,8 @@ TEST(ChannelGraph, BrokenRoutingsAreReported) {
   EXPECT_NE(message(RingForever()).find("more than 16 router-to-router hops"), std::string::npos)
       << message(RingForever());
   EXPECT_EQ(channel_graph_max_hops(ring), 16u);  // 4 * diameter 2 + 8
-  EXPECT_EQ(channel_graph_max_hops(RingTopology(200)), 255u);
+  EXPECT_EQ(channel_graph_max_hops(RingTopology(200)), 408u);  // 4 * 100 + 8
+  EXPECT_EQ(channel_graph_max_hops(RingTopology(40000)), 65535u);  // Packet::hops is 16 bits
   // A candidate on a VC the routers do not have.
   EXPECT_NE(message(RingDateline(5)).find("VC 1 does not exist"), std::string::npos);
 }
