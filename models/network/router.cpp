@@ -116,28 +116,35 @@ void Router::route(PortId in, Packet& packet) {
 }
 
 bool Router::select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best) {
-  uint32_t best_credits = 0;
+  int32_t best_score = 0;
+  int32_t direct_score = -1;  // best space of a candidate without penalty, even a blocked one
   bool found = false;
+  const bool detours = candidates_.has_detours();
   for (const Candidate& c : candidates_) {
     Output& out = outputs_[c.port];
-    if (out.free_ps > now) {
+    const bool busy = out.free_ps > now;
+    if (busy) {
       wake = std::min(wake, out.free_ps);
-      continue;
+      if (!detours || c.penalty > 0) continue;
     }
     for (uint32_t vc = c.vc; vc < vcs_; vc += classes_) {
-      const uint32_t space = credits(c.port, static_cast<uint8_t>(vc));
+      const auto space = static_cast<int32_t>(credits(c.port, static_cast<uint8_t>(vc)));
+      if (c.penalty == 0) direct_score = std::max(direct_score, space);
+      if (busy) continue;
       if (space < flits) {
         if (out.stall_since < 0) out.stall_since = now;
         continue;
       }
-      if (!found || space > best_credits) {
-        best = Candidate{c.port, static_cast<uint8_t>(vc), c.escape};
-        best_credits = space;
+      const int32_t score = space - c.penalty;
+      if (!found || score > best_score) {
+        best = Candidate{c.port, static_cast<uint8_t>(vc), c.escape, c.penalty};
+        best_score = score;
         found = true;
       }
     }
   }
-  return found;
+  // A detour only when the direct way is worse by more than its penalty; else wait for it.
+  return found && (best.penalty == 0 || best_score > direct_score);
 }
 
 // Separable allocation, iterated within the instant: each free input proposes the head of one

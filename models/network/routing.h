@@ -19,20 +19,25 @@ namespace hx::net {
 /// An output port and the virtual channel to take on the link behind it. `escape` marks the
 /// candidates of the deadlock-free escape sub-network of an adaptive routing; `hxsim verify`
 /// checks the channel dependency graph of those (for non-adaptive routing: of all of them).
+/// `penalty` (flits) marks a detour: the router takes it only when its free downstream space,
+/// less the penalty, beats that of every candidate without one, even one it must wait for.
 struct Candidate {
   PortId port = 0;
   uint8_t vc = 0;
   bool escape = true;
+  uint8_t penalty = 0;
 };
 
 /// A small fixed-capacity list of candidates; routings list their preferred choice first.
 class Candidates {
  public:
   static constexpr std::size_t kCapacity = 64;
-  void add(PortId port, uint8_t vc, bool escape = true) {
-    if (size_ < kCapacity) items_[size_++] = Candidate{port, vc, escape};
+  void add(PortId port, uint8_t vc, bool escape = true, uint8_t penalty = 0) {
+    if (size_ < kCapacity) items_[size_++] = Candidate{port, vc, escape, penalty};
+    detours_ = detours_ || penalty > 0;
   }
-  void clear() { size_ = 0; }
+  void clear() { size_ = 0, detours_ = false; }
+  bool has_detours() const { return detours_; }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   const Candidate& operator[](std::size_t i) const { return items_[i]; }
@@ -42,6 +47,7 @@ class Candidates {
  private:
   std::array<Candidate, kCapacity> items_{};
   std::size_t size_ = 0;
+  bool detours_ = false;
 };
 
 /// What the packet's first router knows when it makes a source decision (UGAL-L): the load of

@@ -176,6 +176,71 @@ TEST(RailX, ChannelDependencyGraphs) {
   EXPECT_EQ(build(torus).routing->vcs(), 4);
 }
 
+TEST(RailX, AdaptiveRoutesDetourWithinTheirHopBudget) {
+  // §4.1.2 with a VC per inter-node hop: a route takes at most a optical hops (default d_o + 1)
+  // and walks at most 2(m - 1) mesh hops in each of the a + 1 nodes it visits.
+  const Settings base = {{"m", "2"}, {"n", "2"}, {"x", "hyperx:5"}, {"y", "hyperx:5"}};
+  const Network minimal = build(base);
+  Settings adaptive_settings = base;
+  adaptive_settings.push_back({"routing", "adaptive"});
+  const Network adaptive = build(adaptive_settings);
+  EXPECT_EQ(adaptive.routing->name(), "adaptive");
+  EXPECT_EQ(adaptive.routing->vcs(), 4);  // a = 3
+  const Topology& t = *adaptive.topology;
+  const uint32_t shortest_bound = 2 + 3 * 2 * 1, detour_bound = 3 + 4 * 2 * 1;
+  const uint32_t longest_minimal =
+      testing::check_all_routes(t, *minimal.routing, minimal.routing->vcs(), shortest_bound);
+  const uint32_t longest_adaptive =
+      testing::check_all_routes(t, *adaptive.routing, adaptive.routing->vcs(), detour_bound);
+  EXPECT_GT(longest_adaptive, longest_minimal);
+
+  // Detours are offered only at rail chips, with the configured penalty, on the same VC class
+  // as the direct circuit.
+  adaptive_settings.push_back({"detour_penalty", "7"});
+  const Network penalised = build(adaptive_settings);
+  uint32_t states_with_detours = 0;
+  for (uint32_t router = 0; router < t.num_routers(); ++router) {
+    for (uint32_t dst = 0; dst < t.num_endpoints(); dst += 7) {
+      if (dst / 4 == router / 4) continue;  // same node: mesh walks only
+      Packet packet;
+      packet.dst = dst;
+      Candidates out;
+      penalised.routing->route(router, 0, packet, out);
+      bool direct = false, detour = false;
+      for (const Candidate& c : out) {
+        (c.penalty == 0 ? direct : detour) = true;
+        EXPECT_TRUE(c.penalty == 0 || c.penalty == 7);
+        EXPECT_EQ(c.vc, out[0].vc);
+      }
+      EXPECT_TRUE(direct);
+      states_with_detours += detour;
+    }
+  }
+  EXPECT_GT(states_with_detours, 0u);
+
+  Settings two_detours = base;
+  two_detours.push_back({"routing", "adaptive"});
+  two_detours.push_back({"hops", "4"});
+  const Network wider = build(two_detours);
+  EXPECT_EQ(wider.routing->vcs(), 5);
+  EXPECT_GT(testing::check_all_routes(t, *wider.routing, 5, 4 + 5 * 2 * 1), longest_adaptive);
+}
+
+TEST(RailX, AdaptiveChannelDependencyGraphs) {
+  const auto acyclic = [](Settings s) {
+    s.insert(
+        s.end(),
+        {{"m", "2"}, {"n", "2"}, {"x", "hyperx:5"}, {"y", "hyperx:5"}, {"routing", "adaptive"}});
+    const Network net = build(s);
+    return check_channel_graph(*net.topology, *net.routing, net.routing->vcs()).acyclic;
+  };
+  EXPECT_TRUE(acyclic({}));               // a + 1 = 4 VCs
+  EXPECT_FALSE(acyclic({{"vcs", "3"}}));  // one fewer
+  EXPECT_TRUE(acyclic({{"hops", "4"}}));  // 5 VCs
+  EXPECT_FALSE(acyclic({{"hops", "4"}, {"vcs", "4"}}));
+  EXPECT_TRUE(acyclic({{"mesh_routing", "north_last"}}));
+}
+
 TEST(RailX, FullSizeSystemsAreClosedForms) {
   // RailX7Mesh: n = 9, m = 7, R = 128: r = 63 rails, 64 x 64 nodes, N = 200,704 (Eq. 1).
   const Network hx7 = build({{"m", "7"}, {"n", "9"}, {"x", "hyperx:64"}, {"y", "hyperx:64"}});
@@ -209,6 +274,10 @@ TEST(RailX, InputErrors) {
   EXPECT_NE(error({{"x", "torus"}}).find("has no size"), std::string::npos);
   EXPECT_NE(error({{"ocs_radix", "127"}}).find("even"), std::string::npos);
   EXPECT_NE(error({{"vcs", "4"}}).find("needs only 3"), std::string::npos);
+  EXPECT_NE(error({{"routing", "adaptive"}, {"x", "torus:4"}}).find("only within hyperx"),
+            std::string::npos);
+  EXPECT_NE(error({{"routing", "adaptive"}, {"hops", "1"}}).find("minimal routes take 2"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -173,12 +173,30 @@ Network make_railx(const ParamSet& params) {
       {"xrail", positive_time(params, kSection, "optical_latency"), params.real("optical_speed")},
       {"yrail", positive_time(params, kSection, "optical_latency"), params.real("optical_speed")}};
   railx::RoutingOptions options;
+  options.adaptive = params.text("routing") == "adaptive";
   options.mesh = params.text("mesh_routing") == "dor" ? railx::MeshRouting::kDor
                                                       : railx::MeshRouting::kNorthLast;
+  const auto hops = static_cast<uint32_t>(params.integer("hops"));
+  if (options.adaptive) {
+    for (const railx::Dim& d : s.dims) {
+      if (d.kind == railx::Kind::kTorus) {
+        throw InputError(kSection + ".routing = 'adaptive': misroutes only within hyperx " +
+                         "dimensions; this configuration has a torus (use 'minimal')");
+      }
+    }
+    if (hops != 0 && hops < railx::minimal_hops(s)) {
+      throw InputError(kSection + ".hops = " + std::to_string(hops) + ": minimal routes take " +
+                       std::to_string(railx::minimal_hops(s)) +
+                       " inter-node hops here; expected 0 (that plus one) or at least that");
+    }
+  }
+  options.hops = hops;
+  options.penalty = static_cast<uint8_t>(params.integer("detour_penalty"));
+  const uint8_t needed = railx::needed_vcs(s, options);
   const auto limit = static_cast<uint32_t>(params.integer("vcs"));
-  if (limit > railx::needed_vcs(s)) {
-    throw InputError(kSection + ".vcs = " + std::to_string(limit) + ": minimal routing on " +
-                     "this configuration needs only " + std::to_string(railx::needed_vcs(s)) +
+  if (limit > needed) {
+    throw InputError(kSection + ".vcs = " + std::to_string(limit) + ": " + params.text("routing") +
+                     " routing on this configuration needs only " + std::to_string(needed) +
                      " VCs; use router.vcs for more buffers per port");
   }
   options.vc_limit = static_cast<uint8_t>(limit);
@@ -223,9 +241,20 @@ TopologyFamily railx_family() {
                           "injection bandwidth of a chip in flits/cycle (§6.3: 8, so it never "
                           "limits the network)")
               .range(0.01, 1024),
-          ParamSpec::choice("routing", "minimal", {"minimal"},
+          ParamSpec::choice("routing", "minimal", {"minimal", "adaptive"},
                             "minimal: Algorithm 1 generalised to torus and hyperx dimensions, "
-                            "dimensions in order, the nearest rail port on the mesh"),
+                            "dimensions in order, the nearest rail port on the mesh; adaptive "
+                            "(hyperx only): minimal, but at a rail chip the packet may detour "
+                            "to another node of the line when the direct circuit is congested "
+                            "(§4.1.2), a VC per inter-node hop"),
+          ParamSpec::integer("hops", 0,
+                             "adaptive: inter-node hops a route may take (a in §4.1.2; a + 1 "
+                             "VCs); 0: d_o + 1, one detour")
+              .range(0, 254),
+          ParamSpec::integer("detour_penalty", 4,
+                             "adaptive: flits of downstream space a detour must have beyond "
+                             "the direct port's before it is taken")
+              .range(0, 255),
           ParamSpec::choice("mesh_routing", "dor", {"dor", "north_last"},
                             "walks on a node's mesh: dor (x then y) or north_last (adaptive "
                             "turn model)"),

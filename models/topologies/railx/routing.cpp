@@ -21,6 +21,17 @@
 // one hyperx hop between mesh walks, so the channel dependency graph is acyclic; `hxsim verify`
 // checks it for each configuration. With vc_limit below what this needs, the top classes share
 // the last VC: the configuration verify should find a cycle in.
+//
+// Adaptive (§4.1.2's first method: a VC per inter-node hop). Only on hyperx dimensions. At the
+// chip of its minimal rail port, a packet may instead leave by another of that chip's ports of
+// the same dimension (a detour to a third node of the line, from which it goes on minimally) if
+// its route then still fits in a inter-node hops: class + 1 + unaligned dimensions <= a. The
+// detour is offered with a penalty, so the router takes it only when the minimal port's
+// downstream space is smaller by more than that (Candidate::penalty): Fig. 10's "if the direct
+// channel is congested". Every optical hop adds one class and a route has at most a of them,
+// so a + 1 VCs keep each class to mesh walks inside one node: acyclic. (The paper's refinement,
+// unlimited XY-torus hops within a class, relies on bubble flow control, which the router does
+// not model; here a route's detours are bounded by a instead.)
 #include "models/topologies/railx/routing.h"
 
 #include <algorithm>
@@ -29,12 +40,17 @@
 namespace hx::net::railx {
 namespace {
 
-class MinimalRouting final : public Routing {
+class RailRouting final : public Routing {
  public:
-  MinimalRouting(const Shape& shape, const RoutingOptions& options)
-      : s_(shape), o_(options), vcs_(o_.vc_limit ? o_.vc_limit : needed_vcs(shape)) {}
+  static constexpr uint32_t kAligned = ~0u;
 
-  std::string name() const override { return "minimal"; }
+  RailRouting(const Shape& shape, const RoutingOptions& options)
+      : s_(shape),
+        o_(options),
+        hops_(o_.hops ? o_.hops : minimal_hops(shape) + 1),
+        vcs_(o_.vc_limit ? o_.vc_limit : needed_vcs(shape, options)) {}
+
+  std::string name() const override { return o_.adaptive ? "adaptive" : "minimal"; }
   uint8_t vcs() const override { return vcs_; }
 
   void route(uint32_t router, PortId in_port, Packet& packet, Candidates& out) const override {
@@ -47,8 +63,15 @@ class MinimalRouting final : public Routing {
     }
     const uint8_t cls = in_port == 0 ? 0 : packet.vc;  // injected on any VC, in class 0
     const uint32_t dst_node = packet.dst / mm;
+    uint32_t first = kAligned, unaligned = 0;
     for (uint32_t d = 0; d < s_.dims.size(); ++d) {
-      if (s_.coord(node, d) != s_.coord(dst_node, d)) return leave(node, x, y, d, cls, packet, out);
+      if (s_.coord(node, d) == s_.coord(dst_node, d)) continue;
+      if (first == kAligned) first = d;
+      ++unaligned;
+    }
+    if (first != kAligned) {
+      const bool detours = o_.adaptive && cls + 1 + unaligned <= hops_;
+      return leave(node, x, y, first, cls, detours, packet, out);
     }
     const uint32_t dx = packet.dst % mm % s_.m, dy = packet.dst % mm / s_.m;
     if (dx == x && dy == y) {
@@ -60,8 +83,8 @@ class MinimalRouting final : public Routing {
 
  private:
   // Towards the next node in dimension d.
-  void leave(uint32_t node, uint32_t x, uint32_t y, uint32_t d, uint8_t cls, const Packet& packet,
-             Candidates& out) const {
+  void leave(uint32_t node, uint32_t x, uint32_t y, uint32_t d, uint8_t cls, bool detours,
+             const Packet& packet, Candidates& out) const {
     const Dim& dim = s_.dims[d];
     const uint32_t c = s_.coord(node, d), t = s_.coord(packet.dst / s_.chips_per_node(), d);
     uint32_t step = 1;  // class increment of the optical hop
@@ -116,6 +139,23 @@ class MinimalRouting final : public Routing {
       if (px == x && py == y)
         out.add(static_cast<PortId>(s_.rail_port(x, y, dim.axis, port(i))), vc);
     }
+    if (detours) detour(node, x, y, d, t, vc, out);
+  }
+
+  // This chip's other ports of hyperx dimension d: each leads to a node of the line that is
+  // neither this one nor the target coordinate t.
+  void detour(uint32_t node, uint32_t x, uint32_t y, uint32_t d, uint32_t t, uint8_t vc,
+              Candidates& out) const {
+    const Axis axis = s_.dims[d].axis;
+    for (const bool plus : {true, false}) {
+      uint32_t first = 0;
+      for (uint32_t i = 0, count = s_.rails_at(x, y, axis, plus, first); i < count; ++i) {
+        const RailPort p{static_cast<uint16_t>(first + i), plus};
+        if (s_.rail_dim[axis][p.rail] != static_cast<int16_t>(d)) continue;
+        if (s_.coord(s_.far_node(node, axis, p), d) == t) continue;
+        out.add(static_cast<PortId>(s_.rail_port(x, y, axis, p)), vc, true, o_.penalty);
+      }
+    }
   }
 
   // One mesh hop from (x, y) towards (tx, ty) on VC vc.
@@ -134,12 +174,23 @@ class MinimalRouting final : public Routing {
 
   Shape s_;
   RoutingOptions o_;
+  uint32_t hops_;  // adaptive: a
   uint8_t vcs_;
 };
 
 }  // namespace
 
-uint8_t needed_vcs(const Shape& shape) {
+uint32_t minimal_hops(const Shape& shape) {
+  uint32_t hops = 0;
+  for (const Dim& d : shape.dims) hops += d.kind == Kind::kHyperX ? 1 : d.size / 2;
+  return hops;
+}
+
+uint8_t needed_vcs(const Shape& shape, const RoutingOptions& options) {
+  if (options.adaptive) {
+    const uint32_t a = options.hops ? options.hops : minimal_hops(shape) + 1;
+    return static_cast<uint8_t>(std::min<uint32_t>(a + 1, 255));
+  }
   uint32_t classes = 1;
   for (uint32_t d = 0; d < shape.dims.size(); ++d) {
     classes += shape.dims[d].kind == Kind::kHyperX ? 1 : d == 0 ? 1 : 2;
@@ -148,7 +199,7 @@ uint8_t needed_vcs(const Shape& shape) {
 }
 
 std::unique_ptr<Routing> make_routing(const Shape& shape, const RoutingOptions& options) {
-  return std::make_unique<MinimalRouting>(shape, options);
+  return std::make_unique<RailRouting>(shape, options);
 }
 
 }  // namespace hx::net::railx

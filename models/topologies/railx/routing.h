@@ -1,6 +1,7 @@
 // Routing on RailX (paper §4.1): deterministic minimal routing (Algorithm 1, generalised to any
-// mix of torus and hyperx dimensions) with dimension-order or north-last routing on the node
-// meshes. routing.cpp has the rules and why they are deadlock-free.
+// mix of torus and hyperx dimensions) and non-minimal adaptive routing on hyperx dimensions
+// (§4.1.2), with dimension-order or north-last routing on the node meshes. routing.cpp has the
+// rules and why they are deadlock-free.
 #pragma once
 
 #include <cstdint>
@@ -14,12 +15,19 @@ namespace hx::net::railx {
 enum class MeshRouting { kDor, kNorthLast };
 
 struct RoutingOptions {
+  bool adaptive = false;  // may misroute within a hyperx dimension (§4.1.2)
+  uint32_t hops = 0;      // adaptive: inter-node hops a route may take (a); 0: d_o + 1
+  uint8_t penalty = 4;    // adaptive: flits of free space a detour must win by
   MeshRouting mesh = MeshRouting::kDor;
   uint8_t vc_limit = 0;  // 0: the VCs the routing needs; fewer folds the top classes together
 };
 
-/// VCs minimal routing needs: one per VC class (routing.cpp), d_o + 1 for a pure HyperX.
-uint8_t needed_vcs(const Shape& shape);
+/// Inter-node hops of the longest minimal route: d_o.
+uint32_t minimal_hops(const Shape& shape);
+
+/// VCs the routing needs: one per VC class (routing.cpp); minimal: d_o + 1 for a pure HyperX;
+/// adaptive: a + 1.
+uint8_t needed_vcs(const Shape& shape, const RoutingOptions& options);
 
 std::unique_ptr<Routing> make_routing(const Shape& shape, const RoutingOptions& options);
 
