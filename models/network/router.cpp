@@ -116,16 +116,42 @@ void Router::route(PortId in, Packet& packet) {
 }
 
 bool Router::select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best) {
-  int32_t best_score = 0;
-  int32_t direct_score = -1;  // best space of a candidate without penalty, even a blocked one
+  if (candidates_.has_detours()) return select_with_detours(flits, now, wake, best);
+  uint32_t best_credits = 0;
   bool found = false;
-  const bool detours = candidates_.has_detours();
+  for (const Candidate& c : candidates_) {
+    Output& out = outputs_[c.port];
+    if (out.free_ps > now) {
+      wake = std::min(wake, out.free_ps);
+      continue;
+    }
+    for (uint32_t vc = c.vc; vc < vcs_; vc += classes_) {
+      const uint32_t space = credits(c.port, static_cast<uint8_t>(vc));
+      if (space < flits) {
+        if (out.stall_since < 0) out.stall_since = now;
+        continue;
+      }
+      if (!found || space > best_credits) {
+        best = Candidate{c.port, static_cast<uint8_t>(vc), c.escape};
+        best_credits = space;
+        found = true;
+      }
+    }
+  }
+  return found;
+}
+
+// As select(), scoring each usable candidate by its space less its penalty; a detour wins only
+// when it beats the best space of the direct candidates, counting those it would wait for.
+bool Router::select_with_detours(uint16_t flits, int64_t now, int64_t& wake, Candidate& best) {
+  int32_t best_score = 0, direct_score = -1;
+  bool found = false;
   for (const Candidate& c : candidates_) {
     Output& out = outputs_[c.port];
     const bool busy = out.free_ps > now;
     if (busy) {
       wake = std::min(wake, out.free_ps);
-      if (!detours || c.penalty > 0) continue;
+      if (c.penalty > 0) continue;
     }
     for (uint32_t vc = c.vc; vc < vcs_; vc += classes_) {
       const auto space = static_cast<int32_t>(credits(c.port, static_cast<uint8_t>(vc)));
@@ -143,7 +169,6 @@ bool Router::select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best)
       }
     }
   }
-  // A detour only when the direct way is worse by more than its penalty; else wait for it.
   return found && (best.penalty == 0 || best_score > direct_score);
 }
 

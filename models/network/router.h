@@ -55,6 +55,7 @@ class Router final : public Component, private PortLoad {
   /// The candidate (port, physical VC) that can leave now with the most downstream credits;
   /// false if none. Lowers `wake` to when a busy candidate output frees; marks credit stalls.
   bool select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best);
+  bool select_with_detours(uint16_t flits, int64_t now, int64_t& wake, Candidate& best);
   void forward(const Request& r, int64_t now);
   void request_allocation(int64_t at);
   void check_watchdog();
