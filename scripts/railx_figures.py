@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Regenerates the all-to-all evaluation of the RailX paper (Fig. 14(a) and 14(b), §6.3) with hxsim.
+"""Regenerates the RailX paper's all-to-all evaluation (Fig. 14, §6.3) and availability (Fig. 17, §6.6) with hxsim.
 
-    scripts/railx_figures.py [--out DIR] [--figures 14a,14b] [--quick | --tiny] [--ranks N]
+    scripts/railx_figures.py [--out DIR] [--figures 14a,14b,17] [--quick | --tiny] [--ranks N]
                              [--hxsim PATH] [--set KEY=VALUE ...]
 
 Fig. 14(a): uniform traffic on ~1.3K-chip topologies, each chip with 8 ports of 1 flit/cycle
@@ -18,6 +18,12 @@ drawn (latency against accepted load, and the saturation throughputs) and DIR/su
 every curve's saturation throughput in flits/cycle/chip (every endpoint is one chip) and the
 wall time of its sweep. The paper: RailX reaches 0.8 flits/cycle/chip of a theoretical 1.
 
+Fig. 17: `hxsim topo --availability` (Algorithm 2 on 100 random fault sets per point) for the
+full systems of OCS radix R = 32, 64, 128 and 256 ((R/2)^2 nodes): (a) the largest single job
+and the worst case (R/2 - a)^2 against the number of faulted nodes, (b) availability against the
+node failure rate; DIR/fig17.h5 holds the tables, DIR/fig17.png the two panels. --tiny: R = 32
+and 64 only. Points where Algorithm 2 would enumerate too many clustered faults are left out.
+
 Windows: Table 5's 5,000 warm-up + 10,000 measured cycles and 3 bisection steps; --quick
 1,000 + 3,000 cycles and 1 step; --tiny (tests only) 200 + 500 cycles, no bisection, a
 200-cycle drain limit and twice the load step. --set passes overrides to every sweep (and is
@@ -25,6 +31,7 @@ part of no file name: use a fresh --out).
 """
 import argparse
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -145,10 +152,63 @@ def draw(args, figure, curves, rows):
     plt.close(fig)
 
 
+AVAILABILITY = ("faults", "mean_nodes", "worst_nodes", "availability")
+
+
+def availability(args, rows):
+    radices = (32, 64) if args.tiny else (32, 64, 128, 256)
+    tables = {}
+    for radix in radices:
+        command = [args.hxsim, "topo", config("hyperx"), "--availability", "--json",
+                   "--set", f"railx.ocs_radix={radix}"]
+        print(f"fig17 R={radix}: {' '.join(command)}", flush=True)
+        report = json.loads(subprocess.run(command, check=True, capture_output=True,
+                                           text=True).stdout)
+        tables[radix] = report
+        for key, value in report["availability"].items():
+            rows.append(["fig17", f"R={radix}", f"availability_{key}", f"{value:.4f}"])
+    with h5py.File(os.path.join(args.out, "fig17.h5"), "w") as f:
+        for radix, report in tables.items():
+            group = f.create_group(f"R{radix}")
+            group.attrs["nodes"] = (radix // 2) ** 2
+            keys = sorted(report["faults"], key=lambda k: (k.split("_")[0], float(k.split("_")[1])))
+            group["point"] = [k.encode() for k in keys]
+            for column in AVAILABILITY:
+                group[column] = [report[column].get(k, float("nan")) for k in keys]
+    fig, (by_faults, by_rate) = plt.subplots(1, 2, figsize=(9.5, 3.6))
+    for radix, report in tables.items():
+        nodes = (radix // 2) ** 2
+        faults = sorted((int(k.split("_")[1]), k) for k in report["faults"]
+                        if k.startswith("faults_"))
+        x = [0] + [f for f, _ in faults]
+        line, = by_faults.plot(x, [1.0] + [report["mean_nodes"][k] / nodes for _, k in faults],
+                               marker=".", label=f"R={radix} mean")
+        by_faults.plot(x, [1.0] + [report["worst_nodes"][k] / nodes for _, k in faults],
+                       linestyle=":", color=line.get_color(), label=f"R={radix} worst")
+        rates = sorted((float(k.split("_")[1]), k) for k in report["availability"]
+                       if k.startswith("rate_"))
+        by_rate.plot([100 * r for r, _ in rates], [report["availability"][k] for _, k in rates],
+                     marker=".", label=f"R={radix}: {nodes:,} nodes")
+    by_faults.set_xlabel("faulted nodes")
+    by_faults.set_ylabel("largest single job / all nodes")
+    by_faults.set_title("Fig. 17(a)")
+    by_faults.legend(fontsize=6)
+    by_rate.set_xscale("log")
+    by_rate.axvline(0.1, color="grey", linestyle=":", linewidth=1)  # §6.6's typical rate
+    by_rate.axhline(0.9, color="grey", linestyle=":", linewidth=1)
+    by_rate.set_xlabel("node failure rate (%)")
+    by_rate.set_ylabel("availability (mean single job / all nodes)")
+    by_rate.set_title("Fig. 17(b)")
+    by_rate.legend(fontsize=6)
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "fig17.png"), dpi=120)
+    plt.close(fig)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="railx_figures")
-    parser.add_argument("--figures", default="14a,14b")
+    parser.add_argument("--figures", default="14a,14b,17")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true")
     mode.add_argument("--tiny", action="store_true", help="seconds-long windows, for tests")
@@ -160,10 +220,15 @@ def main():
     table = figures()
     wanted = [t for t in args.figures.split(",") if t]
     for token in wanted:
-        if token not in table:
-            sys.exit(f"railx_figures.py: no figure '{token}'; choose from {sorted(table)}")
+        if token not in table and token != "17":
+            sys.exit(f"railx_figures.py: no figure '{token}'; choose from "
+                     f"{sorted(table) + ['17']}")
+    os.makedirs(args.out, exist_ok=True)
     rows = []
     for token in wanted:
+        if token == "17":
+            availability(args, rows)
+            continue
         for curve in table[token]:
             run(args, curve)
         draw(args, token, table[token], rows)

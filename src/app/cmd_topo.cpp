@@ -13,6 +13,7 @@
 #include "io/config_file.h"
 #include "models/topologies/dragonfly/analytic.h"
 #include "models/topologies/railx/analytic.h"
+#include "models/topologies/railx/availability.h"
 #include "models/topologies/switchless_dragonfly/analytic.h"
 
 namespace hx {
@@ -209,6 +210,44 @@ Report railx_report(const ParamSet& p) {
   return r;
 }
 
+// Fig. 17 for the full (R/2 x R/2)-node system: the largest single job (Algorithm 2) and the
+// worst case (R/2 - a)^2, averaged over 100 fault sets, per node failure rate (b) and per number
+// of faulted nodes (a). Points whose faults are too clustered for Algorithm 2 (more than 24
+// sharing rows or columns) are left empty.
+Report railx_availability_report(const ParamSet& p) {
+  const auto side = static_cast<uint32_t>(p.integer("ocs_radix") / 2);
+  Report r{"railx availability R=" + std::to_string(2 * side) + ": " + std::to_string(side) +
+               " x " + std::to_string(side) + " nodes",
+           "Fig. 17: mean over 100 fault sets (seed 1) of the faulted nodes, the largest "
+           "single job (Algorithm 2) and the worst case (R/2 - a)^2, in nodes; availability = "
+           "mean / (R/2)^2",
+           {"faults", "mean_nodes", "worst_nodes", "availability"},
+           {"faults", "mean", "worst", "availability"},
+           {}};
+  const auto add = [&r](std::string key, std::string label, const auto& compute) {
+    Row row{std::move(key), std::move(label), {}};
+    try {
+      const net::railx::AvailabilityPoint a = compute();
+      row.cells = {real(a.mean_faults), real(a.mean_size), real(a.worst_size),
+                   real(a.availability)};
+    } catch (const InputError&) {
+      row.cells = {Cell{}, Cell{}, Cell{}, Cell{}};
+    }
+    r.rows.push_back(std::move(row));
+  };
+  for (const double rate : {0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01}) {
+    char key[32], label[48];
+    std::snprintf(key, sizeof key, "rate_%g", rate);
+    std::snprintf(label, sizeof label, "node failure rate %g%%", rate * 100);
+    add(key, label, [&] { return net::railx::availability_curve(side, {rate}).front(); });
+  }
+  for (const uint64_t faults : {1, 2, 4, 8, 12, 16}) {
+    add("faults_" + std::to_string(faults), std::to_string(faults) + " faulted nodes",
+        [&] { return net::railx::allocation_with_faults(side, faults); });
+  }
+  return r;
+}
+
 void print_table(const Report& r) {
   std::printf("# hxsim topo: %s\n# %s\n", r.title.c_str(), r.note.c_str());
   std::size_t label_width = 0;
@@ -257,14 +296,20 @@ void print_json(const Report& r) {
 }  // namespace
 
 int command_topo(MPI_Comm comm, const Registry& registry, const std::string& path,
-                 const std::vector<std::string>& overrides, bool json) {
+                 const std::vector<std::string>& overrides, bool json, bool availability) {
   Config config = load_config_file(path);
   for (const std::string& s : overrides) apply_override(config, s);
   const ResolvedConfig resolved = resolve_config(registry, config);
   const std::string& model = resolved.info->name;
   const ParamSet& params = resolved.sections.front();
   Report report;
-  if (model == "switchless_dragonfly") {
+  if (availability && model != "railx") {
+    throw InputError("--availability: Fig. 17's single-job availability is RailX's; model '" +
+                     model + "' has none");
+  }
+  if (availability) {
+    report = railx_availability_report(params);
+  } else if (model == "switchless_dragonfly") {
     report = switchless_report(params);
   } else if (model == "dragonfly") {
     report = dragonfly_report(params);

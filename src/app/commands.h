@@ -53,8 +53,8 @@ int command_verify(MPI_Comm comm, const Registry& registry, const std::string& c
                    const std::vector<std::string>& overrides);
 
 /// Prints the closed forms of the configured network (a table, or JSON); InputError for a model
-/// without them.
+/// without them. `availability`: RailX's Fig. 17 data instead.
 int command_topo(MPI_Comm comm, const Registry& registry, const std::string& config,
-                 const std::vector<std::string>& overrides, bool json);
+                 const std::vector<std::string>& overrides, bool json, bool availability);
 
 }  // namespace hx

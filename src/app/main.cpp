@@ -127,15 +127,18 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   std::string topo_config;
   std::vector<std::string> topo_overrides;
   bool topo_json = false;
+  bool topo_availability = false;
   CLI::App* topo_cmd = app.add_subcommand(
       "topo", "print a network's closed forms: sizes, throughput bounds, diameter, hop energy");
   topo_cmd->footer(
       "Formulas of the papers (docs/MODELS.md, \"Analytic calculators\"); nothing is simulated.\n"
-      "Models with closed forms: switchless_dragonfly (with its switch-based equivalent) and\n"
-      "dragonfly. Other models: exit code 2.");
+      "Models with closed forms: switchless_dragonfly (with its switch-based equivalent),\n"
+      "dragonfly and railx. Other models: exit code 2.");
   topo_cmd->add_option("config", topo_config, "TOML config file of a network model")->required();
   topo_cmd->add_option("--set", topo_overrides, "override a config value")->take_all();
   topo_cmd->add_flag("--json", topo_json, "print JSON instead of a table");
+  topo_cmd->add_flag("--availability", topo_availability,
+                     "railx: Fig. 17's single-job availability under node faults instead");
 
   std::string list_model;
   CLI::App* list_cmd = app.add_subcommand("list", "list models with their parameters and outputs");
@@ -170,7 +173,10 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   }
   if (*sweep_cmd) return hx::command_sweep(comm, registry, sweep);
   if (*verify_cmd) return hx::command_verify(comm, registry, verify_config, verify_overrides);
-  if (*topo_cmd) return hx::command_topo(comm, registry, topo_config, topo_overrides, topo_json);
+  if (*topo_cmd) {
+    return hx::command_topo(comm, registry, topo_config, topo_overrides, topo_json,
+                            topo_availability);
+  }
   return hx::command_list(comm, registry, list_model);
 }
 

@@ -59,4 +59,13 @@ code=$?
 set -e
 expect "exit code for mesh" "$code" 2
 grep -q "has no closed forms" <<<"$err" || fail "unclear message: $err"
+set +e
+err=$("$HXSIM" topo "$sldf" --availability 2>&1 >/dev/null)
+code=$?
+set -e
+expect "exit code for --availability off RailX" "$code" 2
+grep -q "Fig. 17's single-job availability is RailX's" <<<"$err" || fail "unclear message: $err"
+avail=$("$HXSIM" topo "$CONFIGS/railx/fig14a_hyperx.toml" --availability --set railx.ocs_radix=64)
+grep -q '^node failure rate 0.1% *0.98 *993.9 *993 *0.9706$' <<<"$avail" ||
+  fail "Fig. 17 row (32 x 32 nodes, seed 1) changed: $avail"
 echo "topo.sh: ok"
