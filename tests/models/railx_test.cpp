@@ -2,7 +2,8 @@
 // once, Lemma 3.1's two links per node pair in a hyperx row for every valid row size up to 17),
 // every path within its bound (§4.1.1's 2 H_o + (5m - 6) H_i for a 2D HyperX), the channel
 // dependency graphs with the paper's VC counts and one fewer, the full-size systems as closed
-// forms, and input errors.
+// forms, Table 2's Dragonfly configuration (groups linked in some row, routes within 3 optical
+// hops, 4 VCs), and input errors.
 #include "models/topologies/railx/railx.h"
 
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 
 #include "core/error.h"
 #include "models/network/channel_graph.h"
+#include "models/topologies/railx/analytic.h"
 #include "support/input_error.h"
 #include "support/topology_checks.h"
 
@@ -345,7 +347,11 @@ TEST(RailX, DragonflyFullSizeAndInputErrors) {
   // each row carrying all 63 cycles.
   const Network df7 = build({{"m", "7"}, {"n", "9"}, {"x", "dragonfly:64"}, {"y", "hyperx:64"}});
   EXPECT_EQ(df7.topology->num_endpoints(), 64u * 64 * 49);
+  EXPECT_EQ(df7.topology->num_endpoints(), railx::analyse(7, 9, 128).dragonfly_chips);
   EXPECT_EQ(df7.routing->vcs(), 4);
+  // hxsim topo's Table 2 row for Fig. 14(a)'s nodes is configs/railx/dragonfly_small.toml.
+  const Network df4 = build({{"m", "4"}, {"n", "2"}, {"x", "dragonfly:64"}, {"y", "hyperx:9"}});
+  EXPECT_EQ(df4.topology->num_endpoints(), railx::analyse(4, 2, 128).dragonfly_chips);
 
   const auto error = [](const Settings& s) { return error_of([&] { build(s); }); };
   const auto has = [](const std::string& text, const std::string& part) {
