@@ -38,8 +38,7 @@ std::string dims_text(const Shape& s, Axis a) {
   std::string text;
   for (const railx::Dim& d : s.dims) {
     if (d.axis != a) continue;
-    text += (text.empty() ? "" : ",") +
-            std::string(d.kind == railx::Kind::kTorus ? "torus:" : "hyperx:") +
+    text += (text.empty() ? "" : ",") + std::string(railx::kind_name(d.kind)) + ":" +
             std::to_string(d.size) + ":" + std::to_string(d.rails.size());
   }
   return text.empty() ? "none" : text;
@@ -60,7 +59,11 @@ class RailX final : public ConcentratedTopology {
            " x=" + dims_text(s_, railx::kX) + " y=" + dims_text(s_, railx::kY) + ": " +
            std::to_string(s_.chips()) + " chips, " + std::to_string(s_.nodes()) + " nodes (" +
            std::to_string(s_.sx) + " x " + std::to_string(s_.sy) + "), r=" + std::to_string(s_.r) +
-           " rails per axis";
+           " rails per axis" +
+           (s_.dims[0].kind == railx::Kind::kDragonfly
+                ? "; Dragonfly of " + std::to_string(s_.sx) + " groups (columns) of " +
+                      std::to_string(s_.sy) + " nodes"
+                : "");
   }
   uint32_t num_routers() const override { return static_cast<uint32_t>(s_.chips()); }
   uint32_t num_endpoints() const override { return static_cast<uint32_t>(s_.chips()); }
@@ -133,13 +136,11 @@ class RailX final : public ConcentratedTopology {
     return dims;
   }
 
-  // Optical hops of the longest minimal path, plus a walk of at most 2(m-1) mesh hops in each
-  // node it visits (§4.1.1 bounds a HyperX's tighter: 2 H_o + (5m - 6) H_i).
+  // Optical hops of the longest minimal path (a Dragonfly's local, global, local: 3), plus a
+  // walk of at most 2(m-1) mesh hops in each node it visits (§4.1.1 bounds a HyperX's tighter:
+  // 2 H_o + (5m - 6) H_i).
   uint32_t diameter() const override {
-    uint32_t optical = 0;
-    for (const railx::Dim& d : s_.dims) {
-      optical += d.kind == railx::Kind::kHyperX ? 1 : d.size / 2;
-    }
+    const uint32_t optical = railx::minimal_hops(s_);
     return optical + (optical + 1) * 2 * (s_.m - 1);
   }
 
@@ -179,9 +180,10 @@ Network make_railx(const ParamSet& params) {
   const auto hops = static_cast<uint32_t>(params.integer("hops"));
   if (options.adaptive) {
     for (const railx::Dim& d : s.dims) {
-      if (d.kind == railx::Kind::kTorus) {
+      if (d.kind != railx::Kind::kHyperX) {
         throw InputError(kSection + ".routing = 'adaptive': misroutes only within hyperx " +
-                         "dimensions; this configuration has a torus (use 'minimal')");
+                         "dimensions; this configuration has a " + railx::kind_name(d.kind) +
+                         " (use 'minimal')");
       }
     }
     if (hops != 0 && hops < railx::minimal_hops(s)) {
@@ -215,8 +217,9 @@ TopologyFamily railx_family() {
       "node edge it sits on, so a node has r = m n rails per axis, each a (+, -) port pair. Nodes "
       "form a grid of rows and columns (at most R/2 x R/2); the X-rails of a row meet at r "
       "X-OCSes and the Y-rails of a column at r Y-OCSes, whose circuits are configured per axis "
-      "into logical dimensions: torus (parallel rail rings) or hyperx (all-to-all from "
-      "Hamiltonian rail rings, Lemma 3.1). Endpoint groups are nodes",
+      "into logical dimensions: torus (parallel rail rings), hyperx (all-to-all from "
+      "Hamiltonian rail rings, Lemma 3.1) or, on X, dragonfly (Table 2: the columns are the "
+      "groups, joined by X-rail rings that differ per row). Endpoint groups are nodes",
       {
           ParamSpec::integer("m", 4, "chips per side of a node's mesh").range(1, 64),
           ParamSpec::integer("n", 2, "optical ports per chip per node edge").range(1, 64),
@@ -225,8 +228,13 @@ TopologyFamily railx_family() {
           ParamSpec::text("x", "hyperx:9",
                           "logical dimensions of the X-rails: \"none\" or kind:size[:rails] "
                           "separated by ',' (kind torus or hyperx; rails default to an even "
-                          "share of the r rails), e.g. \"torus:64\", \"hyperx:8:18,hyperx:8:18\""),
-          ParamSpec::text("y", "hyperx:9", "logical dimensions of the Y-rails, as x"),
+                          "share of the r rails), e.g. \"torus:64\", \"hyperx:8:18,hyperx:8:18\"; "
+                          "or \"dragonfly:S[:rails]\" alone, with a single hyperx y: each column "
+                          "of nodes is a group and rail t of row j carries the (j rails + t) mod "
+                          "(S-1)-th Hamiltonian ring of the S groups, so every pair of groups "
+                          "must meet in some row (rows x rails >= S-1 suffices)"),
+          ParamSpec::text("y", "hyperx:9",
+                          "logical dimensions of the Y-rails, as x (dragonfly: x only)"),
           ParamSpec::time("mesh_latency", "1cycles", "latency of intra-node links (Table 5)"),
           ParamSpec::real("mesh_speed", 4.0,
                           "bandwidth of intra-node links in flits/cycle: k times the optical "
@@ -243,7 +251,8 @@ TopologyFamily railx_family() {
               .range(0.01, 1024),
           ParamSpec::choice("routing", "minimal", {"minimal", "adaptive"},
                             "minimal: Algorithm 1 generalised to torus and hyperx dimensions, "
-                            "dimensions in order, the nearest rail port on the mesh; adaptive "
+                            "dimensions in order, the nearest rail port on the mesh (dragonfly: "
+                            "local, global, local hop); adaptive "
                             "(hyperx only): minimal, but at a rail chip the packet may detour "
                             "to another node of the line when the direct circuit is congested "
                             "(§4.1.2), a VC per inter-node hop"),
@@ -258,10 +267,11 @@ TopologyFamily railx_family() {
           ParamSpec::choice("mesh_routing", "dor", {"dor", "north_last"},
                             "walks on a node's mesh: dor (x then y) or north_last (adaptive "
                             "turn model)"),
-          ParamSpec::integer("vcs", 0,
-                             "VCs the routing uses; 0: what it needs (d_o + 1 for a HyperX, "
-                             "two per torus ring); fewer shares the last VC among the top "
-                             "classes (to see `hxsim verify` find a cycle)")
+          ParamSpec::integer(
+              "vcs", 0,
+              "VCs the routing uses; 0: what it needs (d_o + 1 for a HyperX "
+              "or Dragonfly, two per torus ring); fewer shares the last VC among the top "
+              "classes (to see `hxsim verify` find a cycle)")
               .range(0, 255),
       },
       make_railx};

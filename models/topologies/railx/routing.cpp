@@ -22,6 +22,12 @@
 // checks it for each configuration. With vc_limit below what this needs, the top classes share
 // the last VC: the configuration verify should find a cycle in.
 //
+// Dragonfly (Table 2: the X-rails join the groups, the columns, each all-to-all by its Y-rails).
+// To another group: a local Y hop to a row whose X circuits link the two groups (if the packet's
+// own row does not), the global X hop, a local Y hop to the destination's row (if that is not
+// the row of the global hop): at most 3 optical hops, each adding a class, so 4 VCs (d_o + 1),
+// and the same argument as for the hyperx makes the graph acyclic.
+//
 // Adaptive (§4.1.2's first method: a VC per inter-node hop). Only on hyperx dimensions. At the
 // chip of its minimal rail port, a packet may instead leave by another of that chip's ports of
 // the same dimension (a detour to a third node of the line, from which it goes on minimally) if
@@ -69,9 +75,12 @@ class RailRouting final : public Routing {
       if (first == kAligned) first = d;
       ++unaligned;
     }
+    if (first != kAligned && s_.dims[first].kind == Kind::kDragonfly) {
+      return leave_group(node, x, y, dst_node, cls, packet, out);
+    }
     if (first != kAligned) {
       const bool detours = o_.adaptive && cls + 1 + unaligned <= hops_;
-      return leave(node, x, y, first, cls, detours, packet, out);
+      return leave(node, x, y, first, s_.coord(dst_node, first), cls, detours, packet, out);
     }
     const uint32_t dx = packet.dst % mm % s_.m, dy = packet.dst % mm / s_.m;
     if (dx == x && dy == y) {
@@ -82,27 +91,50 @@ class RailRouting final : public Routing {
   }
 
  private:
-  // Towards the next node in dimension d.
-  void leave(uint32_t node, uint32_t x, uint32_t y, uint32_t d, uint8_t cls, bool detours,
-             const Packet& packet, Candidates& out) const {
+  // Dragonfly (dimension 0, the groups; dimension 1 the hyperx inside them): to another group
+  // by local, global, local hops. The global hop leaves from a row whose circuits link the two
+  // groups: the packet's own row if they do (no first local hop), else the destination's row (no
+  // last one), else the first such row in an order rotated per flow, which spreads such flows
+  // over the rows. On arriving in the chosen row the packet's own row qualifies, so the choice
+  // needs no packet state.
+  void leave_group(uint32_t node, uint32_t x, uint32_t y, uint32_t dst_node, uint8_t cls,
+                   const Packet& packet, Candidates& out) const {
+    const Dim& groups = s_.dims[0];
+    const uint32_t a = s_.coord(node, 0), b = s_.coord(dst_node, 0), row = s_.coord(node, 1),
+                   rows = s_.dims[1].size;
+    const auto linked = [&](uint32_t j) { return groups.links(j, a, b).size() > 0; };
+    uint32_t via = row;
+    if (!linked(via)) via = s_.coord(dst_node, 1);
+    if (!linked(via)) {
+      const uint32_t rotate = (packet.src * 2654435761u ^ packet.dst) % rows;
+      for (uint32_t k = 0; k < rows; ++k) {
+        via = (k + rotate) % rows;
+        if (linked(via)) break;  // one exists: the shape checks every pair of groups
+      }
+    }
+    if (via != row) return leave(node, x, y, 1, via, cls, false, packet, out);
+    leave(node, x, y, 0, b, cls, false, packet, out);
+  }
+
+  // Towards coordinate t in dimension d.
+  void leave(uint32_t node, uint32_t x, uint32_t y, uint32_t d, uint32_t t, uint8_t cls,
+             bool detours, const Packet& packet, Candidates& out) const {
     const Dim& dim = s_.dims[d];
-    const uint32_t c = s_.coord(node, d), t = s_.coord(packet.dst / s_.chips_per_node(), d);
     uint32_t step = 1;  // class increment of the optical hop
-    const std::vector<RailPort>* hyperx = nullptr;
+    RailLinks links;    // hyperx, dragonfly: the ports reaching t
     bool plus = true;
     const bool entering = packet.phase != 0 && packet.phase != d + 1;
-    if (dim.kind == Kind::kHyperX) {
-      hyperx = &dim.links[uint64_t{c} * dim.size + t];
+    const bool ring = dim.kind == Kind::kTorus;
+    if (!ring) {
+      links = s_.links(node, d, t);
     } else {
+      const uint32_t c = s_.coord(node, d);
       plus = (t + dim.size - c) % dim.size <= dim.size / 2;
       const bool dateline = plus ? c == dim.size - 1 : c == 0;
       step = entering + dateline;
     }
-    const uint32_t count =
-        hyperx ? static_cast<uint32_t>(hyperx->size()) : static_cast<uint32_t>(dim.rails.size());
-    const auto port = [&](uint32_t i) {
-      return hyperx ? (*hyperx)[i] : RailPort{dim.rails[i], plus};
-    };
+    const uint32_t count = ring ? static_cast<uint32_t>(dim.rails.size()) : links.size();
+    const auto port = [&](uint32_t i) { return ring ? RailPort{dim.rails[i], plus} : links[i]; };
     // The nearest port's chip (Algorithm 1). A packet entering a torus ring from an earlier
     // dimension arrived on an edge line of the node, and the nearest ring ports are on that same
     // edge: every ring entry would pile onto two lines of rails. There the cost also counts the
@@ -116,7 +148,7 @@ class RailRouting final : public Routing {
     const auto dist = [](uint32_t ax, uint32_t ay, uint32_t bx, uint32_t by) {
       return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
     };
-    const bool spread = !hyperx && entering;
+    const bool spread = ring && entering;
     const uint32_t rotate = (packet.src * 2654435761u ^ packet.dst) % count;
     uint32_t best_x = 0, best_y = 0, best = ~0u, best_walk = 0;
     for (uint32_t k = 0; k < count; ++k) {
@@ -182,7 +214,9 @@ class RailRouting final : public Routing {
 
 uint32_t minimal_hops(const Shape& shape) {
   uint32_t hops = 0;
-  for (const Dim& d : shape.dims) hops += d.kind == Kind::kHyperX ? 1 : d.size / 2;
+  for (const Dim& d : shape.dims) {
+    hops += d.kind == Kind::kHyperX ? 1 : d.kind == Kind::kDragonfly ? 2 : d.size / 2;
+  }
   return hops;
 }
 
@@ -193,7 +227,8 @@ uint8_t needed_vcs(const Shape& shape, const RoutingOptions& options) {
   }
   uint32_t classes = 1;
   for (uint32_t d = 0; d < shape.dims.size(); ++d) {
-    classes += shape.dims[d].kind == Kind::kHyperX ? 1 : d == 0 ? 1 : 2;
+    const Kind kind = shape.dims[d].kind;
+    classes += kind == Kind::kHyperX ? 1 : kind == Kind::kDragonfly ? 2 : d == 0 ? 1 : 2;
   }
   return static_cast<uint8_t>(std::min<uint32_t>(classes, 255));
 }

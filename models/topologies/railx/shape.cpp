@@ -30,7 +30,8 @@ std::vector<Spec> parse(const std::string& text, Axis a) {
   const auto bad = [&](const std::string& why) {
     return InputError(std::string(axis_key(a)) + " = \"" + text + "\": " + why +
                       "; expected \"none\" or dimensions kind:size[:rails] separated by ',' "
-                      "with kind torus or hyperx, e.g. \"hyperx:9\" or \"hyperx:8:18,torus:8\"");
+                      "with kind torus, hyperx or dragonfly, e.g. \"hyperx:9\", "
+                      "\"hyperx:8:18,torus:8\" or (x only) \"dragonfly:64\"");
   };
   std::vector<Spec> specs;
   if (trim(text) == "none") return specs;
@@ -43,8 +44,10 @@ std::vector<Spec> parse(const std::string& text, Axis a) {
     if (c1 == std::string::npos) throw bad("'" + item + "' has no size");
     Spec s;
     const std::string kind = item.substr(0, c1);
-    if (kind != "torus" && kind != "hyperx") throw bad("unknown kind '" + kind + "'");
-    s.kind = kind == "torus" ? Kind::kTorus : Kind::kHyperX;
+    if (kind != "torus" && kind != "hyperx" && kind != "dragonfly") {
+      throw bad("unknown kind '" + kind + "'");
+    }
+    s.kind = kind == "torus" ? Kind::kTorus : kind == "hyperx" ? Kind::kHyperX : Kind::kDragonfly;
     s.size = whole(item.substr(c1 + 1, c2 == std::string::npos ? c2 : c2 - c1 - 1), "size", bad);
     if (c2 != std::string::npos) {
       s.rails = whole(item.substr(c2 + 1), "rail count", bad);
@@ -58,12 +61,73 @@ std::vector<Spec> parse(const std::string& text, Axis a) {
   return specs;
 }
 
+// The dragonfly's groups are the columns, all-to-all on their own; routing (one global hop
+// between two local ones) relies on exactly this shape.
+void check_dragonfly(const std::vector<Spec>& x, const std::vector<Spec>& y,
+                     const std::string& x_text, const std::string& y_text) {
+  const auto is = [](const Spec& s) { return s.kind == Kind::kDragonfly; };
+  if (std::any_of(y.begin(), y.end(), is)) {
+    throw InputError("railx.y = \"" + y_text +
+                     "\": dragonfly is an X configuration (its groups are the columns); use it "
+                     "in railx.x with a hyperx railx.y");
+  }
+  if (std::none_of(x.begin(), x.end(), is)) return;
+  if (x.size() != 1) {
+    throw InputError("railx.x = \"" + x_text +
+                     "\": a dragonfly dimension must be the only X dimension");
+  }
+  if (y.size() != 1 || y[0].kind != Kind::kHyperX) {
+    throw InputError("railx.y = \"" + y_text + "\": railx.x = \"" + x_text +
+                     "\" needs a single hyperx Y dimension (its all-to-all groups), e.g. "
+                     "\"hyperx:9\"");
+  }
+}
+
+// Rows j < rows carry the cycles (j r_x + t) mod (S-1), t < r_x: the first rows r_x of them
+// (all of them if rows r_x >= S-1). Groups a and b are linked directly when either arc between them
+// lies on one of those.
+void check_global_links(const Dim& d, uint32_t rows, const std::string& text) {
+  const uint64_t S = d.size, carried = uint64_t{rows} * d.rails.size();
+  for (uint32_t a = 0; a < S; ++a) {
+    for (uint32_t b = a + 1; b < S; ++b) {
+      if (std::min(d.arc[a * S + b], d.arc[b * S + a]) < carried) continue;
+      throw InputError(
+          "railx.x = \"" + text + "\": groups " + std::to_string(a) + " and " + std::to_string(b) +
+          " have no direct global link: the " + std::to_string(rows) + " rows x " +
+          std::to_string(d.rails.size()) + " X-rails carry " + std::to_string(carried) +
+          " of the " + std::to_string(S - 1) + " Hamiltonian cycles of K*_" + std::to_string(S) +
+          " (rows x rails >= S-1 always suffices); use fewer groups or more rows or rails");
+    }
+  }
+}
+
 }  // namespace
+
+RailLinks Dim::links(uint32_t row, uint32_t c, uint32_t v) const {
+  RailLinks l;
+  l.rails = &rails;
+  l.period = static_cast<uint32_t>(next.size());
+  const uint32_t total = static_cast<uint32_t>(rails.size()), shift = cycle(row, 0);
+  // Slot of the first rail carrying cycle k in this row.
+  const auto slot = [&](uint32_t k) { return (k + l.period - shift) % l.period; };
+  const uint32_t plus = slot(arc[uint64_t{c} * size + v]),
+                 minus = slot(arc[uint64_t{v} * size + c]);
+  const auto ports = [&](uint32_t first) {
+    return first < total ? (total - 1 - first) / l.period + 1 : 0;
+  };
+  l.first_plus = plus <= minus;
+  l.first = std::min(plus, minus);
+  l.second = std::max(plus, minus);
+  l.count = ports(plus) + ports(minus);
+  return l;
+}
 
 Shape::Shape(uint32_t m_, uint32_t n_, uint32_t radix_, const std::string& x, const std::string& y)
     : m(m_), n(n_), r(m_ * n_), radix(radix_) {
+  const std::vector<Spec> axis_specs[2] = {parse(x, kX), parse(y, kY)};
+  check_dragonfly(axis_specs[kX], axis_specs[kY], x, y);
   for (const Axis a : {kX, kY}) {
-    const std::vector<Spec> specs = parse(a == kX ? x : y, a);
+    const std::vector<Spec>& specs = axis_specs[a];
     const std::string key = axis_key(a), text = a == kX ? x : y;
     // Rails: explicit counts first, the rest shared evenly by the dimensions that give none.
     uint32_t given = 0, open = 0;
@@ -83,11 +147,11 @@ Shape::Shape(uint32_t m_, uint32_t n_, uint32_t radix_, const std::string& x, co
       uint32_t rails = s.rails;
       if (rails == 0) rails = (r - given) / open + (share_index++ < (r - given) % open ? 1 : 0);
       if (rails == 0 || (d.kind == Kind::kHyperX && rails < d.size - 1)) {
-        throw InputError(
-            key + " = \"" + text + "\": a " + (d.kind == Kind::kHyperX ? "hyperx" : "torus") +
-            " dimension of " + std::to_string(d.size) + " nodes needs at least " +
-            std::to_string(d.kind == Kind::kHyperX ? d.size - 1 : 1) + " rails but gets " +
-            std::to_string(rails) + " (r = m n = " + std::to_string(r) + " per axis)");
+        throw InputError(key + " = \"" + text + "\": a " + kind_name(d.kind) + " dimension of " +
+                         std::to_string(d.size) + " nodes needs at least " +
+                         std::to_string(d.kind == Kind::kHyperX ? d.size - 1 : 1) +
+                         " rails but gets " + std::to_string(rails) +
+                         " (r = m n = " + std::to_string(r) + " per axis)");
       }
       d.rails.resize(rails);  // filled with rail ids below
       dims.push_back(std::move(d));
@@ -117,30 +181,28 @@ Shape::Shape(uint32_t m_, uint32_t n_, uint32_t radix_, const std::string& x, co
     used[a] = rail;
   }
   for (Dim& d : dims) {
-    if (d.kind != Kind::kHyperX) continue;
+    if (d.kind == Kind::kTorus) continue;
     std::vector<std::vector<uint32_t>> cycles;
     try {
       cycles = hamiltonian_decomposition(d.size);
     } catch (const InputError& e) {
-      throw InputError(std::string(axis_key(d.axis)) + ": hyperx:" + std::to_string(d.size) + ": " +
-                       e.what());
+      throw InputError(std::string(axis_key(d.axis)) + ": " + kind_name(d.kind) + ":" +
+                       std::to_string(d.size) + ": " + e.what());
     }
     const uint32_t S = d.size;
-    d.links.assign(uint64_t{S} * S, {});
-    for (uint32_t t = 0; t < d.rails.size(); ++t) {
-      const std::vector<uint32_t>& cycle = cycles[t % cycles.size()];
+    d.arc.assign(uint64_t{S} * S, 0);
+    for (uint32_t k = 0; k < cycles.size(); ++k) {
+      const std::vector<uint32_t>& cycle = cycles[k];
       std::vector<uint32_t> next(S), prev(S);
       for (uint32_t i = 0; i < S; ++i) {
         next[cycle[i]] = cycle[(i + 1) % S];
         prev[cycle[(i + 1) % S]] = cycle[i];
-      }
-      for (uint32_t c = 0; c < S; ++c) {
-        d.links[uint64_t{c} * S + next[c]].push_back({d.rails[t], true});
-        d.links[uint64_t{c} * S + prev[c]].push_back({d.rails[t], false});
+        d.arc[uint64_t{cycle[i]} * S + cycle[(i + 1) % S]] = k;
       }
       d.next.push_back(std::move(next));
       d.prev.push_back(std::move(prev));
     }
+    if (d.kind == Kind::kDragonfly) check_global_links(d, sy, x);
   }
 }
 
@@ -196,8 +258,8 @@ uint32_t Shape::far_node(uint32_t node, Axis a, RailPort p) const {
   if (dim.kind == Kind::kTorus) {
     to = p.plus ? (c + 1) % dim.size : (c + dim.size - 1) % dim.size;
   } else {
-    const uint32_t slot = rail_slot[a][p.rail];
-    to = p.plus ? dim.next[slot][c] : dim.prev[slot][c];
+    const uint32_t k = dim.cycle(axis_pos(node, a == kX ? kY : kX), rail_slot[a][p.rail]);
+    to = p.plus ? dim.next[k][c] : dim.prev[k][c];
   }
   return with_coord(node, d, to);
 }

@@ -13,7 +13,11 @@
 // the axis's rails. A circuit wires node u's + port to node v's - port on one rail:
 //  - torus: every rail of the dimension is a ring u -> u + 1 (mod S) along the dimension;
 //  - hyperx: rail t of the dimension is the t mod (S-1)-th Hamiltonian cycle of K*_S (Lemma
-//    3.1), so the S nodes of a line are all-to-all, each pair on two rails per S-1 rails.
+//    3.1), so the S nodes of a line are all-to-all, each pair on two rails per S-1 rails;
+//  - dragonfly (X only, with one hyperx Y dimension, Table 2): each column of nodes is a group,
+//    all-to-all by its Y-rails, and the S groups are joined by the X-rails: rail t of row j is the
+//    (j r_x + t) mod (S-1)-th cycle, so the rows take turns through the cycles and, with enough
+//    rows x rails, every pair of groups is linked directly in some row.
 // Rails are dealt to an axis's dimensions round-robin, so each dimension's ports spread over the
 // node's edge chips rather than crowding a few of them.
 #pragma once
@@ -24,13 +28,36 @@
 
 namespace hx::net::railx {
 
-enum class Kind : uint8_t { kTorus, kHyperX };
+enum class Kind : uint8_t { kTorus, kHyperX, kDragonfly };
 enum Axis : uint8_t { kX = 0, kY = 1 };
+
+inline const char* kind_name(Kind k) {
+  return k == Kind::kTorus ? "torus" : k == Kind::kHyperX ? "hyperx" : "dragonfly";
+}
 
 /// One end of a circuit as the node sees it: a rail of an axis, on its + or - side.
 struct RailPort {
   uint16_t rail = 0;
   bool plus = true;
+};
+
+/// The rail ports of a node at position c of a hyperx or dragonfly line whose circuits reach
+/// position v, by increasing rail, + before - on one rail. Closed forms rather than lists (a
+/// dragonfly's differ per row): the + port of rail slot t reaches v when t carries the cycle
+/// holding arc c -> v, the - port when it carries the one holding v -> c, and the slots carrying
+/// one cycle repeat every S-1 rails, so the two progressions interleave.
+struct RailLinks {
+  const std::vector<uint16_t>* rails = nullptr;  // the dimension's rails (slot -> rail)
+  uint32_t period = 1;                           // S - 1
+  uint32_t first = 0, second = 0;                // first slot of each progression, first <= second
+  bool first_plus = true;
+  uint32_t count = 0;
+
+  uint32_t size() const { return count; }
+  RailPort operator[](uint32_t i) const {
+    const uint32_t slot = (i % 2 == 0 ? first : second) + i / 2 * period;
+    return {(*rails)[slot], (i % 2 == 0) == first_plus};
+  }
 };
 
 /// A logical dimension: a line of `size` nodes along one axis, on `rails` of that axis.
@@ -40,12 +67,20 @@ struct Dim {
   uint32_t size = 0;
   uint32_t stride = 0;          // node position step along the axis
   std::vector<uint16_t> rails;  // the axis's rails this dimension owns, increasing
-  // hyperx: next[t][c] = position after c on the dimension's t-th rail (prev: before).
+  // hyperx, dragonfly: the S-1 Hamiltonian cycles of K*_S, next[k][c] = the position after c on
+  // cycle k (prev: before), and arc[c * size + v] = the cycle holding the arc c -> v.
   std::vector<std::vector<uint32_t>> next, prev;
-  // hyperx: links[c * size + v] = the rail ports of a node at position c that reach v.
-  std::vector<std::vector<RailPort>> links;
+  std::vector<uint32_t> arc;
 
   uint32_t coord(uint32_t axis_pos) const { return axis_pos / stride % size; }
+  /// hyperx, dragonfly: the cycle the dimension's t-th rail carries in row `row` (the node's
+  /// position on the other axis; only a dragonfly's rows differ).
+  uint32_t cycle(uint32_t row, uint32_t t) const {
+    const uint64_t shift = kind == Kind::kDragonfly ? uint64_t{row} * rails.size() : 0;
+    return static_cast<uint32_t>((shift + t) % next.size());
+  }
+  /// hyperx, dragonfly: the ports of a node at position c of row `row` that reach v != c.
+  RailLinks links(uint32_t row, uint32_t c, uint32_t v) const;
 };
 
 struct Shape {
@@ -103,6 +138,11 @@ struct Shape {
 
   /// The node a rail port's circuit reaches.
   uint32_t far_node(uint32_t node, Axis a, RailPort p) const;
+  /// hyperx, dragonfly dimension d: the rail ports of `node` whose circuits reach coordinate v.
+  RailLinks links(uint32_t node, uint32_t d, uint32_t v) const {
+    const Dim& dim = dims[d];
+    return dim.links(axis_pos(node, dim.axis == kX ? kY : kX), coord(node, d), v);
+  }
 };
 
 }  // namespace hx::net::railx
