@@ -306,7 +306,9 @@ TEST(RailX, DragonflyGroupsAreLinkedOnceEachWay) {
     const uint32_t node = r / kChips;
     for (const PortSpec& p : ports) {
       const uint32_t far = t.node(p.peer).index / kChips;
-      if (p.link_class == kYRail) EXPECT_EQ(far % kGroups, node % kGroups) << "left the group";
+      if (p.link_class == kYRail) {
+        EXPECT_EQ(far % kGroups, node % kGroups) << "left the group";
+      }
       if (p.link_class != kXRail) continue;
       ASSERT_EQ(far / kGroups, node / kGroups) << "an X circuit left its row";
       const uint32_t a = node % kGroups, b = far % kGroups;
