@@ -18,7 +18,8 @@ torus size, the mapping and the grid shapes for every p):
 Links: 100 GB/s and 300 ns per optical (external) hop, k x 100 GB/s and 10 ns per mesh
 (internal) hop. Each point is one `hxsim run` written to DIR/runs/<point>.h5 (kept: delete it to
 redo). Then DIR/allreduce.h5 (group /allreduce, one dataset per column) and DIR/allreduce.csv
-hold, per point, the simulated time, the paper's formula time (below) and hxsim's own α–β time,
+hold, per point, the simulated time, the paper's formula time (below), its bandwidth term (the
+formula with α = 0: a lower bound, the links must carry those bytes) and hxsim's own α–β time,
 and DIR/fig15.png draws them (time against size, one panel per scale).
 
 Formulas (all-reduce, the forms before the paper's "≈", α = 300 ns, nB = 100 GB/s,
@@ -30,9 +31,10 @@ T_R(p, V, B, a) = (p-1)a + (p-1)/p V/(2B), Eq. 6):
 hxsim's α–β time (`hxsim_ab_s`) is the same except for hierarchical, where the runtime charges
 the local ring steps the one α it has (300 ns) instead of 10 ns.
 
+p = 2 uses hyperx:2 instead of torus:2 (the same circuits; see overrides()).
+
 Default: scales p = 2, 4, 8 (64, 256, 1,024 chips), sizes 4 KiB to 64 MiB in steps of 4x,
-the largest two sizes left out at p = 8 (they alone would take most of an hour); --quick: p = 2,
-4 and sizes 4 KiB, 256 KiB, 16 MiB.
+64 MiB left out at p = 8; --quick: p = 2, 4 and sizes 4 KiB, 256 KiB, 16 MiB.
 """
 import argparse
 import csv
@@ -119,7 +121,11 @@ def mapping(algorithm, p):
 
 
 def overrides(algorithm, p, v, k):
-    sets = {"railx.x": f"torus:{p}", "railx.y": f"torus:{p}", "workload.bytes": str(v),
+    # A 2-node torus ring and a 2-node HyperX line have the same circuits (u+ to v-, v+ to u-),
+    # but minimal torus routing takes the + circuit both ways (a tie), leaving the - circuits
+    # idle and walking 2(m-1) mesh hops; HyperX routing takes the nearer port.
+    dimension = "hyperx:2" if p == 2 else f"torus:{p}"
+    sets = {"railx.x": dimension, "railx.y": dimension, "workload.bytes": f"{v}B",
             "workload.mapping_spec": group_text(mapping(algorithm, p))}
     if algorithm == "ring2d":
         sets.update({"workload.rows": str(M * p), "workload.cols": str(M * p),
@@ -135,13 +141,13 @@ def t_r(p, v, b, a):
     return (p - 1) * a + (p - 1) / p * v / (2 * b)
 
 
-def formula_seconds(algorithm, p, v, k):
+def formula_seconds(algorithm, p, v, k, alpha=ALPHA, alpha_internal=ALPHA_INTERNAL):
     if algorithm == "ring1d":
-        return 2 * t_r((M * p) ** 2, v, 2 * NB, ALPHA)
+        return 2 * t_r((M * p) ** 2, v, 2 * NB, alpha)
     if algorithm == "ring2d":
-        return 2 * (t_r(M * p, v / 2, NB, ALPHA) + t_r(M * p, v / (2 * M * p), NB, ALPHA))
-    return 2 * t_r(M * M, v, k * NB, ALPHA_INTERNAL) + 2 * (
-        t_r(p, v / (2 * M * M), NB / M, ALPHA) + t_r(p, v / (2 * M * M * p), NB / M, ALPHA))
+        return 2 * (t_r(M * p, v / 2, NB, alpha) + t_r(M * p, v / (2 * M * p), NB, alpha))
+    return 2 * t_r(M * M, v, k * NB, alpha_internal) + 2 * (
+        t_r(p, v / (2 * M * M), NB / M, alpha) + t_r(p, v / (2 * M * M * p), NB / M, alpha))
 
 
 def point_name(algorithm, p, v, k):
@@ -246,8 +252,9 @@ def main():
     rows = []
     for p in scales:
         for v in sizes:
-            # The defaults leave out 16 and 64 MiB at p >= 8 (about 40 min on 2 cores alone).
-            if not (args.quick or args.sizes) and p >= 8 and v > (4 << 20):
+            # The defaults leave out 64 MiB at p >= 8, the costliest points (packets grow with
+            # chips x size), to keep the whole run within minutes on 2 cores.
+            if not (args.quick or args.sizes) and p >= 8 and v > (16 << 20):
                 continue
             for algorithm in algorithms:
                 result = run(args, algorithm, p, v)
@@ -255,6 +262,7 @@ def main():
                 rows.append({"algorithm": algorithm, "p": p, "chips": (M * p) ** 2, "k": args.k,
                              "bytes": v, "simulated_s": result["simulated_s"],
                              "formula_s": formula, "ratio": result["simulated_s"] / formula,
+                             "bandwidth_term_s": formula_seconds(algorithm, p, v, args.k, 0, 0),
                              "hxsim_ab_s": result["hxsim_ab_s"], "wall_s": result["wall_s"]})
     write_table(args.out, rows)
     draw(args.out, rows, scales, args.k)
