@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # RailX §4.2: the hierarchical all-reduce beats the 2D ring when k > 2 (Eq. 8 against Eq. 7),
 # and not when k < 2. scripts/railx_allreduce.py on 2 x 2 nodes of 4 x 4 chips (64 chips, 2
-# MPI ranks), 16 MiB per chip, where the formulas' bandwidth terms dominate (Eq. 7: 84 us of 91
+# MPI ranks), 16 MiB per chip, where the formulas' bandwidth terms dominate (Eq. 7: 83 us of 91
 # us): with k = 4 the simulated hierarchical time must be below the simulated 2D ring's (Eq. 8
 # gives 57 us against 91 us), with k = 1 not below it (175 us against 91 us).
 # Then the simulated times against the formulas:
