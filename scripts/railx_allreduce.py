@@ -1,0 +1,277 @@
+#!/usr/bin/python3
+"""Regenerates the all-reduce evaluation of the RailX paper (Fig. 15, §6.4) with hxsim.
+
+    scripts/railx_allreduce.py [--out DIR] [--quick] [--scales 2,4,8] [--sizes 4KiB,...]
+                               [--k K] [--algorithms ring1d,ring2d,hierarchical]
+                               [--ranks N] [--hxsim PATH] [--set KEY=VALUE ...]
+
+Three all-reduce algorithms on a RailX torus of p x p nodes of m x m = 4 x 4 chips, n = 1
+(four ports per chip), configs/railx/fig15_*.toml (written for p = 4; this script sets the
+torus size, the mapping and the grid shapes for every p):
+
+- ring1d: one bidirectional ring over all N = (mp)^2 chips along a Hamiltonian cycle of the
+  chip grid, every link at 200 GB/s ("double bandwidth for the 1D-ring"), Eq. 6;
+- ring2d: the 2D-ring (2D-torus) algorithm over the mp x mp chip grid, Eq. 7;
+- hierarchical: bidirectional ring over each node's 16 chips (a Hamiltonian cycle of the mesh),
+  then the 2D ring over the p x p nodes among the chips of one local rank, Eq. 8.
+
+Links: 100 GB/s and 300 ns per optical (external) hop, k x 100 GB/s and 10 ns per mesh
+(internal) hop. Each point is one `hxsim run` written to DIR/runs/<point>.h5 (kept: delete it to
+redo). Then DIR/allreduce.h5 (group /allreduce, one dataset per column) and DIR/allreduce.csv
+hold, per point, the simulated time, the paper's formula time (below), its bandwidth term (the
+formula with α = 0: a lower bound, the links must carry those bytes) and hxsim's own α–β time,
+and DIR/fig15.png draws them (time against size, one panel per scale).
+
+Formulas (all-reduce, the forms before the paper's "≈", α = 300 ns, nB = 100 GB/s,
+T_R(p, V, B, a) = (p-1)a + (p-1)/p V/(2B), Eq. 6):
+  ring1d        2 T_R(N, V, 2nB, α)
+  ring2d        2 [T_R(mp, V/2, nB, α) + T_R(mp, V/(2mp), nB, α)]                     (Eq. 7)
+  hierarchical  2 T_R(m^2, V, knB, 10 ns) + 2 [T_R(p, V/(2m^2), nB/m, α)
+                                              + T_R(p, V/(2m^2 p), nB/m, α)]         (Eq. 8)
+hxsim's α–β time (`hxsim_ab_s`) is the same except for hierarchical, where the runtime charges
+the local ring steps the one α it has (300 ns) instead of 10 ns.
+
+p = 2 uses hyperx:2 instead of torus:2 (the same circuits; see overrides()).
+
+Default: scales p = 2, 4, 8 (64, 256, 1,024 chips), sizes 4 KiB to 64 MiB in steps of 4x,
+64 MiB left out at p = 8 (--scales 8 --sizes 64MiB runs it); --quick: p = 2, 4 and sizes 4 KiB,
+256 KiB, 16 MiB.
+"""
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import time
+
+import h5py
+import matplotlib
+import numpy as np
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CONFIGS = os.path.join(ROOT, "configs", "railx")
+
+M = 4  # chips per node side (the shipped configs)
+NB = 100e9  # external bandwidth per chip edge, bytes/s (n = 1 port of 100 GB/s)
+ALPHA = 300e-9  # per external hop
+ALPHA_INTERNAL = 10e-9  # per internal hop
+ALGORITHMS = ("ring1d", "ring2d", "hierarchical")
+LABELS = {"ring1d": "1D-ring", "ring2d": "2D-torus", "hierarchical": "hierarchical 2D-torus"}
+UNITS = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+
+
+def parse_bytes(text):
+    for unit, factor in UNITS.items():
+        if text.endswith(unit):
+            return int(text[: -len(unit)]) * factor
+    if text.isdigit():
+        return int(text)
+    sys.exit(f"railx_allreduce.py: size '{text}' is not a byte count (e.g. 4096, 64KiB, 16MiB)")
+
+
+def size_name(v):
+    for unit in ("GiB", "MiB", "KiB"):
+        if v % UNITS[unit] == 0:
+            return f"{v // UNITS[unit]}{unit}"
+    return str(v)
+
+
+def hamiltonian_cycle(side):
+    """A cycle through every cell of a side x side grid (side even), as (x, y), each step to a
+    grid neighbour: row 0 left to right, rows 1.. side-1 snaking over columns side-1 .. 1, then
+    column 0 back down to the start. Rings laid along it use one link per step."""
+    cells = [(x, 0) for x in range(side)]
+    for y in range(1, side):
+        xs = range(side - 1, 0, -1) if y % 2 else range(1, side)
+        cells += [(x, y) for x in xs]
+    cells += [(0, y) for y in range(side - 1, 0, -1)]
+    return cells
+
+
+def chip_endpoint(p, x, y):
+    """hxsim's RailX endpoint of chip-grid position (x, y) (chip (x % m, y % m) of node
+    (x / m, y / m)): chip (cx, cy) of node N is N m^2 + cy m + cx, node (X, Y) is X + p Y."""
+    return (x % M) + M * (y % M) + M * M * (x // M + p * (y // M))
+
+
+def group_text(endpoints):
+    """The group syntax of workload.mapping_spec, ascending runs written as ranges."""
+    items, i = [], 0
+    while i < len(endpoints):
+        j = i
+        while j + 1 < len(endpoints) and endpoints[j + 1] == endpoints[j] + 1:
+            j += 1
+        items.append(str(endpoints[i]) if i == j else f"{endpoints[i]}-{endpoints[j]}")
+        i = j + 1
+    return ",".join(items)
+
+
+def mapping(algorithm, p):
+    """Rank r's endpoint, for ranks 0 .. (mp)^2 - 1."""
+    if algorithm == "ring1d":
+        return [chip_endpoint(p, x, y) for x, y in hamiltonian_cycle(M * p)]
+    if algorithm == "ring2d":  # rank = row * cols + col over the chip grid
+        return [chip_endpoint(p, x, y) for y in range(M * p) for x in range(M * p)]
+    # hierarchical: node-major (node g = X + p Y, the global grid's row-major order), and inside
+    # a node the local ranks along the mesh's Hamiltonian cycle.
+    local = [x + M * y for x, y in hamiltonian_cycle(M)]
+    return [g * M * M + c for g in range(p * p) for c in local]
+
+
+def overrides(algorithm, p, v, k):
+    # A 2-node torus ring and a 2-node HyperX line have the same circuits (u+ to v-, v+ to u-),
+    # but minimal torus routing takes the + circuit both ways (a tie), leaving the - circuits
+    # idle and walking 2(m-1) mesh hops; HyperX routing takes the nearer port.
+    dimension = "hyperx:2" if p == 2 else f"torus:{p}"
+    sets = {"railx.x": dimension, "railx.y": dimension, "workload.bytes": f"{v}B",
+            "workload.mapping_spec": group_text(mapping(algorithm, p))}
+    if algorithm == "ring2d":
+        sets.update({"workload.rows": str(M * p), "workload.cols": str(M * p),
+                     "railx.mesh_speed": str(k)})
+    elif algorithm == "hierarchical":
+        sets.update({"workload.global_rows": str(p), "workload.global_cols": str(p),
+                     "railx.mesh_speed": str(k),
+                     "workload.local_bandwidth": f"{k * NB / 1e9:g}GB/s"})
+    return sets
+
+
+def t_r(p, v, b, a):
+    return (p - 1) * a + (p - 1) / p * v / (2 * b)
+
+
+def formula_seconds(algorithm, p, v, k, alpha=ALPHA, alpha_internal=ALPHA_INTERNAL):
+    if algorithm == "ring1d":
+        return 2 * t_r((M * p) ** 2, v, 2 * NB, alpha)
+    if algorithm == "ring2d":
+        return 2 * (t_r(M * p, v / 2, NB, alpha) + t_r(M * p, v / (2 * M * p), NB, alpha))
+    return 2 * t_r(M * M, v, k * NB, alpha_internal) + 2 * (
+        t_r(p, v / (2 * M * M), NB / M, alpha) + t_r(p, v / (2 * M * M * p), NB / M, alpha))
+
+
+def point_name(algorithm, p, v, k):
+    return f"{algorithm}_p{p}_k{k:g}_{size_name(v)}"
+
+
+def run(args, algorithm, p, v):
+    path = os.path.join(args.out, "runs", point_name(algorithm, p, v, args.k) + ".h5")
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        command = [args.hxsim, "run", os.path.join(CONFIGS, f"fig15_{algorithm}.toml"),
+                   "-o", path + ".tmp", "--progress", "off"]
+        for key, value in overrides(algorithm, p, v, args.k).items():
+            command += ["--set", f"{key}={value}"]
+        for item in args.set:
+            command += ["--set", item]
+        if args.ranks > 1:
+            command = [os.path.join(ROOT, "scripts", "mpirun.sh"), "-n", str(args.ranks)] + command
+        print(f"{os.path.basename(path)}: {' '.join(command[:8])} ...", flush=True)
+        began = time.monotonic()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        with h5py.File(path + ".tmp", "a") as f:
+            f["summary"].attrs["railx_allreduce_wall_s"] = time.monotonic() - began
+        os.replace(path + ".tmp", path)
+    with h5py.File(path, "r") as f:
+        s = f["summary"].attrs
+        if int(s["workload_complete"]) != 1:
+            sys.exit(f"railx_allreduce.py: {path}: the all-reduce did not complete")
+        return {"simulated_s": int(s["workload_end_ps"]) * 1e-12,
+                "hxsim_ab_s": int(s["workload_analytic_ps"]) * 1e-12,
+                "wall_s": float(s["railx_allreduce_wall_s"])}
+
+
+def write_table(out, rows):
+    names = list(rows[0])
+    with open(os.path.join(out, "allreduce.csv"), "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=names)
+        writer.writeheader()
+        writer.writerows(rows)
+    with h5py.File(os.path.join(out, "allreduce.h5.tmp"), "w") as f:
+        g = f.create_group("allreduce")
+        for name in names:
+            values = [r[name] for r in rows]
+            g[name] = np.array(values, dtype="S") if isinstance(values[0], str) else values
+        g.attrs["units"] = "bytes: per chip; *_s: seconds; ratio: simulated_s / formula_s"
+    os.replace(os.path.join(out, "allreduce.h5.tmp"), os.path.join(out, "allreduce.h5"))
+
+
+def draw(out, rows, scales, k):
+    fig, axes = plt.subplots(1, len(scales), figsize=(3.6 * len(scales), 3.4), squeeze=False)
+    for ax, p in zip(axes[0], scales):
+        for i, algorithm in enumerate(ALGORITHMS):
+            pts = [r for r in rows if r["algorithm"] == algorithm and r["p"] == p]
+            if not pts:
+                continue
+            x = [r["bytes"] for r in pts]
+            color = f"C{i}"
+            ax.plot(x, [r["simulated_s"] * 1e6 for r in pts], marker="o", color=color,
+                    label=f"{LABELS[algorithm]} (hxsim)")
+            ax.plot(x, [r["formula_s"] * 1e6 for r in pts], linestyle="--", color=color,
+                    label=f"{LABELS[algorithm]} (formula)")
+        ax.set_xscale("log", base=2)
+        sizes = sorted({r["bytes"] for r in rows if r["p"] == p})
+        ax.set_xticks(sizes, [size_name(v) for v in sizes], rotation=45, fontsize=7)
+        ax.minorticks_off()
+        ax.set_yscale("log")
+        ax.set_xlabel("all-reduce size per chip (bytes)")
+        ax.set_title(f"{p}x{p} nodes, {(M * p) ** 2} chips, k={k:g}")
+        ax.grid(True, which="major", linewidth=0.3)
+    axes[0][0].set_ylabel("time (us)")
+    axes[0][0].legend(fontsize=6)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "fig15.png"), dpi=120)
+    plt.close(fig)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default="railx_allreduce")
+    parser.add_argument("--quick", action="store_true", help="p = 2, 4; three sizes")
+    parser.add_argument("--scales", help="node grid sides p, e.g. 2,4,8")
+    parser.add_argument("--sizes", help="all-reduce sizes per chip, e.g. 4KiB,1MiB")
+    parser.add_argument("--k", type=float, default=4.0,
+                        help="mesh links at k x 100 GB/s (ring2d, hierarchical)")
+    parser.add_argument("--algorithms", default=",".join(ALGORITHMS))
+    parser.add_argument("--ranks", type=int, default=2)
+    parser.add_argument("--hxsim", default=os.path.join(ROOT, "build", "src", "app", "hxsim"))
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="passed to every run (and part of no file name: use a fresh --out)")
+    args = parser.parse_args()
+    algorithms = [a for a in args.algorithms.split(",") if a]
+    for a in algorithms:
+        if a not in ALGORITHMS:
+            sys.exit(f"railx_allreduce.py: no algorithm '{a}'; choose from {', '.join(ALGORITHMS)}")
+    scales = [int(s) for s in (args.scales or ("2,4" if args.quick else "2,4,8")).split(",")]
+    for p in scales:
+        if p < 2:
+            sys.exit(f"railx_allreduce.py: scale {p}: a torus needs at least 2 nodes per side")
+    if args.sizes:
+        sizes = [parse_bytes(s) for s in args.sizes.split(",")]
+    elif args.quick:
+        sizes = [4 << 10, 256 << 10, 16 << 20]
+    else:
+        sizes = [4 << (10 + 2 * i) for i in range(8)]  # 4 KiB .. 64 MiB
+    rows = []
+    for p in scales:
+        for v in sizes:
+            # The defaults leave out 64 MiB at p >= 8, the costliest points (packets grow with
+            # chips x size), to keep the whole run near 5 min on 2 cores (docs/PERFORMANCE.md).
+            if not (args.quick or args.sizes) and p >= 8 and v > (16 << 20):
+                continue
+            for algorithm in algorithms:
+                result = run(args, algorithm, p, v)
+                formula = formula_seconds(algorithm, p, v, args.k)
+                rows.append({"algorithm": algorithm, "p": p, "chips": (M * p) ** 2, "k": args.k,
+                             "bytes": v, "simulated_s": result["simulated_s"],
+                             "formula_s": formula, "ratio": result["simulated_s"] / formula,
+                             "bandwidth_term_s": formula_seconds(algorithm, p, v, args.k, 0, 0),
+                             "hxsim_ab_s": result["hxsim_ab_s"], "wall_s": result["wall_s"]})
+    write_table(args.out, rows)
+    draw(args.out, rows, scales, args.k)
+    print(f"wrote {args.out}/allreduce.h5, allreduce.csv and fig15.png")
+
+
+if __name__ == "__main__":
+    main()
