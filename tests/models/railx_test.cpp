@@ -159,6 +159,39 @@ TEST(RailX, HyperXPathsWithinThePapersDiameter) {
   EXPECT_GT(longest, 2u);
 }
 
+TEST(RailX, TwoNodeRingsUseBothDirections) {
+  // In a 2-node torus the other node is both one step + and one step -: flows split between
+  // the two, so the west (-) and east (+) circuits both carry traffic.
+  const Network net = build({{"m", "4"}, {"n", "1"}, {"x", "torus:2"}, {"y", "none"}});
+  const Topology& t = *net.topology;
+  uint32_t landed_west = 0, landed_east = 0;
+  for (uint32_t src = 0; src < 16; ++src) {
+    for (uint32_t dst = 16; dst < 32; ++dst) {
+      Packet packet;
+      packet.src = src;
+      packet.dst = dst;
+      uint32_t router = src;
+      PortId in = 0;
+      std::vector<PortSpec> ports;
+      for (int hop = 0; router < 16; ++hop) {
+        ASSERT_LT(hop, 16) << src << " -> " << dst;
+        Candidates out;
+        net.routing->route(router, in, packet, out);
+        ASSERT_FALSE(out.empty());
+        ports.clear();
+        t.ports(t.router_component(router), ports);
+        const PortSpec& next = ports[out[0].port];
+        packet.vc = out[0].vc;
+        router = t.node(next.peer).index;
+        in = next.peer_port;
+      }
+      (router % 4 == 0 ? landed_west : landed_east) += 1;  // + lands on the west edge
+    }
+  }
+  EXPECT_GT(landed_west, 64u);
+  EXPECT_GT(landed_east, 64u);
+}
+
 TEST(RailX, ChannelDependencyGraphs) {
   const auto acyclic = [](const Settings& s) {
     const Network net = build(s);

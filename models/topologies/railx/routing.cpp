@@ -2,14 +2,14 @@
 //
 // Path (Algorithm 1, generalised). Logical dimensions are corrected in order, X's before Y's.
 // In the first unaligned dimension d the next node is the destination's coordinate (hyperx) or
-// one step along the shorter way round (torus, ties to +). Of the node's rail ports whose
-// circuit reaches that node, the packet heads for the nearest on the mesh ("the nearest chip
-// links"); ties are broken by a rotation fixed per (source, destination), which spreads flows
-// over equally near rails and keeps the target stable while the packet walks towards it (each
-// mesh hop brings it one closer, so no other port can overtake it). At that chip every port of
-// it that reaches the next node is a candidate. Inside the destination node the packet walks
-// the mesh to its chip. Mesh walks are dimension order (x first) or north-last (every productive
-// move but north, north only last: Glass & Ni's turn model), on one VC class.
+// one step along the shorter way round (torus; halfway round, a way fixed per flow). Of the
+// node's rail ports whose circuit reaches that node, the packet heads for the nearest on the
+// mesh ("the nearest chip links"); ties are broken by a rotation fixed per (source, destination),
+// which spreads flows over equally near rails and keeps the target stable while the packet walks
+// towards it (each mesh hop brings it one closer, so no other port can overtake it). At that chip
+// every port of it that reaches the next node is a candidate. Inside the destination node the
+// packet walks the mesh to its chip. Mesh walks are dimension order (x first) or north-last (every
+// productive move but north, north only last: Glass & Ni's turn model), on one VC class.
 //
 // VCs. A packet's class only grows and only on optical hops, so the VC it arrived on is its
 // class (from its endpoint: 0), and its mesh walks travel in that class as Algorithm 1 does.
@@ -129,7 +129,11 @@ class RailRouting final : public Routing {
       links = s_.links(node, d, t);
     } else {
       const uint32_t c = s_.coord(node, d);
-      plus = (t + dim.size - c) % dim.size <= dim.size / 2;
+      // Halfway round (the other node of a 2-ring, say) both ways are as short: each flow
+      // takes one, fixed by (source, destination), so both directions' circuits carry load.
+      const uint32_t ahead = (t + dim.size - c) % dim.size;
+      plus = 2 * ahead < dim.size ||
+             (2 * ahead == dim.size && (packet.src * 2654435761u ^ packet.dst * 40503u) >> 16 & 1);
       const bool dateline = plus ? c == dim.size - 1 : c == 0;
       step = entering + dateline;
     }
