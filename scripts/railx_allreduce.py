@@ -40,11 +40,10 @@ Default: scales p = 2, 4, 8 (64, 256, 1,024 chips), sizes 4 KiB to 64 MiB in ste
 import argparse
 import csv
 import os
-import subprocess
 import sys
-import time
 
 import h5py
+import hxrun
 import matplotlib
 import numpy as np
 
@@ -159,20 +158,9 @@ def run(args, algorithm, p, v):
     path = os.path.join(args.out, "runs", point_name(algorithm, p, v, args.k) + ".h5")
     if not os.path.exists(path):
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        command = [args.hxsim, "run", os.path.join(CONFIGS, f"fig15_{algorithm}.toml"),
-                   "-o", path + ".tmp", "--progress", "off"]
-        for key, value in overrides(algorithm, p, v, args.k).items():
-            command += ["--set", f"{key}={value}"]
-        for item in args.set:
-            command += ["--set", item]
-        if args.ranks > 1:
-            command = [os.path.join(ROOT, "scripts", "mpirun.sh"), "-n", str(args.ranks)] + command
-        print(f"{os.path.basename(path)}: {' '.join(command[:8])} ...", flush=True)
-        began = time.monotonic()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-        with h5py.File(path + ".tmp", "a") as f:
-            f["summary"].attrs["railx_allreduce_wall_s"] = time.monotonic() - began
-        os.replace(path + ".tmp", path)
+        arguments = ["run", os.path.join(CONFIGS, f"fig15_{algorithm}.toml"), "--progress", "off"]
+        hxrun.run_to_file(args.hxsim, arguments, path, overrides(algorithm, p, v, args.k),
+                          args.ranks, os.path.basename(path), "railx_allreduce_wall_s", args.set)
     with h5py.File(path, "r") as f:
         s = f["summary"].attrs
         if int(s["workload_complete"]) != 1:

@@ -35,10 +35,10 @@ import json
 import os
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 
 import h5py
+import hxrun
 import matplotlib
 
 matplotlib.use("Agg")
@@ -101,20 +101,10 @@ def run(args, curve):
         step, refine = 2 * curve.start, 0
     else:
         sets.update({"traffic.warmup": "5000cycles", "traffic.measure": "10000cycles"})
-    command = [args.hxsim, "sweep", curve.config, "-o", path + ".tmp", "--start", str(step),
-               "--step", str(step), "--max", str(curve.max), "--refine", str(refine)]
-    for key, value in sets.items():
-        command += ["--set", f"{key}={value}"]
-    for item in args.set:
-        command += ["--set", item]
-    if args.ranks > 1:
-        command = [os.path.join(ROOT, "scripts", "mpirun.sh"), "-n", str(args.ranks)] + command
-    print(f"{curve.name}: {' '.join(command)}", flush=True)
-    began = time.monotonic()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    with h5py.File(path + ".tmp", "a") as f:
-        f["summary"].attrs["railx_figures_wall_s"] = time.monotonic() - began
-    os.replace(path + ".tmp", path)
+    arguments = ["sweep", curve.config, "--start", str(step), "--step", str(step),
+                 "--max", str(curve.max), "--refine", str(refine)]
+    hxrun.run_to_file(args.hxsim, arguments, path, sets, args.ranks, curve.name,
+                      "railx_figures_wall_s", args.set)
     return path
 
 

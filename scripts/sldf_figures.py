@@ -17,11 +17,11 @@ for the switch-based one; per sending chip under hotspot) or every bar's energy;
 import argparse
 import csv
 import os
-import subprocess
 import sys
 from dataclasses import dataclass, field
 
 import h5py
+import hxrun
 import matplotlib
 
 matplotlib.use("Agg")
@@ -142,21 +142,15 @@ def run(args, number, curve):
     sets = dict(curve.sets)
     if args.quick:
         sets.update({"traffic.warmup": "1000cycles", "traffic.measure": "3000cycles"})
-    command = [args.hxsim, "run" if curve.run_only else "sweep", curve.config, "-o", path + ".tmp"]
+    arguments = ["run" if curve.run_only else "sweep", curve.config]
     if curve.run_only:
         sets["traffic.load"] = str(curve.start)
-        command += ["--progress", "off"]
+        arguments += ["--progress", "off"]
     else:
-        command += ["--start", str(curve.start), "--step", str(curve.start),
-                    "--refine", "1" if args.quick else "3"]
-    for key, value in sets.items():
-        command += ["--set", f"{key}={value}"]
-    if args.ranks > 1:
-        command = [os.path.join(ROOT, "scripts", "mpirun.sh"), "-n", str(args.ranks)] + command
-    print(f"fig{number} {curve.panel} {curve.label}: {' '.join(command)}", flush=True)
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    os.replace(path + ".tmp", path)
-    return path
+        arguments += ["--start", str(curve.start), "--step", str(curve.start),
+                      "--refine", "1" if args.quick else "3"]
+    return hxrun.run_to_file(args.hxsim, arguments, path, sets, args.ranks,
+                             f"fig{number} {curve.panel} {curve.label}")
 
 
 def energy_pj_per_bit(path):
