@@ -73,8 +73,7 @@ std::vector<std::string> routing_choices(const std::string& family) {
 // a. Conservation
 
 Config conservation_config(const test::SmallNetwork& network, const std::string& routing) {
-  Config c = test::small_network_config(network);
-  c.set(network.family + ".routing", routing, "test");
+  Config c = test::small_network_config(network, routing);
   c.set("traffic.load", "0.1", "test");
   c.set("traffic.warmup", "300cycles", "test");
   c.set("traffic.measure", "1000cycles", "test");

@@ -74,8 +74,7 @@ TEST(ShippedRoutings, ChannelGraphsAreAcyclicExceptDorNoDateline) {
     if (small == nullptr) continue;  // not a network, or reported by the test above
     for (const std::string& routing : routing_choices(info)) {
       SCOPED_TRACE(info.name + " routing " + routing);
-      Config config = test::small_network_config(*small);
-      config.set(info.name + ".routing", routing, "test");
+      const Config config = test::small_network_config(*small, routing);
       const ResolvedConfig resolved = resolve_config(registry(), config);
       const net::NetworkModel* network = net::as_network(*resolved.model);
       ASSERT_NE(network, nullptr);

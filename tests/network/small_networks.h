@@ -14,9 +14,13 @@
 
 namespace hx::test {
 
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
 struct SmallNetwork {
   std::string family;  // the model name, also its config section
-  std::vector<std::pair<std::string, std::string>> params;  // keys inside [family]
+  Settings params;     // keys inside [family]
+  // Routings that need another shape: (routing, keys that replace or add to params).
+  std::vector<std::pair<std::string, Settings>> for_routing = {};
 };
 
 /// A few routers per family, so every routing can be explored over all pairs and run in well
@@ -34,7 +38,9 @@ inline const std::vector<SmallNetwork>& small_networks() {
       // k = 4, h = 3, g = 7 W-groups of two 2x2 C-groups: 56 chiplets
       {"switchless_dragonfly", {{"n", "2"}, {"m", "2"}, {"a", "1"}, {"b", "2"}}},
       // 2x2 chips per node, r = 2 rails per axis: a 3-node hyperx row, a 3-node torus column
-      {"railx", {{"m", "2"}, {"n", "1"}, {"x", "hyperx:3"}, {"y", "torus:3"}}},
+      {"railx",
+       {{"m", "2"}, {"n", "1"}, {"x", "hyperx:3"}, {"y", "torus:3"}},
+       {{"adaptive", {{"n", "2"}, {"y", "hyperx:3"}}}}},  // detours need hyperx and n >= 2
   };
   return table;
 }
@@ -46,12 +52,19 @@ inline const SmallNetwork* find_small_network(const std::string& family) {
   return nullptr;
 }
 
-/// sim.model = family plus the family's small parameters.
-inline Config small_network_config(const SmallNetwork& network) {
+/// sim.model = family plus the family's small parameters; with a routing, that routing and the
+/// parameters it needs.
+inline Config small_network_config(const SmallNetwork& network, const std::string& routing = "") {
   Config config;
   config.set("sim.model", network.family, "test");
   for (const auto& [key, value] : network.params) {
     config.set(network.family + "." + key, value, "test");
+  }
+  if (routing.empty()) return config;
+  config.set(network.family + ".routing", routing, "test");
+  for (const auto& [name, settings] : network.for_routing) {
+    if (name != routing) continue;
+    for (const auto& [key, value] : settings) config.set(network.family + "." + key, value, "test");
   }
   return config;
 }
