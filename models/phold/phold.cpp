@@ -81,7 +81,11 @@ class PholdLp final : public Component {
  private:
   SimTime exponential() {
     const double mean = static_cast<double>(config_.mean_delay.count_ps());
-    return SimTime::ps(std::llround(rng_.exponential(mean)));
+    // std::llround, inline: it was a library call costing 4% of an event. For x >= 0,
+    // x - trunc(x) is exact, so this rounds halves away from zero exactly as llround does.
+    const double x = rng_.exponential(mean);
+    const auto whole = static_cast<int64_t>(x);
+    return SimTime::ps(whole + (x - static_cast<double>(whole) >= 0.5 ? 1 : 0));
   }
   static uint64_t mix(uint64_t x) {  // splitmix64 finaliser
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;

@@ -50,11 +50,14 @@ class Component {
   virtual void save_state(boost::archive::binary_oarchive& ar) const = 0;
   virtual void load_state(boost::archive::binary_iarchive& ar) = 0;
 
-  /// Engine only: installs the wiring. `local_index` is this component's index on its rank.
-  void wire(EventSink* sink, uint32_t local_index, std::vector<PortLink> ports) {
+  /// Engine only: installs the wiring. `local_index` is this component's index on its rank;
+  /// `ports[0, count)` are its ports, owned by the engine (one array for the whole rank, so
+  /// components stay small and sit next to each other in memory).
+  void wire(EventSink* sink, uint32_t local_index, const PortLink* ports, uint32_t count) {
     sink_ = sink;
     local_index_ = local_index;
-    ports_ = std::move(ports);
+    ports_ = ports;
+    num_ports_ = count;
   }
   /// Engine only: the send counter, part of every checkpoint (the engine saves and restores
   /// it, so models need not).
@@ -63,7 +66,7 @@ class Component {
 
  protected:
   SimTime now() const { return sink_->now(); }
-  std::size_t num_ports() const { return ports_.size(); }
+  std::size_t num_ports() const { return num_ports_; }
   const PortLink& port(PortId p) const { return ports_[p]; }
 
   /// Sends through `p`; arrives at the peer after the link latency plus `extra` (>= 0).
@@ -109,7 +112,8 @@ class Component {
   uint32_t local_index_ = 0;
   uint64_t seq_ = 0;
   EventSink* sink_ = nullptr;
-  std::vector<PortLink> ports_;
+  const PortLink* ports_ = nullptr;
+  uint32_t num_ports_ = 0;
 };
 
 }  // namespace hx

@@ -7,15 +7,6 @@
 
 namespace hx {
 
-void EventQueue::place(const Entry& en) {
-  if (en.time == last_) {
-    now_late_.push_back(en);
-    std::push_heap(now_late_.begin(), now_late_.end(), Later{});
-  } else {
-    buckets_[63 - __builtin_clzll(en.time ^ last_)].push_back(en);
-  }
-}
-
 void EventQueue::push(const Event& e) {
   const auto time = static_cast<uint64_t>(e.key.time.count_ps());
   if (time < last_) {
@@ -31,9 +22,15 @@ void EventQueue::push(const Event& e) {
     slot = static_cast<uint32_t>(pool_.size());
     pool_.push_back(e);
   }
-  if (now_empty()) pending_min_ = std::min(pending_min_, time);
-  place(Entry{time, static_cast<uint64_t>(e.key.dst) << 32 | e.key.src, e.key.seq, slot,
-              e.dst_local});
+  const Entry en{time, static_cast<uint64_t>(e.key.dst) << 32 | e.key.src, e.key.seq, slot,
+                 e.dst_local};
+  if (time == last_) {
+    now_late_.push_back(en);
+    std::push_heap(now_late_.begin(), now_late_.end(), Later{});
+  } else {
+    if (now_empty()) pending_min_ = std::min(pending_min_, time);
+    place_in_bucket(en);
+  }
   ++size_;
   if (!(e.kind & Event::kBackground)) ++foreground_;
 }
@@ -56,40 +53,36 @@ void EventQueue::pop(Event& out) {
   if (!(out.kind & Event::kBackground)) --foreground_;
   // Nothing left at last_: cache the earliest pending time for next_time() without advancing
   // last_, because the caller may still schedule events at the time just popped.
-  if (now_empty()) pending_min_ = earliest_in_buckets();
-}
-
-uint64_t EventQueue::earliest_in_buckets() const {
-  // Bucket ranges are disjoint and increase with the index: the first non-empty one holds the
-  // earliest time.
-  for (const auto& bucket : buckets_) {
-    if (bucket.empty()) continue;
-    uint64_t earliest = kNone;
-    for (const Entry& en : bucket) earliest = std::min(earliest, en.time);
-    return earliest;
-  }
-  return kNone;
+  if (now_empty()) pending_min_ = level_mask_ ? bucket_min_[first_bucket()] : kNone;
 }
 
 void EventQueue::refill() {
-  std::size_t b = 0;
-  while (buckets_[b].empty()) ++b;  // size_ > 0 guarantees a non-empty bucket
-  std::vector<Entry>& bucket = buckets_[b];
+  const std::size_t b = first_bucket();  // size_ > 0 guarantees a non-empty bucket
+  const auto level = static_cast<std::size_t>(b / kDigitValues);
+  digit_mask_[level] &= static_cast<uint16_t>(~(1u << (b % kDigitValues)));
+  if (digit_mask_[level] == 0) level_mask_ &= ~(1u << level);
+  bucket_min_[b] = kNone;
   last_ = pending_min_;
-  // Every entry of bucket b now differs from last_ in a lower bit: each moves down, and those
-  // at last_ itself form the new sorted run.
-  std::vector<Entry> moving;
-  moving.swap(bucket);
-  for (const Entry& en : moving) {
-    if (en.time == last_) {
-      now_sorted_.push_back(en);
-    } else {
-      buckets_[63 - __builtin_clzll(en.time ^ last_)].push_back(en);
+  if (level == 0) {
+    // A level-0 bucket holds a single time: its entries are the current ones as they are
+    // (the swap leaves the bucket now_sorted_'s emptied capacity).
+    now_sorted_.swap(buckets_[b]);
+  } else {
+    // Every entry of this bucket agrees with the new last_ in all digits above `level` and
+    // now differs from it in a lower one: each moves down, and those at last_ become current.
+    std::vector<Entry> moving;
+    moving.swap(buckets_[b]);
+    for (const Entry& en : moving) {
+      if (en.time == last_) {
+        now_sorted_.push_back(en);
+      } else {
+        place_in_bucket(en);
+      }
     }
+    moving.clear();
+    buckets_[b].swap(moving);  // keep the capacity for the next fill
   }
   std::sort(now_sorted_.begin(), now_sorted_.end(), Later{});
-  moving.clear();
-  bucket.swap(moving);  // keep the capacity for the next fill
   pending_min_ = kNone;
 }
 
@@ -101,6 +94,9 @@ void EventQueue::clear() {
   now_sorted_.clear();
   now_late_.clear();
   for (auto& bucket : buckets_) bucket.clear();
+  bucket_min_.fill(kNone);
+  digit_mask_.fill(0);
+  level_mask_ = 0;
   pool_.clear();
   free_slots_.clear();
 }

@@ -1,8 +1,10 @@
 // The pending-event set of one rank. Simulated time never runs backwards, so it is a radix heap
-// (Ahuja et al., 1990) over integer picosecond times: an event waits in the bucket named by the
-// highest bit in which its time differs from the last time popped, and moves to lower buckets as
-// time advances. Pushes append to a bucket and pops stream through short vectors, instead of
-// walking a large heap that does not fit in cache (docs/PERFORMANCE.md has the measurements).
+// (Ahuja et al., 1990) over integer picosecond times, with 4-bit digits: an event waits in the
+// bucket named by the highest digit in which its time differs from the last time popped and by
+// its value there, and moves to a lower level as time advances (at most 3 moves for an event a
+// few ns ahead; binary digits took up to 11). Pushes append to a bucket and pops stream through
+// short vectors, instead of walking a large heap that does not fit in cache
+// (docs/PERFORMANCE.md has the measurements).
 // Events at exactly the current time are ordered by destination, source and source sequence (the
 // rest of the EventKey total order). Network models put thousands of events on one cycle
 // boundary, so these are sorted once when time advances (`now_sorted_`, popped from the back),
@@ -34,14 +36,15 @@ class EventQueue {
   /// Removes the earliest event and copies it into `out`. Precondition: !empty().
   void pop(Event& out);
 
-  /// Rank-local index of the next event's destination when it is already known without work
-  /// (UINT32_MAX otherwise), and a prefetch of its body: the engine uses both to start the
-  /// next event's cache misses while it handles the current one.
-  uint32_t next_local() const {
-    if (now_empty()) return UINT32_MAX;
-    const Entry& next = now_min();
-    __builtin_prefetch(&pool_[next.slot]);
-    return next.dst_local;
+  /// Rank-local index of the destination of the event `ahead` places after the next one, when
+  /// it is already known without work (UINT32_MAX otherwise), and a prefetch of its body: the
+  /// engine uses both to start later events' cache misses while it handles the current one.
+  uint32_t prefetch_ahead(std::size_t ahead) const {
+    if (now_sorted_.size() <= ahead) return UINT32_MAX;
+    const Entry& en = now_sorted_[now_sorted_.size() - 1 - ahead];
+    __builtin_prefetch(&pool_[en.slot]);
+    __builtin_prefetch(reinterpret_cast<const char*>(&pool_[en.slot]) + 64);
+    return en.dst_local;
   }
 
   /// Every pending event, in no particular order (for checkpoints and the deadlock report).
@@ -71,17 +74,29 @@ class EventQueue {
     bool operator()(const Entry& a, const Entry& b) const { return before(b, a); }
   };
   bool now_empty() const { return now_sorted_.empty() && now_late_.empty(); }
-  // The earliest entry at the current time. Precondition: !now_empty().
-  const Entry& now_min() const {
-    if (now_late_.empty()) return now_sorted_.back();
-    if (now_sorted_.empty()) return now_late_.front();
-    return before(now_late_.front(), now_sorted_.back()) ? now_late_.front() : now_sorted_.back();
-  }
   static constexpr uint64_t kNone = static_cast<uint64_t>(INT64_MAX);
+  static constexpr int kDigitBits = 4;
+  static constexpr int kDigitValues = 1 << kDigitBits;
+  static constexpr int kLevels = 64 / kDigitBits;
+  static constexpr std::size_t kBuckets = std::size_t{kLevels} * kDigitValues;
 
-  void place(const Entry& en);  // into now_late_ or buckets_[bit index of time ^ last_]
+  // Precondition: en.time != last_. Inlined: it is the inner loop of refill().
+  __attribute__((always_inline)) void place_in_bucket(const Entry& en) {
+    const int level = (63 - __builtin_clzll(en.time ^ last_)) / kDigitBits;
+    const auto digit = static_cast<int>(en.time >> (level * kDigitBits)) & (kDigitValues - 1);
+    const auto b = static_cast<std::size_t>(level * kDigitValues + digit);
+    buckets_[b].push_back(en);
+    if (en.time < bucket_min_[b]) bucket_min_[b] = en.time;
+    digit_mask_[static_cast<std::size_t>(level)] |= static_cast<uint16_t>(1u << digit);
+    level_mask_ |= 1u << level;
+  }
+  // The first non-empty bucket, which holds the earliest pending time. Precondition: one is.
+  std::size_t first_bucket() const {
+    const int level = __builtin_ctz(level_mask_);
+    return static_cast<std::size_t>(level * kDigitValues +
+                                    __builtin_ctz(digit_mask_[static_cast<std::size_t>(level)]));
+  }
   void refill();  // advances last_ to pending_min_ and moves that bucket's entries down
-  uint64_t earliest_in_buckets() const;
 
   uint64_t last_ = 0;             // time of bucket 0; no pending event is earlier
   uint64_t pending_min_ = kNone;  // while nothing is at last_: the earliest pending time
@@ -89,9 +104,18 @@ class EventQueue {
   std::size_t foreground_ = 0;
   std::vector<Entry> now_sorted_;  // at time last_, sorted descending: the earliest is back()
   std::vector<Entry> now_late_;    // at time last_, pushed after the sort: a min-heap
-  std::array<std::vector<Entry>, 64> buckets_;  // buckets_[b]: highest differing bit is b
+  // buckets_[level * kDigitValues + digit]: the entries whose time differs from last_ first in
+  // digit `level` (counted from the least significant), where it has the value `digit`. Bucket
+  // ranges are disjoint and grow with the index. The masks say which buckets are non-empty.
+  std::array<std::vector<Entry>, kBuckets> buckets_;
+  std::array<uint64_t, kBuckets> bucket_min_;  // earliest time in each bucket (kNone: empty)
+  std::array<uint16_t, kLevels> digit_mask_{};
+  uint32_t level_mask_ = 0;
   std::vector<Event> pool_;
   std::vector<uint32_t> free_slots_;
+
+ public:
+  EventQueue() { bucket_min_.fill(kNone); }
 };
 
 }  // namespace hx

@@ -39,15 +39,13 @@ Simulation::Simulation(const Model& model, const Partition& partition, int rank,
   neighbours_ = find_neighbours(model, partition, rank, local);
   sink_ = EventSink(neighbours_.size());
 
-  const BuildContext ctx{seed, &stats};
-  components_.reserve(local.size());
+  // All ports first, in one array, then the components: each component's state is then a few
+  // consecutive cache lines, which matters when events visit components at random.
   std::vector<PortSpec> specs;
+  std::vector<std::size_t> first_port(local.size() + 1, 0);
   for (std::size_t i = 0; i < local.size(); ++i) {
-    const ComponentId id = local[i];
     specs.clear();
-    model.ports(id, specs);
-    std::vector<PortLink> links;
-    links.reserve(specs.size());
+    model.ports(local[i], specs);
     for (const PortSpec& s : specs) {
       PortLink link;
       link.peer = s.peer;
@@ -61,10 +59,18 @@ Simulation::Simulation(const Model& model, const Partition& partition, int rank,
         auto it = std::lower_bound(neighbours_.begin(), neighbours_.end(), peer_rank);
         link.outbox = static_cast<int32_t>(it - neighbours_.begin());
       }
-      links.push_back(link);
+      ports_.push_back(link);
     }
-    components_.push_back(model.create(id, ctx));
-    components_.back()->wire(&sink_, static_cast<uint32_t>(i), std::move(links));
+    first_port[i + 1] = ports_.size();
+  }
+  ports_.shrink_to_fit();
+
+  const BuildContext ctx{seed, &stats};
+  components_.reserve(local.size());
+  for (std::size_t i = 0; i < local.size(); ++i) {
+    components_.push_back(model.create(local[i], ctx));
+    components_.back()->wire(&sink_, static_cast<uint32_t>(i), ports_.data() + first_port[i],
+                             static_cast<uint32_t>(first_port[i + 1] - first_port[i]));
   }
 }
 
@@ -129,6 +135,10 @@ void Simulation::restore(CheckpointReader& reader, SimTime last_work) {
   }
 }
 
+// How many events ahead run_until prefetches: far enough that a miss to main memory or L3 has
+// landed by the time the event is handled (docs/PERFORMANCE.md, PHOLD).
+constexpr std::size_t kPrefetchDistance = 4;
+
 uint64_t Simulation::run_until(SimTime until, uint64_t max_events) {
   EventQueue& queue = sink_.queue();
   uint64_t handled = 0;
@@ -142,9 +152,9 @@ uint64_t Simulation::run_until(SimTime until, uint64_t max_events) {
     } else {
       last_work_ = e.key.time;
     }
-    // Start loading the next event's component while this one is handled: with many
+    // Start loading a later event's body and component while this one is handled: with many
     // components these loads are cache misses that otherwise stall one after another.
-    const uint32_t next = queue.next_local();
+    const uint32_t next = queue.prefetch_ahead(kPrefetchDistance);
     if (next != UINT32_MAX) {
       const char* c = reinterpret_cast<const char*>(components_[next].get());
       __builtin_prefetch(c);

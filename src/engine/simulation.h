@@ -63,6 +63,7 @@ class Simulation {
   EventSink sink_;
   SimTime last_work_;
   std::vector<int> neighbours_;
+  std::vector<PortLink> ports_;  // every local component's ports, component by component
   std::vector<std::unique_ptr<Component>> components_;
 };
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <vector>
 
 #include "core/rng.h"
@@ -75,6 +76,40 @@ TEST(EventQueue, InterleavedPushPopKeepsOrderAndPayload) {
     q.push(e);
   }
   EXPECT_EQ(q.size(), 100u);
+}
+
+// Against a reference ordered set, with pushes at the current time, a few ps, a few ns and up
+// to a simulated hour ahead: entries cross every level of the radix heap's buckets.
+TEST(EventQueue, MatchesReferenceOverWideTimeRanges) {
+  EventQueue q;
+  std::multiset<EventKey> reference;
+  Rng rng(11, 2, 3);
+  uint64_t seq = 0;
+  auto push_after = [&](int64_t now) {
+    static constexpr int64_t kScales[] = {0, 16, 1000, 1 << 20, int64_t{1} << 42};
+    const int64_t scale = kScales[rng.below(5)];
+    const int64_t t = now + (scale ? static_cast<int64_t>(rng.below(static_cast<uint64_t>(scale))) : 0);
+    Event e = make(t, static_cast<ComponentId>(rng.below(4)), static_cast<ComponentId>(rng.below(4)), seq++);
+    q.push(e);
+    reference.insert(e.key);
+  };
+  for (int i = 0; i < 200; ++i) push_after(0);
+  Event out;
+  for (int i = 0; i < 50000; ++i) {
+    ASSERT_EQ(q.next_time(), reference.begin()->time);
+    q.pop(out);
+    ASSERT_EQ(out.key, *reference.begin());
+    reference.erase(reference.begin());
+    const auto pushes = rng.below(3);  // 0, 1 or 2: the queue shrinks and grows
+    for (uint64_t k = 0; k < pushes || reference.empty(); ++k) push_after(out.key.time.count_ps());
+  }
+  ASSERT_EQ(q.size(), reference.size());
+  while (!q.empty()) {
+    q.pop(out);
+    ASSERT_EQ(out.key, *reference.begin());
+    reference.erase(reference.begin());
+  }
+  EXPECT_TRUE(q.next_time().is_infinite());
 }
 
 }  // namespace
