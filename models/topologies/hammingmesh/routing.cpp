@@ -21,9 +21,9 @@
 // and never turn back, a line network is entered only from a lower class and left down to a
 // board, and a walk after a network ends at the destination or at the next network, which is
 // in the next class. So 3 VCs suffice and `hxsim verify` finds them acyclic. With 2 the second
-// and third classes share a VC, and there the channel graph has a cycle: a column walk after an
-// X network (class 1) leads from the Y network's down link on one board side to its up link on
-// the other, through the middle channels both walks cross (docs/VALIDATION.md).
+// and third classes share a VC, and on boards of 3 or more chips along Y the channel graph has a
+// cycle: a column walk after an X network (class 1) joins the Y network's down link on one
+// board edge to its up link on the other, board after board (docs/VALIDATION.md).
 #include "models/topologies/hammingmesh/routing.h"
 
 #include <algorithm>
