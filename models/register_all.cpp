@@ -6,6 +6,7 @@
 #include "models/topologies/crossbar/crossbar.h"
 #include "models/topologies/dragonfly/dragonfly.h"
 #include "models/topologies/fat_tree/fat_tree.h"
+#include "models/topologies/hammingmesh/hammingmesh.h"
 #include "models/topologies/hyperx/hyperx.h"
 #include "models/topologies/railx/railx.h"
 #include "models/topologies/switchless_dragonfly/switchless_dragonfly.h"
@@ -24,6 +25,7 @@ void register_all_models(Registry& registry, const net::WorkloadFiles& files) {
   net::register_network_family(registry, net::rail_optimized_family(), files);
   net::register_network_family(registry, net::switchless_dragonfly_family(), files);
   net::register_network_family(registry, net::railx_family(), files);
+  net::register_network_family(registry, net::hammingmesh_family(), files);
 }
 
 }  // namespace hx

@@ -7,8 +7,10 @@
 Fig. 14(a): uniform traffic on ~1.3K-chip topologies, each chip with 8 ports of 1 flit/cycle
 (configs/railx/fig14a_*.toml): RailX-2D-HyperX (m = 4, n = 2, 1,296 chips, mesh_speed 4) with
 router.vcs = 6 (two 16-flit buffers per VC class of its 3) and with the default 3, a 36 x 36 2D
-torus, an 11^3 3D torus, a 36-ary 2-tree fat tree and a switch-based Dragonfly (1,312 chips).
-HammingMesh, also in the paper's figure, is not an hxsim family and is missing.
+torus, an 11^3 3D torus, a 36-ary 2-tree fat tree, a switch-based Dragonfly (1,312 chips) and
+HammingMesh Hx4Mesh (9 x 9 boards of 4 x 4 chips, one 18-port switch per chip row and column,
+ports of two planes) with router.vcs = 6 (a buffer per VC class and plane, the baselines'
+convention) and 12 (two, as RailX's 6 VCs give each of its one-plane ports).
 Fig. 14(b): RailX-2D-HyperX with railx.mesh_speed (the paper's k) = 1, 2, 4, router.vcs = 6.
 
 Each curve is one `hxsim sweep` (latency against offered load up to saturation) written to
@@ -67,6 +69,11 @@ def railx(k, vcs):
                  {"railx.mesh_speed": str(k), "router.vcs": str(vcs)}, 0.1, 2.0)
 
 
+def hammingmesh(vcs):  # 6: a 16-flit buffer per VC class and plane, as the other baselines
+    return Curve(f"hammingmesh_vcs{vcs}", f"HammingMesh Hx4Mesh, {vcs} VCs", config("hammingmesh"),
+                 {"router.vcs": str(vcs)}, 0.1, 2.0)
+
+
 def figures():
     return {
         "14a": [
@@ -76,6 +83,8 @@ def figures():
             Curve("torus3d", "3D torus 11x11x11", config("torus3d"), {}, 0.1, 2.0),
             Curve("dragonfly", "Dragonfly 1,312 (8 planes)", config("dragonfly"), {}, 1.0, 8.0),
             Curve("fat_tree", "fat tree 36-ary 2-tree (8 planes)", config("fat_tree"), {}, 1.0, 8.0),
+            hammingmesh(6),
+            hammingmesh(12),
         ],
         "14b": [railx(k, 6) for k in (1, 2, 4)],
     }

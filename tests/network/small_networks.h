@@ -41,6 +41,8 @@ inline const std::vector<SmallNetwork>& small_networks() {
       {"railx",
        {{"m", "2"}, {"n", "1"}, {"x", "hyperx:3"}, {"y", "torus:3"}},
        {{"adaptive", {{"n", "2"}, {"y", "hyperx:3"}}}}},  // detours need hyperx and n >= 2
+      // 3 x 2 boards of 2 x 2 chips (24); one switch per line of 6 (X) or 4 (Y) ports
+      {"hammingmesh", {{"a", "2"}, {"b", "2"}, {"x", "3"}, {"y", "2"}}},
   };
   return table;
 }
