@@ -27,6 +27,7 @@ class Endpoint final : public Component, private ProgramHost {
   void setup() override;
   void handle(const Event& e) override;
   void finish() override;
+  uint64_t work_done() const override { return injected_; }  // packets over its injection link
   void save_state(boost::archive::binary_oarchive& ar) const override;
   void load_state(boost::archive::binary_iarchive& ar) override;
 

@@ -111,6 +111,10 @@ class BuiltNetworkModel final : public NetworkModel {
     for (SummaryValue& v : summarize_workload(stats, *workload_)) values.push_back(std::move(v));
     return values;
   }
+  // One packet crossing one link (injection, router-to-router or ejection): the unit of
+  // simulator speed the field compares (issue #8).
+  std::string work_unit() const override { return "packet_hops"; }
+
   std::vector<std::string> report(const StatsRegistry& stats) const override {
     return workload_ ? report_workload(stats, *workload_) : std::vector<std::string>{};
   }

@@ -23,6 +23,7 @@ class Router final : public Component, private PortLoad {
 
   void handle(const Event& e) override;
   void finish() override;
+  uint64_t work_done() const override { return sent_; }  // packets sent over its links
   void save_state(boost::archive::binary_oarchive& ar) const override;
   void load_state(boost::archive::binary_iarchive& ar) override;
 

@@ -1,4 +1,5 @@
 // `hxsim run` and `hxsim bench`: load a config (or a built-in one), run it, print a summary.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -32,6 +33,13 @@ void print_summary(const char* what, const ResolvedConfig& config, const RunResu
   std::printf("  simulated %s: %llu events (%llu across ranks) in %.3f s wall = %.4g events/s\n",
               format_time(r.reached).c_str(), static_cast<unsigned long long>(events),
               static_cast<unsigned long long>(r.total_remote), r.max_run_s, rate);
+  if (!r.work_unit.empty()) {
+    std::string unit = r.work_unit;  // packet_hops -> packet-hops
+    std::replace(unit.begin(), unit.end(), '_', '-');
+    std::printf("  %llu %s = %.4g %s/s\n", static_cast<unsigned long long>(r.total_work),
+                unit.c_str(), r.max_run_s > 0 ? static_cast<double>(r.total_work) / r.max_run_s : 0.0,
+                unit.c_str());
+  }
   if (r.restored_events > 0) {
     std::printf("  resumed from a checkpoint: %llu events in all\n",
                 static_cast<unsigned long long>(r.total_events));
@@ -126,18 +134,21 @@ int command_bench(MPI_Comm comm, const Registry& registry, const std::string& na
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
   // Per-rank lines, gathered so rank 0 prints them in rank order.
-  const double mine[5] = {static_cast<double>(r.local.events), r.local.run_s, r.local.exchange_s,
-                          r.local.reduce_s, static_cast<double>(r.local.remote_sent)};
-  std::vector<double> all(static_cast<std::size_t>(5 * ranks));
-  MPI_Gather(mine, 5, MPI_DOUBLE, all.data(), 5, MPI_DOUBLE, 0, comm);
+  const double mine[6] = {static_cast<double>(r.local.events), r.local.run_s, r.local.exchange_s,
+                          r.local.reduce_s, static_cast<double>(r.local.remote_sent),
+                          static_cast<double>(r.local.work)};
+  std::vector<double> all(static_cast<std::size_t>(6 * ranks));
+  MPI_Gather(mine, 6, MPI_DOUBLE, all.data(), 6, MPI_DOUBLE, 0, comm);
   if (rank == 0) {
     print_summary("bench", config, r, ranks, output);
     for (int i = 0; i < ranks; ++i) {
-      const double* v = &all[static_cast<std::size_t>(5 * i)];
+      const double* v = &all[static_cast<std::size_t>(6 * i)];
       std::printf(
           "  rank %d: %.0f events, run %.3f s (exchange %.3f s, reduce %.3f s), "
-          "%.0f sent to other ranks, %.4g events/s\n",
+          "%.0f sent to other ranks, %.4g events/s",
           i, v[0], v[1], v[2], v[3], v[4], v[1] > 0 ? v[0] / v[1] : 0.0);
+      if (!r.work_unit.empty()) std::printf(", %.4g %s/s", v[1] > 0 ? v[5] / v[1] : 0.0, r.work_unit.c_str());
+      std::printf("\n");
     }
     std::fflush(stdout);
   }

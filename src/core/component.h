@@ -44,6 +44,9 @@ class Component {
   virtual void handle(const Event& e) = 0;
   /// Called once after the run: write statistics rows here.
   virtual void finish() {}
+  /// Units of the model's work (Model::work_unit) this component has done so far, for
+  /// models that have such a unit; the engine sums them per rank after the run.
+  virtual uint64_t work_done() const { return 0; }
 
   /// Checkpoint hooks: save and restore all mutable state (counters, random streams, queues).
   /// The engine saves the send counter and the pending events itself.

@@ -84,6 +84,9 @@ class Model {
 
   /// Text datasets for the output file, (path, text), e.g. the names of table rows.
   virtual std::vector<std::pair<std::string, std::string>> texts() const { return {}; }
+  /// What Component::work_done counts ("packet_hops" for networks), or empty: the engine
+  /// reports it per rank in /engine and per wall second next to events/s.
+  virtual std::string work_unit() const { return {}; }
 };
 
 }  // namespace hx

@@ -154,7 +154,7 @@ void Table::clear_rows() {
   for (auto& column : data_) std::visit([](auto& v) { v.clear(); }, column);
 }
 
-void Table::add_row(uint64_t id, std::initializer_list<Cell> cells) {
+void Table::add_row(uint64_t id, std::span<const Cell> cells) {
   if (cells.size() != spec_.columns.size()) {
     throw std::logic_error("table '" + spec_.name + "': row has " + std::to_string(cells.size()) +
                            " cells, expected " + std::to_string(spec_.columns.size()));

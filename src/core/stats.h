@@ -74,7 +74,10 @@ class Table {
   const std::vector<uint64_t>& ids() const { return ids_; }
 
   /// Appends a row; `cells` follow spec().columns in order and must match their types.
-  void add_row(uint64_t id, std::initializer_list<Cell> cells);
+  void add_row(uint64_t id, std::span<const Cell> cells);
+  void add_row(uint64_t id, std::initializer_list<Cell> cells) {
+    add_row(id, std::span<const Cell>(cells.begin(), cells.size()));
+  }
   /// kPerOwner tables: the `seq`-th row of `owner`.
   void add_owned_row(uint64_t owner, uint64_t seq, std::initializer_list<Cell> cells) {
     add_row(owner << 32 | seq, cells);

@@ -4,13 +4,8 @@
 namespace hx {
 
 RunTables make_run_tables(int rank, std::size_t components, const EngineStats& s,
-                          const RankCut& cut) {
-  RunTables t{
-      Table(TableSpec{
-          "engine",
-          "rank",
-          "per-rank engine statistics",
-          {
+                          const RankCut& cut, const std::string& work_unit) {
+  std::vector<ColumnSpec> engine_columns{
               {"events", ColumnType::kU64, "1", "events handled"},
               {"remote_sent", ColumnType::kU64, "1", "events sent to other ranks"},
               {"remote_received", ColumnType::kU64, "1", "events received from other ranks"},
@@ -24,7 +19,15 @@ RunTables make_run_tables(int rank, std::size_t components, const EngineStats& s
               {"checkpoints", ColumnType::kU64, "1", "checkpoints written"},
               {"checkpoint_s", ColumnType::kF64, "s",
                "wall time writing checkpoints (part of run_s)"},
-          }}),
+  };
+  if (!work_unit.empty()) {
+    engine_columns.push_back({work_unit, ColumnType::kU64, "1",
+                              "the model's unit of work done by this rank's components"});
+    engine_columns.push_back({work_unit + "_per_s", ColumnType::kF64, "1/s",
+                              work_unit + " / run_s"});
+  }
+  RunTables t{
+      Table(TableSpec{"engine", "rank", "per-rank engine statistics", std::move(engine_columns)}),
       Table(TableSpec{
           "partition",
           "rank",
@@ -38,10 +41,17 @@ RunTables make_run_tables(int rank, std::size_t components, const EngineStats& s
           }}),
   };
   const auto id = static_cast<uint64_t>(rank);
-  t.engine.add_row(
-      id, {s.events, s.remote_sent, s.remote_received, s.windows, s.build_s, s.run_s, s.exchange_s,
-           s.reduce_s, s.run_s > 0 ? static_cast<double>(s.events) / s.run_s : 0.0, s.checkpoints,
-           s.checkpoint_s});
+  const auto per_s = [&s](uint64_t n) {
+    return s.run_s > 0 ? static_cast<double>(n) / s.run_s : 0.0;
+  };
+  std::vector<Cell> row{s.events,   s.remote_sent, s.remote_received, s.windows,
+                        s.build_s,  s.run_s,       s.exchange_s,      s.reduce_s,
+                        per_s(s.events), s.checkpoints, s.checkpoint_s};
+  if (!work_unit.empty()) {
+    row.push_back(s.work);
+    row.push_back(per_s(s.work));
+  }
+  t.engine.add_row(id, row);
   t.partition.add_row(id, {static_cast<uint64_t>(components), cut.weight, cut.ports, cut.cut_ports,
                            static_cast<uint64_t>(cut.neighbours.size())});
   return t;

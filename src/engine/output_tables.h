@@ -13,7 +13,9 @@ struct RunTables {
   Table partition;
 };
 
+/// `work_unit`: the model's (Model::work_unit); when not empty, /engine gets its count and
+/// rate as two more columns, named after it.
 RunTables make_run_tables(int rank, std::size_t components, const EngineStats& stats,
-                          const RankCut& cut);
+                          const RankCut& cut, const std::string& work_unit);
 
 }  // namespace hx

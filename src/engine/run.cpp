@@ -170,6 +170,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
     sim.setup();
   }
   const double build_s = std::chrono::duration<double>(Clock::now() - build_start).count();
+  const uint64_t work_before = sim.work_done();  // restored counters: work of an earlier process
 
   RunControl control;
   control.checkpoint_every = options.checkpoint_every;
@@ -207,6 +208,8 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   result.local = ranks == 1 ? run_sequential(sim, end, &progress, control)
                             : run_windows(sim, comm, result.cut.lookahead, end, &progress, control);
   result.local.build_s = build_s;
+  result.local.work = sim.work_done() - work_before;
+  result.work_unit = model.work_unit();
   result.reached = result.local.reached;
   result.interrupted = result.local.interrupted;
   sim.finish(result.local.drained, result.reached);
@@ -215,17 +218,19 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   result.summary = model.summarize(stats);
   result.report = model.report(stats);
 
-  uint64_t mine[2] = {events_before + result.local.events, result.local.remote_sent};
-  uint64_t totals[2];
-  MPI_Allreduce(mine, totals, 2, MPI_UINT64_T, MPI_SUM, comm);
+  uint64_t mine[3] = {events_before + result.local.events, result.local.remote_sent,
+                      result.local.work};
+  uint64_t totals[3];
+  MPI_Allreduce(mine, totals, 3, MPI_UINT64_T, MPI_SUM, comm);
   result.total_events = totals[0];
   result.restored_events = options.restart ? options.restart->manifest().events : 0;
   result.total_remote = totals[1];
+  result.total_work = totals[2];
   MPI_Allreduce(&result.local.run_s, &result.max_run_s, 1, MPI_DOUBLE, MPI_MAX, comm);
 
   if (!options.output.empty()) {
     RunTables tables = make_run_tables(rank, sim.component_count(), result.local,
-                                       analyse_rank(model, *partition, rank));
+                                       analyse_rank(model, *partition, rank), result.work_unit);
     OutputContent content;
     content.texts.push_back({"/config", config.text});
     for (auto& text : model.texts()) content.texts.push_back(std::move(text));
@@ -252,6 +257,18 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
     };
     if (options.restart) {
       content.attributes.push_back({"/", "restarted_from", options.restart->path()});
+    }
+    // The run's speed: this process's work over the slowest rank's executor time. On /engine,
+    // with the other figures that differ from run to run.
+    const auto per_s = [&result](uint64_t n) {
+      return result.max_run_s > 0 ? static_cast<double>(n) / result.max_run_s : 0.0;
+    };
+    content.attributes.push_back(
+        {"/engine", "events_per_s", per_s(result.total_events - result.restored_events)});
+    if (!result.work_unit.empty()) {
+      content.attributes.push_back({"/engine", result.work_unit, result.total_work});
+      content.attributes.push_back(
+          {"/engine", result.work_unit + "_per_s", per_s(result.total_work)});
     }
     for (const SummaryValue& v : result.summary) {
       std::visit([&](auto x) { content.attributes.push_back({"/summary", v.name, x}); }, v.value);

@@ -59,7 +59,9 @@ struct RunResult {
   uint64_t total_events = 0;     // all ranks, since the run began (before a restart too)
   uint64_t restored_events = 0;  // of those, handled before the checkpoint restarted from
   uint64_t total_remote = 0;
-  double max_run_s = 0;  // the slowest rank's executor time
+  uint64_t total_work = 0;  // all ranks, in this process's run (not before a restart)
+  std::string work_unit;    // Model::work_unit (empty: the model has none)
+  double max_run_s = 0;     // the slowest rank's executor time
   SimTime reached;
   bool interrupted = false;           // stopped early by a request; checkpoint and partial results
   std::string last_checkpoint;        // path of the newest checkpoint written, if any

@@ -182,6 +182,12 @@ void Simulation::receive(const std::vector<Event>& events) {
   }
 }
 
+uint64_t Simulation::work_done() const {
+  uint64_t sum = 0;
+  for (const auto& c : components_) sum += c->work_done();
+  return sum;
+}
+
 void Simulation::finish(bool drained, SimTime reached) {
   sink_.set_drained(drained);
   sink_.set_now(reached);

@@ -409,7 +409,9 @@ TEST(TrafficPattern, BlockKeepsTrafficInsideTheBlock) {
         EXPECT_LT(dst, base + 16) << name << " " << src;
         EXPECT_NE(dst, src) << name;
       }
-      if (name == "uniform") EXPECT_EQ(counts.size(), 15u) << src;
+      if (name == "uniform") {
+        EXPECT_EQ(counts.size(), 15u) << src;
+      }
     }
   }
 }

@@ -108,6 +108,27 @@ TEST(NetworkConservation, EveryFamilyAndRoutingDrains) {
   EXPECT_GE(runs, 12);
 }
 
+// The engine's packet-hop count (Component::work_done, /engine) against the packets' own
+// record: with no warm-up every packet is measured, so when the run drains each crossed its
+// injection link, hops_mean router-to-router links on average, and its ejection link.
+TEST(NetworkConservation, EngineCountsEveryPacketHop) {
+  for (const test::SmallNetwork& network : test::small_networks()) {
+    SCOPED_TRACE(network.family);
+    Config c = conservation_config(network, routing_choices(network.family).front());
+    c.set("traffic.warmup", "0cycles", "test");
+    RunOptions options;
+    options.progress = ProgressMode::kOff;
+    const RunResult r = run_simulation(MPI_COMM_WORLD, resolve_config(registry(), c), options);
+    const uint64_t delivered = count(r.summary, "measured_delivered");
+    ASSERT_EQ(delivered, count(r.summary, "packets_injected"));
+    ASSERT_EQ(count(r.summary, "packets_in_flight"), 0u);
+    const auto router_hops =
+        static_cast<uint64_t>(std::llround(value(r.summary, "hops_mean") * delivered));
+    EXPECT_EQ(r.work_unit, "packet_hops");
+    EXPECT_EQ(r.total_work, router_hops + 2 * delivered);
+  }
+}
+
 TEST(NetworkConservation, RunCutMidWindowHoldsPacketsInFlight) {
   for (const test::SmallNetwork& network : test::small_networks()) {
     SCOPED_TRACE(network.family);
