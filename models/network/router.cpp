@@ -2,6 +2,8 @@
 #include "models/network/router.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
 #include <boost/serialization/array.hpp>
@@ -61,6 +63,34 @@ void Router::handle(const Event& e) {
       break;
     case kWatchdog:
       check_watchdog();
+      break;
+    default:
+      break;
+  }
+}
+
+void Router::prefetch(const Event& e) const {
+  switch (e.kind) {
+    case kPacketArrival: {
+      uint8_t vc;  // of the packet's fields only its VC is needed
+      std::memcpy(&vc, e.payload.data() + offsetof(Packet, vc), sizeof vc);
+      __builtin_prefetch(&queues_[e.port * vcs_ + vc]);
+      __builtin_prefetch(&busy_vcs_[e.port]);
+      __builtin_prefetch(&from_endpoint_[e.port]);
+      __builtin_prefetch(pending_allocations_.data());
+      break;
+    }
+    case kCreditArrival:
+      __builtin_prefetch(&credits_[e.port * vcs_]);
+      __builtin_prefetch(&outputs_[e.port]);
+      break;
+    case kAllocate:
+      __builtin_prefetch(busy_vcs_.data());
+      __builtin_prefetch(input_free_.data());
+      __builtin_prefetch(next_vc_.data());
+      __builtin_prefetch(queues_.data());
+      __builtin_prefetch(credits_.data());
+      __builtin_prefetch(pending_allocations_.data());
       break;
     default:
       break;

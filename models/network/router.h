@@ -22,6 +22,7 @@ class Router final : public Component, private PortLoad {
   Router(ComponentId id, uint32_t index, const NetworkContext& net, const BuildContext& ctx);
 
   void handle(const Event& e) override;
+  void prefetch(const Event& e) const override;
   void finish() override;
   uint64_t work_done() const override { return sent_; }  // packets sent over its links
   void save_state(boost::archive::binary_oarchive& ar) const override;

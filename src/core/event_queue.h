@@ -47,6 +47,13 @@ class EventQueue {
     return en.dst_local;
   }
 
+  /// The event `ahead` places after the next one when it is already known without work (and
+  /// nullptr otherwise).
+  const Event* peek_ahead(std::size_t ahead) const {
+    if (now_sorted_.size() <= ahead) return nullptr;
+    return &pool_[now_sorted_[now_sorted_.size() - 1 - ahead].slot];
+  }
+
   /// Every pending event, in no particular order (for checkpoints and the deadlock report).
   template <class F>
   void for_each(F&& f) const {
