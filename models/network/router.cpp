@@ -107,7 +107,7 @@ void Router::on_packet(PortId port, const Packet& packet) {
   ++received_;
   if (held_++ == 0) loaded_since_ps_ = now;
   if (q.size() == 1) {
-    ++busy_vcs_[port];
+    busy_vcs_[port] |= 1u << packet.vc;
     request_allocation(w.ready_ps);
   }
   if (!watchdog_armed_) {
@@ -220,11 +220,15 @@ void Router::allocate() {
         wake = std::min(wake, input_free_[in]);
         continue;
       }
-      for (uint8_t k = 0; k < vcs_; ++k) {
-        const auto vc = static_cast<uint8_t>((next_vc_[in] + k) % vcs_);
-        RingQueue<Waiting>& q = queue(in, vc);
-        if (q.empty()) continue;
-        Waiting& head = q.front();
+      // The non-empty VCs in round-robin order from next_vc_: the mask rotated to start there.
+      const uint32_t start = next_vc_[in];
+      const uint64_t mask = busy_vcs_[in];
+      uint64_t rotated = ((mask >> start) | (mask << (vcs_ - start))) & ((uint64_t{1} << vcs_) - 1);
+      for (; rotated != 0; rotated &= rotated - 1) {
+        uint32_t vc32 = start + static_cast<uint32_t>(__builtin_ctzll(rotated));
+        if (vc32 >= vcs_) vc32 -= vcs_;
+        const auto vc = static_cast<uint8_t>(vc32);
+        Waiting& head = queue(in, vc).front();
         if (head.ready_ps > now) {
           wake = std::min(wake, head.ready_ps);
           continue;
@@ -275,7 +279,7 @@ void Router::forward(const Request& r, int64_t now) {
   RingQueue<Waiting>& q = queue(r.input, r.vc);
   const Waiting w = q.front();
   q.pop_front();
-  if (q.empty()) --busy_vcs_[r.input];
+  if (q.empty()) busy_vcs_[r.input] &= ~(1u << r.vc);
   --held_;
   ++sent_;
   last_move_ps_ = now;

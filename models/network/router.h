@@ -84,7 +84,7 @@ class Router final : public Component, private PortLoad {
   std::vector<int64_t> input_free_;     // the crossbar input is streaming a packet until then
   std::vector<uint8_t> next_vc_;        // per input: round-robin pointer over its VCs
   std::vector<uint8_t> from_endpoint_;  // per input: 1 if it comes from an endpoint
-  std::vector<uint16_t> busy_vcs_;      // per input: non-empty VC queues
+  std::vector<uint32_t> busy_vcs_;      // per input: bit v set when VC v's queue is non-empty
 
   std::vector<int64_t> pending_allocations_;  // times of scheduled kAllocate events, ascending
   uint32_t held_ = 0;                         // packets in the input buffers
