@@ -124,7 +124,12 @@ void Router::on_credit(PortId port, const Credit& credit) {
     out.stats.stall_ps += net_.window_overlap(out.stall_since, now);
     out.stall_since = -1;
   }
-  if (held_ > 0) request_allocation(this->now().count_ps());
+  // Every other blocked head already has a wake-up scheduled (its ready time, its input's or
+  // output's free time), so only heads short of credits here need an allocation now.
+  if (out.credit_waiter) {
+    out.credit_waiter = false;
+    request_allocation(this->now().count_ps());
+  }
 }
 
 void Router::request_allocation(int64_t at) {
@@ -159,6 +164,7 @@ bool Router::select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best)
       const uint32_t space = credits(c.port, static_cast<uint8_t>(vc));
       if (space < flits) {
         if (out.stall_since < 0) out.stall_since = now;
+        out.credit_waiter = true;
         continue;
       }
       if (!found || space > best_credits) {
@@ -178,6 +184,7 @@ bool Router::select_with_detours(uint16_t flits, int64_t now, int64_t& wake, Can
   bool found = false;
   for (const Candidate& c : candidates_) {
     Output& out = outputs_[c.port];
+    out.credit_waiter = true;  // any credit here can change the choice between direct and detour
     const bool busy = out.free_ps > now;
     if (busy) {
       wake = std::min(wake, out.free_ps);

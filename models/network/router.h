@@ -41,6 +41,9 @@ class Router final : public Component, private PortLoad {
     int64_t ps_per_flit = 0;
     uint32_t next_input = 0;   // round-robin pointer of the output arbiter
     bool to_endpoint = false;  // hops count router-to-router links only
+    // A head found too few credits here (or weighed them against a detour) since the last
+    // allocation this output's credits triggered: only then can a credit unblock something.
+    bool credit_waiter = false;
     LinkStats stats;
   };
   struct Request {
