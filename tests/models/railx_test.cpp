@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -18,6 +19,7 @@
 #include "core/error.h"
 #include "models/network/channel_graph.h"
 #include "models/topologies/railx/analytic.h"
+#include "models/topologies/railx/shape.h"
 #include "support/input_error.h"
 #include "support/topology_checks.h"
 
@@ -293,6 +295,36 @@ TEST(RailX, FullSizeSystemsAreClosedForms) {
   std::vector<PortSpec> ports;
   hx4.topology->ports(hx4.topology->router_component(65535), ports);
   EXPECT_EQ(ports.size(), 1u + 2 + 9 + 9);  // north-east corner: 2 mesh, 9 X+, 9 Y+
+}
+
+// Dimension splitting (§3.3.4, Fig. 16): an axis of n = 10 ports per chip edge split n_c : n_d
+// between two dimensions gives every chip row n_c and n_d rails of its own (Table 4's
+// V / (2 n_c B / m): the m chips of a row share their row's ports), for every split; equal
+// counts deal round-robin; with three dimensions every chip row holds each one's share to
+// within one rail.
+TEST(RailX, SplitRailsSpreadEvenlyOverChipRows) {
+  using railx::kX;
+  const auto per_row = [](const railx::Shape& s, uint32_t d) {
+    std::vector<uint32_t> rows(s.m, 0);
+    for (uint32_t l = 0; l < s.used[kX]; ++l) rows[l / s.n] += s.rail_dim[kX][l] == int16_t(d);
+    return rows;
+  };
+  for (uint32_t nc = 1; nc < 10; ++nc) {
+    SCOPED_TRACE(nc);
+    const railx::Shape s(4, 10, 128,
+                         "torus:4:" + std::to_string(4 * nc) + ",torus:4:" +
+                             std::to_string(4 * (10 - nc)),
+                         "none");
+    EXPECT_EQ(per_row(s, 0), std::vector<uint32_t>(4, nc));
+    EXPECT_EQ(per_row(s, 1), std::vector<uint32_t>(4, 10 - nc));
+  }
+  const railx::Shape equal(4, 9, 128, "hyperx:8,hyperx:8", "none");
+  for (uint32_t l = 0; l < 36; ++l) EXPECT_EQ(equal.rail_dim[kX][l], int16_t(l % 2)) << l;
+  const railx::Shape three(3, 5, 128, "torus:3:2,torus:3:4,torus:3:9", "none");
+  for (uint32_t d = 0; d < 3; ++d) {
+    const double share = three.dims[d].rails.size() / 3.0;
+    for (uint32_t rails : per_row(three, d)) EXPECT_LT(std::abs(rails - share), 1.0) << d;
+  }
 }
 
 TEST(RailX, InputErrors) {
