@@ -214,6 +214,61 @@ TEST(RailX, ChannelDependencyGraphs) {
   EXPECT_EQ(build(torus).routing->vcs(), 4);
 }
 
+// delivery_vc: one more VC, the top one, for the last optical hop and the walk in the
+// destination node, so a delivery never queues behind a packet waiting for a rail. Every route
+// still arrives within its bound and every graph stays acyclic; along a torus:4 ring of 4 x 4
+// chips the hop into the destination node (and only that one) is on the top VC, and the walk
+// there stays on it.
+TEST(RailX, DeliveryClassIsTheTopVcAndStaysAcyclic) {
+  for (Settings s : kShapes) {
+    SCOPED_TRACE(s[2].second + " / " + s[3].second);
+    const uint8_t without = build(s).routing->vcs();
+    s.push_back({"delivery_vc", "true"});
+    const Network net = build(s);
+    EXPECT_EQ(net.routing->vcs(), without + 1);
+    testing::check_all_routes(*net.topology, *net.routing, net.routing->vcs(),
+                              net.topology->diameter());
+    EXPECT_TRUE(check_channel_graph(*net.topology, *net.routing, net.routing->vcs()).acyclic);
+  }
+  const Network net = build({{"m", "4"}, {"n", "2"}, {"x", "torus:4:4,torus:4:4"},
+                             {"y", "none"}, {"delivery_vc", "true"}});
+  const Topology& t = *net.topology;
+  const uint8_t top = net.routing->vcs() - 1;
+  EXPECT_EQ(top, 4);  // class 0, ring 0 (entered without a step) 1, ring 1: 2 and 3, delivery 4
+  for (const uint32_t dst : {16u * 1 + 5, 16u * 2 + 6, 16u * 4 + 9, 16u * 10 + 15}) {
+    SCOPED_TRACE(dst);
+    Packet packet;
+    packet.src = 0;
+    packet.dst = dst;
+    uint32_t router = 0;
+    PortId in = 0;
+    std::vector<PortSpec> ports;
+    for (int hop = 0; router != dst; ++hop) {
+      ASSERT_LT(hop, 40);
+      Candidates out;
+      net.routing->route(router, in, packet, out);
+      ASSERT_FALSE(out.empty());
+      ports.clear();
+      t.ports(t.router_component(router), ports);
+      const PortSpec& next = ports[out[0].port];
+      const uint32_t to = t.node(next.peer).index;
+      const bool arrives = to / 16 == dst / 16;
+      if (router / 16 != to / 16) {
+        EXPECT_EQ(out[0].vc == top, arrives) << "optical hop " << router << " -> " << to;
+      } else if (router / 16 == dst / 16) {
+        EXPECT_EQ(out[0].vc, top) << "walk in the destination node at " << router;
+      }
+      packet.vc = out[0].vc;
+      router = to;
+      in = next.peer_port;
+    }
+  }
+  EXPECT_NE(error_of([] {
+              build({{"routing", "adaptive"}, {"delivery_vc", "true"}});
+            }).find("minimal routing"),
+            std::string::npos);
+}
+
 TEST(RailX, AdaptiveRoutesDetourWithinTheirHopBudget) {
   // §4.1.2 with a VC per inter-node hop: a route takes at most a optical hops (default d_o + 1)
   // and walks at most 2(m - 1) mesh hops in each of the a + 1 nodes it visits.
