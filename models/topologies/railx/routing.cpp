@@ -27,7 +27,7 @@
 // chip shares each mesh VC with the node's own packets walking to their rail ports: an ejecting
 // packet waits behind one that waits for a busy rail (head-of-line blocking), and a ring's nodes
 // hold each other up. (Measured: a CP all-gather over torus:4 rings of 4 x 4-chip nodes took
-// 2.2 x its bandwidth term, against 1.02 x on single-chip nodes.) With `delivery` the optical
+// 2.2 x its α-β time, against 1.02 x on single-chip nodes.) With `delivery` the optical
 // hop into the destination node and the walk there take one more class, the top one, which
 // only ever waits for itself (mesh walks in dimension order or north-last, inside one node) and
 // for ejection: edges lead into it but none out, so the graph stays acyclic. Algorithm 1 does
