@@ -123,8 +123,8 @@ std::unique_ptr<wl::Workload> make_collective(const ParamSet& w, const NetworkCo
       throw InputError("workload.groups = '" + partition + "' and workload.group = '" +
                        w.text("group") + "': set one of them (groups splits all ranks)");
     }
-    const wl::StridedPartition p = wl::parse_partition(partition, mapping.ranks(),
-                                                       "workload.groups");
+    const wl::StridedPartition p =
+        wl::parse_partition(partition, mapping.ranks(), "workload.groups");
     for (uint32_t first : p.firsts(mapping.ranks())) {
       specs.push_back(spec);
       for (uint32_t r : wl::strided_group(first, p.size, p.stride)) {

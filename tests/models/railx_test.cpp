@@ -230,8 +230,11 @@ TEST(RailX, DeliveryClassIsTheTopVcAndStaysAcyclic) {
                               net.topology->diameter());
     EXPECT_TRUE(check_channel_graph(*net.topology, *net.routing, net.routing->vcs()).acyclic);
   }
-  const Network net = build({{"m", "4"}, {"n", "2"}, {"x", "torus:4:4,torus:4:4"},
-                             {"y", "none"}, {"delivery_vc", "true"}});
+  const Network net = build({{"m", "4"},
+                             {"n", "2"},
+                             {"x", "torus:4:4,torus:4:4"},
+                             {"y", "none"},
+                             {"delivery_vc", "true"}});
   const Topology& t = *net.topology;
   const uint8_t top = net.routing->vcs() - 1;
   EXPECT_EQ(top, 4);  // class 0, ring 0 (entered without a step) 1, ring 1: 2 and 3, delivery 4
@@ -366,10 +369,9 @@ TEST(RailX, SplitRailsSpreadEvenlyOverChipRows) {
   };
   for (uint32_t nc = 1; nc < 10; ++nc) {
     SCOPED_TRACE(nc);
-    const railx::Shape s(4, 10, 128,
-                         "torus:4:" + std::to_string(4 * nc) + ",torus:4:" +
-                             std::to_string(4 * (10 - nc)),
-                         "none");
+    const railx::Shape s(
+        4, 10, 128,
+        "torus:4:" + std::to_string(4 * nc) + ",torus:4:" + std::to_string(4 * (10 - nc)), "none");
     EXPECT_EQ(per_row(s, 0), std::vector<uint32_t>(4, nc));
     EXPECT_EQ(per_row(s, 1), std::vector<uint32_t>(4, 10 - nc));
   }

@@ -49,9 +49,11 @@ for (a, p), r in list(latency.items()) + list(bandwidth.items()):
 for p in (3, 5):
     for a in ("hierarchical_direct", "direct2d"):
         assert 1.0 <= latency[a, p]["ratio"] <= 1.4, (a, p, latency[a, p]["ratio"])
-    assert latency["hierarchical_direct", p]["simulated_s"] < latency["hierarchical", p]["simulated_s"]
+    direct, ring = latency["hierarchical_direct", p], latency["hierarchical", p]
+    assert direct["simulated_s"] < ring["simulated_s"], (p, direct, ring)
 grow = lambda a: latency[a, 5]["simulated_s"] / latency[a, 3]["simulated_s"]
-print(f"p = 5 over p = 3: direct {grow('hierarchical_direct'):.3f}, 2D ring {grow('hierarchical'):.3f}")
+print(f"p = 5 over p = 3: direct {grow('hierarchical_direct'):.3f}, "
+      f"2D ring {grow('hierarchical'):.3f}")
 assert grow("hierarchical_direct") <= 1.15, grow("hierarchical_direct")
 assert grow("hierarchical") >= 1.5, grow("hierarchical")
 PY

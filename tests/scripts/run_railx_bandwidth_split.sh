@@ -43,7 +43,8 @@ for b in (short, long):
     assert abs(b["n_c_simulated"] - b["n_c_eq11"]) <= 1, b
     assert b["n_c_overlap_simulated"] >= b["n_c_simulated"], b
 PY
-if /usr/bin/python3 "$script" --hxsim "$hxsim" --splits 10 --out "$scratch/bad" 2>"$scratch/err"; then
+if /usr/bin/python3 "$script" --hxsim "$hxsim" --splits 10 --out "$scratch/bad" \
+  2>"$scratch/err"; then
   echo "split 10 was accepted" >&2
   exit 1
 fi

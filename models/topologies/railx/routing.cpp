@@ -110,8 +110,8 @@ class RailRouting final : public Routing {
   // last one), else the first such row in an order rotated per flow, which spreads such flows
   // over the rows. On arriving in the chosen row the packet's own row qualifies, so the choice
   // needs no packet state.
-  void leave_group(uint32_t node, uint32_t x, uint32_t y, uint32_t dst_node, bool last,
-                   uint8_t cls, const Packet& packet, Candidates& out) const {
+  void leave_group(uint32_t node, uint32_t x, uint32_t y, uint32_t dst_node, bool last, uint8_t cls,
+                   const Packet& packet, Candidates& out) const {
     const Dim& groups = s_.dims[0];
     const uint32_t a = s_.coord(node, 0), b = s_.coord(dst_node, 0), row = s_.coord(node, 1),
                    rows = s_.dims[1].size;
@@ -130,8 +130,8 @@ class RailRouting final : public Routing {
   }
 
   // Towards coordinate t in dimension d; `last`: d is the only dimension left to correct.
-  void leave(uint32_t node, uint32_t x, uint32_t y, uint32_t d, uint32_t t, bool last,
-             uint8_t cls, bool detours, const Packet& packet, Candidates& out) const {
+  void leave(uint32_t node, uint32_t x, uint32_t y, uint32_t d, uint32_t t, bool last, uint8_t cls,
+             bool detours, const Packet& packet, Candidates& out) const {
     const Dim& dim = s_.dims[d];
     uint32_t step = 1;  // class increment of the optical hop
     RailLinks links;    // hyperx, dragonfly: the ports reaching t

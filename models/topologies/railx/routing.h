@@ -19,7 +19,7 @@ struct RoutingOptions {
   uint32_t hops = 0;      // adaptive: inter-node hops a route may take (a); 0: d_o + 1
   uint8_t penalty = 4;    // adaptive: flits of free space a detour must win by
   MeshRouting mesh = MeshRouting::kDor;
-  uint8_t vc_limit = 0;  // 0: the VCs the routing needs; fewer folds the top classes together
+  uint8_t vc_limit = 0;   // 0: the VCs the routing needs; fewer folds the top classes together
   bool delivery = false;  // minimal: the last optical hop and the walk in the destination node
                           // on a VC class of their own, the top one (routing.cpp)
 };
