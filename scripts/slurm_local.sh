@@ -86,6 +86,9 @@ AuthInfo=socket=$dir/munge/socket,cred_expire=10
 CredType=cred/munge
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
+# PMIx makes spmix_appdir_<uid>_<job>.<step> here; job ids restart at 1 in every private Slurm,
+# so a directory that an earlier instance left in /tmp would make the step fail to start.
+TmpFS=$dir/tmp
 SlurmctldPidFile=$dir/run/slurmctld.pidfile
 SlurmdPidFile=$dir/run/slurmd.pidfile
 SlurmctldLogFile=$dir/log/slurmctld.log
@@ -158,7 +161,7 @@ do_start() {
     do_stop
     install_packages
     rm -rf "$dir/state" "$dir/spool" "$dir/log" "$dir/run"
-    mkdir -p "$dir/state" "$dir/spool" "$dir/log" "$dir/run" "$dir/munge"
+    mkdir -p "$dir/state" "$dir/spool" "$dir/log" "$dir/run" "$dir/munge" "$dir/tmp"
     # munged wants its socket's directories searchable by everyone (it serves every user).
     chmod 755 "$dir" "$dir/munge"
     write_config
