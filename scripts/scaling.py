@@ -34,14 +34,8 @@ import shlex
 import subprocess
 import sys
 
-import h5py
-import hxanalysis as hx
-import matplotlib
-import numpy as np
-import pandas as pd
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+# h5py, numpy, pandas, matplotlib and hxanalysis are imported by the functions that collect and
+# plot: --emit and bad input then answer at once (importing them takes seconds on a busy VM).
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MPIRUN = os.path.join(ROOT, "scripts", "mpirun.sh")
@@ -192,6 +186,8 @@ def run_all(args, runs):
 def measure(path):
     """One run's figures from its /engine table and attributes, /partition and root
     attributes; None (with a warning) for a file that is not a finished hxsim run."""
+    import h5py
+    import hxanalysis as hx
     with h5py.File(path, "r") as f:
         if "engine" not in f or "ranks" not in f.attrs:
             return None
@@ -204,10 +200,10 @@ def measure(path):
     wall, compute = engine["run_s"].max(), engine["compute_s"]
     row = {"ranks": int(hx.attributes(path)["ranks"]), "wall_s": wall,
            "build_s": engine["build_s"].max(), "events": int(engine["events"].sum())}
-    row["events_per_s"] = row["events"] / wall if wall > 0 else np.nan
+    row["events_per_s"] = ratio(row["events"], wall)
     if "packet_hops" in engine:
         row["packet_hops"] = int(engine["packet_hops"].sum())
-        row["packet_hops_per_s"] = row["packet_hops"] / wall if wall > 0 else np.nan
+        row["packet_hops_per_s"] = ratio(row["packet_hops"], wall)
     row.update({
         "compute_s": compute.mean(), "exchange_s": engine["exchange_s"].mean(),
         "reduce_s": engine["reduce_s"].mean(), "compute_max_s": compute.max(),
@@ -221,12 +217,13 @@ def measure(path):
 
 def ratio(a, b):
     """a / b, or NaN when b is 0."""
-    return float(a) / float(b) if b else np.nan
+    return float(a) / float(b) if b else float("nan")
 
 
 def tabulate(directory, names, mode):
     """The scaling table of the runs `names` in `directory`: one row per rank count (the run of
     median wall time), speed-up and efficiency against the smallest rank count."""
+    import pandas as pd
     runs = []
     for name in names:
         row = measure(os.path.join(directory, name))
@@ -260,6 +257,8 @@ def tabulate(directory, names, mode):
 def write_table(directory, table, mode):
     """DIR/scaling.csv, and DIR/scaling.h5 with the table /scaling written like hxsim's own:
     one 1-D dataset per column with `units` and `long_name`, the id `row` as dimension scale."""
+    import h5py
+    import numpy as np
     table.to_csv(os.path.join(directory, "scaling.csv"), index=False)
     described = {name: (units, text) for name, units, text in COLUMNS}
     temporary = os.path.join(directory, "scaling.h5.tmp")
@@ -283,6 +282,10 @@ def write_table(directory, table, mode):
 def plot(directory, table, mode):
     """DIR/scaling.png: speed-up and efficiency against ranks with the ideal lines, and
     DIR/breakdown.png: the mean per-rank time split into compute, exchange and reduction."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
     ranks, base = table["ranks"].to_numpy(), table["ranks"].iloc[0]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     left.plot(ranks, table["speedup"], marker="o", label="measured")
