@@ -128,27 +128,28 @@ def plan(args):
             for k in range(1, args.repeat + 1) for r, c, s in entries]
 
 
-def command(args, ranks, config, sets, output, launcher):
-    """The argv of one run: LAUNCHER -n RANKS [launcher args] hxsim run CONFIG -o OUTPUT ..."""
-    run = [args.hxsim, "run"] + ([config] if config else []) + ["-o", output, "--progress", "off"]
+def command(hxsim, ranks, config, sets, output, launcher):
+    """The argv of one run: LAUNCHER -n RANKS hxsim run CONFIG -o OUTPUT --progress off --set ...
+    (LAUNCHER is a list: the launcher and its flags)."""
+    run = [hxsim, "run"] + ([config] if config else []) + ["-o", output, "--progress", "off"]
     for item in sets:
         run += ["--set", item]
-    return [launcher, "-n", str(ranks)] + shlex.split(args.launcher_args or "") + run
+    return launcher[:1] + ["-n", str(ranks)] + launcher[1:] + run
 
 
 def emit(args, runs):
     """Prints the series as a shell script for a cluster: srun or mpirun, one line per run,
     each skipped when its output exists."""
-    launcher = {"srun": "srun", "mpirun": "mpirun"}[args.emit]
+    launcher = [args.emit] + shlex.split(args.launcher_args or "")
     relative = os.path.relpath(args.hxsim)  # the cluster's checkout need not be at this path
-    args.hxsim = args.hxsim if relative.startswith("..") else relative
-    print(f"# hxsim {args.mode} scaling, {len(runs)} runs; afterwards: "
+    hxsim = args.hxsim if relative.startswith("..") else relative
+    print(f"# hxsim {args.mode} scaling ({len(runs)} runs); afterwards: "
           f"scripts/scaling.py {args.mode} --collect {shlex.quote(args.out)}")
     print(f"mkdir -p {shlex.quote(args.out)}")
     for name, ranks, config, sets in runs:
         output = os.path.join(args.out, name)
         print(f"test -e {shlex.quote(output)} || "
-              + shlex.join(command(args, ranks, config, sets, output, launcher)))
+              + shlex.join(command(hxsim, ranks, config, sets, output, launcher)))
 
 
 def run_all(args, runs):
@@ -156,7 +157,7 @@ def run_all(args, runs):
     os.makedirs(args.out, exist_ok=True)
     manifest_path = os.path.join(args.out, "runs.json")
     manifest = json.load(open(manifest_path)) if os.path.exists(manifest_path) else {}
-    env = dict(os.environ)
+    env = dict(os.environ)  # launcher flags reach mpirun through mpirun.sh's HX_MPIEXEC_FLAGS
     if args.launcher_args:
         env["HX_MPIEXEC_FLAGS"] = (env.get("HX_MPIEXEC_FLAGS", "") + " " + args.launcher_args)
     for name, ranks, config, sets in runs:
@@ -168,9 +169,10 @@ def run_all(args, runs):
                      "or delete the file")
             print(f"{name}: exists, skipped", flush=True)
             continue
-        argv = command(args, ranks, config, sets, output, MPIRUN)
-        argv[:1] = ["bash", MPIRUN]  # runs also where the script is not executable
-        print(f"{name}: {shlex.join(argv[1:])}", flush=True)
+        argv = command(args.hxsim, ranks, config, sets, output, [MPIRUN])
+        flags = f"HX_MPIEXEC_FLAGS={shlex.quote(args.launcher_args)} " if args.launcher_args else ""
+        print(f"{name}: {flags}{shlex.join(argv)}", flush=True)
+        argv.insert(0, "bash")  # runs also where mpirun.sh is not executable
         with open(os.path.join(args.out, name[:-3] + ".log"), "w") as log:
             code = subprocess.run(argv, stdout=log, env=env).returncode
         if code != 0:
@@ -329,7 +331,8 @@ def main(argv):
     parser = argparse.ArgumentParser(
         prog="scaling.py", description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("strong", "weak"))
+    parser.add_argument("mode", choices=("strong", "weak"),
+                        help="strong: one problem on more ranks; weak: it grows with the ranks")
     parser.add_argument("config", nargs="?", help="TOML config (default: hxsim's quickstart)")
     parser.add_argument("--ranks", help="strong: rank counts, e.g. 1,2,4,8")
     parser.add_argument("--series", help='weak: e.g. "1 phold.lps=25000; 2 phold.lps=50000"')
@@ -342,7 +345,8 @@ def main(argv):
     parser.add_argument("--emit", choices=("mpirun", "srun"),
                         help="print the commands for a cluster instead of running them")
     parser.add_argument("--launcher-args", metavar="ARGS",
-                        help='extra mpirun/srun flags, e.g. "--hostfile hosts" or "--mpi=pmix"')
+                        help='extra mpirun/srun flags (with "=": --launcher-args="--mpi=pmix"'
+                        '); locally they go to scripts/mpirun.sh, e.g. "--hostfile hosts"')
     parser.add_argument("--collect", metavar="DIR",
                         help="run nothing: tabulate and plot the *.h5 runs in DIR")
     parser.add_argument("--hxsim", default=os.path.join(ROOT, "build", "src", "app", "hxsim"),
