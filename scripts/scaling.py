@@ -174,7 +174,9 @@ def run_all(args, runs):
         print(f"{name}: {flags}{shlex.join(argv)}", flush=True)
         argv.insert(0, "bash")  # runs also where mpirun.sh is not executable
         with open(os.path.join(args.out, name[:-3] + ".log"), "w") as log:
-            code = subprocess.run(argv, stdout=log, env=env).returncode
+            # No stdin: mpirun would read it, and stop (SIGTTIN) when the script runs in the
+            # background, with the stopped time counted in run_s.
+            code = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=log, env=env).returncode
         if code != 0:
             print(f"scaling.py: {name}: hxsim exited with code {code} (see its .log)",
                   file=sys.stderr)
