@@ -106,6 +106,8 @@ def plan(args):
     """The runs of the series: [(file name, ranks, config or None, overrides)], repeats
     interleaved (every rank count once, then again) so that machine noise spreads over all."""
     if args.mode == "strong":
+        if args.series or args.series_file:
+            fail("strong: a series is for weak scaling; give the rank counts with --ranks")
         if not args.ranks:
             fail("strong: give the rank counts, e.g. --ranks 1,2,4")
         try:
@@ -114,6 +116,8 @@ def plan(args):
             fail(f"--ranks {args.ranks}: expected rank counts such as 1,2,4")
         entries = [(r, args.config, list(args.set)) for r in counts]
     else:
+        if args.ranks:
+            fail("weak: the series gives the rank counts; --ranks is for strong scaling")
         if bool(args.series) == bool(args.series_file):
             fail("weak: give the series with --series TEXT or --series-file FILE")
         try:
