@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Regenerates the all-reduce evaluation of the RailX paper (Fig. 15, §6.4) with hxsim.
 
-    scripts/railx_allreduce.py [--out DIR] [--quick] [--scales 2,4,8] [--sizes 4KiB,...]
-                               [--k K] [--algorithms ring1d,ring2d,hierarchical]
+    scripts/railx_allreduce.py [--out DIR] [--quick] [--eq13] [--scales 2,4,8]
+                               [--sizes 4KiB,...] [--k K]
+                               [--algorithms ring1d,ring2d,hierarchical]
                                [--ranks N] [--hxsim PATH] [--set KEY=VALUE ...]
 
 Three all-reduce algorithms on a RailX torus of p x p nodes of m x m = 4 x 4 chips, n = 1
@@ -33,6 +34,23 @@ the local ring steps the one α it has (300 ns) instead of 10 ns.
 
 p = 2 uses hyperx:2 instead of torus:2 (the same circuits; see overrides()).
 
+--eq13: Appendix A.2's all-to-all-based (direct) all-reduce on RailX-2D-HyperX instead (the same
+nodes, links and k; x = y = hyperx:p, so p = 2, 3 or 5 with r = 4 rails per axis:
+configs/railx/eq13_*.toml), written to DIR/eq13.{h5,csv} and DIR/eq13.png:
+- hierarchical_direct: Eq. 13 in full: the local bidirectional ring on each node's mesh, then
+  the direct 2D all-reduce of V/m^2 among the chips of one local rank over the p x p nodes;
+- direct2d: Eq. 13 without its local-mesh stage: the direct 2D all-reduce of V among the chips
+  of one local rank, all m^2 local ranks at once (workload.groups), no mesh stage;
+- hierarchical: Eq. 8's 2D ring on the same HyperX, for comparison (A.2: the direct global step's
+  latency "does not increase with the scale p").
+Formulas (T_AR(p, V, B, a) = a + (p-1)/p V/(2B), Eq. 12; local steps 10 ns as for Eq. 8):
+  hierarchical_direct  2 T_R(m^2, V, knB, 10 ns) + 2 [T_AR(p, V/(2m^2), nB/m, α)
+                                                      + T_AR(p, V/(2m^2 p), nB/m, α)]  (Eq. 13)
+  direct2d             2 [T_AR(p, V/2, nB/m, α) + T_AR(p, V/(2p), nB/m, α)]
+Eq. 13 prints T_AR(mp, ...) in its second term; its own next line, 4α + (p^2-1)/p^2
+(V/m^2)/(2nB/m), holds for p there, which is used. Default --eq13 scales 3, 5 and sizes 4 KiB
+to 16 MiB in steps of 16x; with --quick p = 3 and sizes 4 KiB, 1 MiB.
+
 Default: scales p = 2, 4, 8 (64, 256, 1,024 chips), sizes 4 KiB to 64 MiB in steps of 4x,
 64 MiB left out at p = 8 (--scales 8 --sizes 64MiB runs it); --quick: p = 2, 4 and sizes 4 KiB,
 256 KiB, 16 MiB.
@@ -58,7 +76,13 @@ NB = 100e9  # external bandwidth per chip edge, bytes/s (n = 1 port of 100 GB/s)
 ALPHA = 300e-9  # per external hop
 ALPHA_INTERNAL = 10e-9  # per internal hop
 ALGORITHMS = ("ring1d", "ring2d", "hierarchical")
-LABELS = {"ring1d": "1D-ring", "ring2d": "2D-torus", "hierarchical": "hierarchical 2D-torus"}
+EQ13_ALGORITHMS = ("hierarchical_direct", "direct2d", "hierarchical")
+LABELS = {"ring1d": "1D-ring", "ring2d": "2D-torus", "hierarchical": "hierarchical 2D-torus",
+          "hierarchical_direct": "hierarchical direct (Eq. 13)",
+          "direct2d": "direct 2D, no local stage"}
+# Nodes per line a RailX-2D-HyperX of r = m n = 4 rails per axis can join (Lemma 3.1: p - 1
+# rails for p nodes, and no Hamiltonian decomposition of K*_4 or K*_6).
+HYPERX_SCALES = (2, 3, 5)
 UNITS = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 
 
@@ -114,20 +138,32 @@ def mapping(algorithm, p):
         return [chip_endpoint(p, x, y) for x, y in hamiltonian_cycle(M * p)]
     if algorithm == "ring2d":  # rank = row * cols + col over the chip grid
         return [chip_endpoint(p, x, y) for y in range(M * p) for x in range(M * p)]
-    # hierarchical: node-major (node g = X + p Y, the global grid's row-major order), and inside
-    # a node the local ranks along the mesh's Hamiltonian cycle.
+    if algorithm == "direct2d":  # rank = endpoint: the groups of equal local rank are strided
+        return list(range((M * p) ** 2))
+    # hierarchical (and hierarchical_direct): node-major (node g = X + p Y, the global grid's
+    # row-major order), and inside a node the local ranks along the mesh's Hamiltonian cycle.
     local = [x + M * y for x, y in hamiltonian_cycle(M)]
     return [g * M * M + c for g in range(p * p) for c in local]
 
 
-def overrides(algorithm, p, v, k):
+def overrides(algorithm, p, v, k, eq13=False):
     # A 2-node torus ring and a 2-node HyperX line have the same circuits (u+ to v-, v+ to u-),
     # but minimal torus routing takes the + circuit both ways (a tie), leaving the - circuits
     # idle and walking 2(m-1) mesh hops; HyperX routing takes the nearer port.
     dimension = "hyperx:2" if p == 2 else f"torus:{p}"
-    sets = {"railx.x": dimension, "railx.y": dimension, "workload.bytes": f"{v}B",
-            "workload.mapping_spec": group_text(mapping(algorithm, p))}
-    if algorithm == "ring2d":
+    if eq13:
+        dimension = f"hyperx:{p}"
+    sets = {"railx.x": dimension, "railx.y": dimension, "workload.bytes": f"{v}B"}
+    if algorithm == "direct2d":
+        sets.update({"workload.rows": str(p), "workload.cols": str(p),
+                     "workload.groups": f"{p * p}:{M * M}", "railx.mesh_speed": str(k)})
+        return sets
+    sets["workload.mapping_spec"] = group_text(mapping(algorithm, p))
+    if algorithm == "hierarchical_direct":
+        sets.update({"workload.global_rows": str(p), "workload.global_cols": str(p),
+                     "railx.mesh_speed": str(k),
+                     "workload.local_bandwidth": f"{k * NB / 1e9:g}GB/s"})
+    elif algorithm == "ring2d":
         sets.update({"workload.rows": str(M * p), "workload.cols": str(M * p),
                      "railx.mesh_speed": str(k)})
     elif algorithm == "hierarchical":
@@ -141,7 +177,17 @@ def t_r(p, v, b, a):
     return (p - 1) * a + (p - 1) / p * v / (2 * b)
 
 
+def t_ar(p, v, b, a):
+    """Eq. 12: direct reduce-scatter or all-gather (the paper's T_AR)."""
+    return a + (p - 1) / p * v / (2 * b)
+
+
 def formula_seconds(algorithm, p, v, k, alpha=ALPHA, alpha_internal=ALPHA_INTERNAL):
+    if algorithm == "direct2d":
+        return 2 * (t_ar(p, v / 2, NB / M, alpha) + t_ar(p, v / (2 * p), NB / M, alpha))
+    if algorithm == "hierarchical_direct":
+        return 2 * t_r(M * M, v, k * NB, alpha_internal) + 2 * (
+            t_ar(p, v / (2 * M * M), NB / M, alpha) + t_ar(p, v / (2 * M * M * p), NB / M, alpha))
     if algorithm == "ring1d":
         return 2 * t_r((M * p) ** 2, v, 2 * NB, alpha)
     if algorithm == "ring2d":
@@ -150,17 +196,26 @@ def formula_seconds(algorithm, p, v, k, alpha=ALPHA, alpha_internal=ALPHA_INTERN
         t_r(p, v / (2 * M * M), NB / M, alpha) + t_r(p, v / (2 * M * M * p), NB / M, alpha))
 
 
-def point_name(algorithm, p, v, k):
-    return f"{algorithm}_p{p}_k{k:g}_{size_name(v)}"
+def point_name(algorithm, p, v, k, eq13=False):
+    return f"{'hyperx_' if eq13 else ''}{algorithm}_p{p}_k{k:g}_{size_name(v)}"
+
+
+def config(algorithm, eq13):
+    if not eq13:
+        return f"fig15_{algorithm}.toml"
+    # The hierarchical 2D ring on the HyperX: fig15's config with hyperx dimensions (overrides).
+    return "fig15_hierarchical.toml" if algorithm == "hierarchical" else f"eq13_{algorithm}.toml"
 
 
 def run(args, algorithm, p, v):
-    path = os.path.join(args.out, "runs", point_name(algorithm, p, v, args.k) + ".h5")
+    path = os.path.join(args.out, "runs", point_name(algorithm, p, v, args.k, args.eq13) + ".h5")
     if not os.path.exists(path):
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        arguments = ["run", os.path.join(CONFIGS, f"fig15_{algorithm}.toml"), "--progress", "off"]
-        hxrun.run_to_file(args.hxsim, arguments, path, overrides(algorithm, p, v, args.k),
-                          args.ranks, os.path.basename(path), "railx_allreduce_wall_s", args.set)
+        arguments = ["run", os.path.join(CONFIGS, config(algorithm, args.eq13)), "--progress",
+                     "off"]
+        hxrun.run_to_file(args.hxsim, arguments, path,
+                          overrides(algorithm, p, v, args.k, args.eq13), args.ranks,
+                          os.path.basename(path), "railx_allreduce_wall_s", args.set)
     with h5py.File(path, "r") as f:
         s = f["summary"].attrs
         if int(s["workload_complete"]) != 1:
@@ -170,25 +225,25 @@ def run(args, algorithm, p, v):
                 "wall_s": float(s["railx_allreduce_wall_s"])}
 
 
-def write_table(out, rows):
+def write_table(out, rows, stem):
     names = list(rows[0])
-    with open(os.path.join(out, "allreduce.csv"), "w", newline="") as f:
+    with open(os.path.join(out, f"{stem}.csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=names)
         writer.writeheader()
         writer.writerows(rows)
-    with h5py.File(os.path.join(out, "allreduce.h5.tmp"), "w") as f:
-        g = f.create_group("allreduce")
+    with h5py.File(os.path.join(out, f"{stem}.h5.tmp"), "w") as f:
+        g = f.create_group(stem)
         for name in names:
             values = [r[name] for r in rows]
             g[name] = np.array(values, dtype="S") if isinstance(values[0], str) else values
         g.attrs["units"] = "bytes: per chip; *_s: seconds; ratio: simulated_s / formula_s"
-    os.replace(os.path.join(out, "allreduce.h5.tmp"), os.path.join(out, "allreduce.h5"))
+    os.replace(os.path.join(out, f"{stem}.h5.tmp"), os.path.join(out, f"{stem}.h5"))
 
 
-def draw(out, rows, scales, k):
+def draw(out, rows, scales, k, algorithms, png, topology):
     fig, axes = plt.subplots(1, len(scales), figsize=(3.6 * len(scales), 3.4), squeeze=False)
     for ax, p in zip(axes[0], scales):
-        for i, algorithm in enumerate(ALGORITHMS):
+        for i, algorithm in enumerate(algorithms):
             pts = [r for r in rows if r["algorithm"] == algorithm and r["p"] == p]
             if not pts:
                 continue
@@ -204,12 +259,12 @@ def draw(out, rows, scales, k):
         ax.minorticks_off()
         ax.set_yscale("log")
         ax.set_xlabel("all-reduce size per chip (bytes)")
-        ax.set_title(f"{p}x{p} nodes, {(M * p) ** 2} chips, k={k:g}")
+        ax.set_title(f"{topology} {p}x{p} nodes, {(M * p) ** 2} chips, k={k:g}", fontsize=8)
         ax.grid(True, which="major", linewidth=0.3)
     axes[0][0].set_ylabel("time (us)")
     axes[0][0].legend(fontsize=6)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "fig15.png"), dpi=120)
+    fig.savefig(os.path.join(out, png), dpi=120)
     plt.close(fig)
 
 
@@ -217,26 +272,38 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="railx_allreduce")
     parser.add_argument("--quick", action="store_true", help="p = 2, 4; three sizes")
+    parser.add_argument("--eq13", action="store_true",
+                        help="Appendix A.2's direct all-reduce on RailX-2D-HyperX (Eq. 13)")
     parser.add_argument("--scales", help="node grid sides p, e.g. 2,4,8")
     parser.add_argument("--sizes", help="all-reduce sizes per chip, e.g. 4KiB,1MiB")
     parser.add_argument("--k", type=float, default=4.0,
-                        help="mesh links at k x 100 GB/s (ring2d, hierarchical)")
-    parser.add_argument("--algorithms", default=",".join(ALGORITHMS))
+                        help="mesh links at k x 100 GB/s (all but ring1d)")
+    parser.add_argument("--algorithms",
+                        help=f"default {','.join(ALGORITHMS)}; --eq13: {','.join(EQ13_ALGORITHMS)}")
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--hxsim", default=os.path.join(ROOT, "build", "src", "app", "hxsim"))
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="passed to every run (and part of no file name: use a fresh --out)")
     args = parser.parse_args()
-    algorithms = [a for a in args.algorithms.split(",") if a]
+    known = EQ13_ALGORITHMS if args.eq13 else ALGORITHMS
+    algorithms = [a for a in (args.algorithms or ",".join(known)).split(",") if a]
     for a in algorithms:
-        if a not in ALGORITHMS:
-            sys.exit(f"railx_allreduce.py: no algorithm '{a}'; choose from {', '.join(ALGORITHMS)}")
-    scales = [int(s) for s in (args.scales or ("2,4" if args.quick else "2,4,8")).split(",")]
+        if a not in known:
+            sys.exit(f"railx_allreduce.py: no algorithm '{a}'"
+                     f"{' with --eq13' if args.eq13 else ''}; choose from {', '.join(known)}")
+    default_scales = ("3" if args.quick else "3,5") if args.eq13 else (
+        "2,4" if args.quick else "2,4,8")
+    scales = [int(s) for s in (args.scales or default_scales).split(",")]
     for p in scales:
         if p < 2:
             sys.exit(f"railx_allreduce.py: scale {p}: a torus needs at least 2 nodes per side")
+        if args.eq13 and p not in HYPERX_SCALES:
+            sys.exit(f"railx_allreduce.py: scale {p}: with r = 4 rails per axis a HyperX line has "
+                     f"p = {', '.join(map(str, HYPERX_SCALES))} nodes (Lemma 3.1)")
     if args.sizes:
         sizes = [parse_bytes(s) for s in args.sizes.split(",")]
+    elif args.eq13:
+        sizes = [4 << 10, 1 << 20] if args.quick else [4 << (10 + 4 * i) for i in range(4)]
     elif args.quick:
         sizes = [4 << 10, 256 << 10, 16 << 20]
     else:
@@ -246,7 +313,7 @@ def main():
         for v in sizes:
             # The defaults leave out 64 MiB at p >= 8, the costliest points (packets grow with
             # chips x size), to keep the whole run near 5 min on 2 cores (docs/PERFORMANCE.md).
-            if not (args.quick or args.sizes) and p >= 8 and v > (16 << 20):
+            if not (args.quick or args.sizes or args.eq13) and p >= 8 and v > (16 << 20):
                 continue
             for algorithm in algorithms:
                 result = run(args, algorithm, p, v)
@@ -256,9 +323,11 @@ def main():
                              "formula_s": formula, "ratio": result["simulated_s"] / formula,
                              "bandwidth_term_s": formula_seconds(algorithm, p, v, args.k, 0, 0),
                              "hxsim_ab_s": result["hxsim_ab_s"], "wall_s": result["wall_s"]})
-    write_table(args.out, rows)
-    draw(args.out, rows, scales, args.k)
-    print(f"wrote {args.out}/allreduce.h5, allreduce.csv and fig15.png")
+    stem, png = ("eq13", "eq13.png") if args.eq13 else ("allreduce", "fig15.png")
+    write_table(args.out, rows, stem)
+    draw(args.out, rows, scales, args.k, known, png,
+         "2D-HyperX" if args.eq13 else "2D-torus")
+    print(f"wrote {args.out}/{stem}.h5, {stem}.csv and {png}")
 
 
 if __name__ == "__main__":

@@ -68,6 +68,10 @@ RouterConfig router_config_from(const ParamSet& p, uint8_t routing_vcs,
                      " virtual channels (or set 0 for exactly that many)");
   }
   c.vcs = vcs == 0 ? routing_vcs : vcs;
+  if (c.vcs > 32) {  // the router keeps a 32-bit mask of busy VCs per input
+    throw InputError("routing '" + routing_name + "' needs " + std::to_string(c.vcs) +
+                     " virtual channels; the router supports at most 32");
+  }
   c.buffer_flits = static_cast<uint32_t>(p.integer("buffer_flits"));
   c.pipeline = p.time("pipeline_delay");
   c.flit_bytes = p.bytes("flit_size").count();

@@ -114,6 +114,7 @@ class BuiltNetworkModel final : public NetworkModel {
   // One packet crossing one link (injection, router-to-router or ejection): the unit of
   // simulator speed the field compares (issue #8).
   std::string work_unit() const override { return "packet_hops"; }
+  uint64_t endpoints() const override { return topology().num_endpoints(); }
 
   std::vector<std::string> report(const StatsRegistry& stats) const override {
     return workload_ ? report_workload(stats, *workload_) : std::vector<std::string>{};

@@ -2,6 +2,8 @@
 #include "models/network/router.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
 #include <boost/serialization/array.hpp>
@@ -67,6 +69,34 @@ void Router::handle(const Event& e) {
   }
 }
 
+void Router::prefetch(const Event& e) const {
+  switch (e.kind) {
+    case kPacketArrival: {
+      uint8_t vc;  // of the packet's fields only its VC is needed
+      std::memcpy(&vc, e.payload.data() + offsetof(Packet, vc), sizeof vc);
+      __builtin_prefetch(&queues_[e.port * vcs_ + vc]);
+      __builtin_prefetch(&busy_vcs_[e.port]);
+      __builtin_prefetch(&from_endpoint_[e.port]);
+      __builtin_prefetch(pending_allocations_.data());
+      break;
+    }
+    case kCreditArrival:
+      __builtin_prefetch(&credits_[e.port * vcs_]);
+      __builtin_prefetch(&outputs_[e.port]);
+      break;
+    case kAllocate:
+      __builtin_prefetch(busy_vcs_.data());
+      __builtin_prefetch(input_free_.data());
+      __builtin_prefetch(next_vc_.data());
+      __builtin_prefetch(queues_.data());
+      __builtin_prefetch(credits_.data());
+      __builtin_prefetch(pending_allocations_.data());
+      break;
+    default:
+      break;
+  }
+}
+
 void Router::on_packet(PortId port, const Packet& packet) {
   const int64_t now = this->now().count_ps();
   Waiting w{packet, now + net_.router.pipeline.count_ps(), now + packet.stream_ps};
@@ -77,7 +107,7 @@ void Router::on_packet(PortId port, const Packet& packet) {
   ++received_;
   if (held_++ == 0) loaded_since_ps_ = now;
   if (q.size() == 1) {
-    ++busy_vcs_[port];
+    busy_vcs_[port] |= 1u << packet.vc;
     request_allocation(w.ready_ps);
   }
   if (!watchdog_armed_) {
@@ -94,7 +124,12 @@ void Router::on_credit(PortId port, const Credit& credit) {
     out.stats.stall_ps += net_.window_overlap(out.stall_since, now);
     out.stall_since = -1;
   }
-  if (held_ > 0) request_allocation(this->now().count_ps());
+  // Every other blocked head already has a wake-up scheduled (its ready time, its input's or
+  // output's free time), so only heads short of credits here need an allocation now.
+  if (out.credit_waiter) {
+    out.credit_waiter = false;
+    request_allocation(this->now().count_ps());
+  }
 }
 
 void Router::request_allocation(int64_t at) {
@@ -129,6 +164,7 @@ bool Router::select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best)
       const uint32_t space = credits(c.port, static_cast<uint8_t>(vc));
       if (space < flits) {
         if (out.stall_since < 0) out.stall_since = now;
+        out.credit_waiter = true;
         continue;
       }
       if (!found || space > best_credits) {
@@ -148,6 +184,7 @@ bool Router::select_with_detours(uint16_t flits, int64_t now, int64_t& wake, Can
   bool found = false;
   for (const Candidate& c : candidates_) {
     Output& out = outputs_[c.port];
+    out.credit_waiter = true;  // any credit here can change the choice between direct and detour
     const bool busy = out.free_ps > now;
     if (busy) {
       wake = std::min(wake, out.free_ps);
@@ -190,11 +227,15 @@ void Router::allocate() {
         wake = std::min(wake, input_free_[in]);
         continue;
       }
-      for (uint8_t k = 0; k < vcs_; ++k) {
-        const auto vc = static_cast<uint8_t>((next_vc_[in] + k) % vcs_);
-        RingQueue<Waiting>& q = queue(in, vc);
-        if (q.empty()) continue;
-        Waiting& head = q.front();
+      // The non-empty VCs in round-robin order from next_vc_: the mask rotated to start there.
+      const uint32_t start = next_vc_[in];
+      const uint64_t mask = busy_vcs_[in];
+      uint64_t rotated = ((mask >> start) | (mask << (vcs_ - start))) & ((uint64_t{1} << vcs_) - 1);
+      for (; rotated != 0; rotated &= rotated - 1) {
+        uint32_t vc32 = start + static_cast<uint32_t>(__builtin_ctzll(rotated));
+        if (vc32 >= vcs_) vc32 -= vcs_;
+        const auto vc = static_cast<uint8_t>(vc32);
+        Waiting& head = queue(in, vc).front();
         if (head.ready_ps > now) {
           wake = std::min(wake, head.ready_ps);
           continue;
@@ -245,7 +286,7 @@ void Router::forward(const Request& r, int64_t now) {
   RingQueue<Waiting>& q = queue(r.input, r.vc);
   const Waiting w = q.front();
   q.pop_front();
-  if (q.empty()) --busy_vcs_[r.input];
+  if (q.empty()) busy_vcs_[r.input] &= ~(1u << r.vc);
   --held_;
   ++sent_;
   last_move_ps_ = now;

@@ -22,6 +22,7 @@ class Router final : public Component, private PortLoad {
   Router(ComponentId id, uint32_t index, const NetworkContext& net, const BuildContext& ctx);
 
   void handle(const Event& e) override;
+  void prefetch(const Event& e) const override;
   void finish() override;
   uint64_t work_done() const override { return sent_; }  // packets sent over its links
   void save_state(boost::archive::binary_oarchive& ar) const override;
@@ -40,6 +41,9 @@ class Router final : public Component, private PortLoad {
     int64_t ps_per_flit = 0;
     uint32_t next_input = 0;   // round-robin pointer of the output arbiter
     bool to_endpoint = false;  // hops count router-to-router links only
+    // A head found too few credits here (or weighed them against a detour) since the last
+    // allocation this output's credits triggered: only then can a credit unblock something.
+    bool credit_waiter = false;
     LinkStats stats;
   };
   struct Request {
@@ -83,7 +87,7 @@ class Router final : public Component, private PortLoad {
   std::vector<int64_t> input_free_;     // the crossbar input is streaming a packet until then
   std::vector<uint8_t> next_vc_;        // per input: round-robin pointer over its VCs
   std::vector<uint8_t> from_endpoint_;  // per input: 1 if it comes from an endpoint
-  std::vector<uint16_t> busy_vcs_;      // per input: non-empty VC queues
+  std::vector<uint32_t> busy_vcs_;      // per input: bit v set when VC v's queue is non-empty
 
   std::vector<int64_t> pending_allocations_;  // times of scheduled kAllocate events, ascending
   uint32_t held_ = 0;                         // packets in the input buffers

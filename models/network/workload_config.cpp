@@ -110,18 +110,38 @@ std::unique_ptr<wl::Workload> make_collective(const ParamSet& w, const NetworkCo
   spec.local = static_cast<uint32_t>(w.integer("local"));
   spec.global_rows = static_cast<uint32_t>(w.integer("global_rows"));
   spec.global_cols = static_cast<uint32_t>(w.integer("global_cols"));
-  for (uint32_t r : wl::parse_group(w.text("group"), mapping.ranks(), "workload.group")) {
-    spec.members.push_back(mapping.endpoint(r));
+  // One group (workload.group), or every strided group of workload.groups at once.
+  std::vector<wl::CollectiveSpec> specs;
+  const std::string& partition = w.text("groups");
+  if (partition.empty()) {
+    for (uint32_t r : wl::parse_group(w.text("group"), mapping.ranks(), "workload.group")) {
+      spec.members.push_back(mapping.endpoint(r));
+    }
+    specs.push_back(std::move(spec));
+  } else {
+    if (w.text("group") != "all") {
+      throw InputError("workload.groups = '" + partition + "' and workload.group = '" +
+                       w.text("group") + "': set one of them (groups splits all ranks)");
+    }
+    const wl::StridedPartition p =
+        wl::parse_partition(partition, mapping.ranks(), "workload.groups");
+    for (uint32_t first : p.firsts(mapping.ranks())) {
+      specs.push_back(spec);
+      for (uint32_t r : wl::strided_group(first, p.size, p.stride)) {
+        specs.back().members.push_back(mapping.endpoint(r));
+      }
+    }
   }
-  wl::check_collective(spec, "workload");
+  wl::check_collective(specs[0], "workload");  // the others differ in their members only
 
   // Auto α and B: between the first two members (ring neighbours), the first member's link.
-  const double alpha = alpha_of(w, net, spec.members[0], spec.members[spec.members.size() > 1]);
-  const double bandwidth = bandwidth_of(w, net, spec.members[0]);
+  const std::vector<uint32_t>& members = specs[0].members;
+  const double alpha = alpha_of(w, net, members[0], members[members.size() > 1]);
+  const double bandwidth = bandwidth_of(w, net, members[0]);
   double local = w.bandwidth("local_bandwidth").bytes_per_second();
   if (local == 0) local = bandwidth;
   return std::make_unique<wl::CollectiveWorkload>(
-      std::move(spec), endpoints, static_cast<uint32_t>(w.integer("repeat")),
+      std::move(specs), endpoints, static_cast<uint32_t>(w.integer("repeat")),
       static_cast<uint32_t>(w.integer("ring_window")), alpha, bandwidth, local);
 }
 
@@ -150,6 +170,10 @@ std::vector<ParamSpec> workload_params() {
       ParamSpec::integer("ranks", 0, "job size in ranks; 0: one per endpoint").range(0, 1e9),
       ParamSpec::text("group", "all",
                       "the group's ranks: all, a list 0,2,4, a range 0-15 or start:stride:count"),
+      ParamSpec::text("groups", "",
+                      "run the collective in every group of size:stride at once: the ranks "
+                      "split into RailX Table 4's strided groups {i, i+stride, ...} of size "
+                      "members (CP: C:T, DP: D:TC); \"\": the one group workload.group"),
       ParamSpec::choice("mapping", "linear", {"linear", "node_major", "list"},
                         "ranks to endpoints: rank r on endpoint r; ranks filling blocks of the "
                         "endpoint grid (mapping_spec = block shape, e.g. 2x2); or a list"),

@@ -1,7 +1,8 @@
-// A workload of one collective over a process group, run `repeat` times back to back (each
-// repetition an operation group of its own). A ring or bidirectional ring runs as phases of
-// `window` steps, so a member of a p-member ring holds O(window) ops instead of O(p); other
-// algorithms are one phase per repetition.
+// A workload of one collective, run `repeat` times back to back (each repetition an operation
+// group of its own), over one process group or over several disjoint groups at once (the same
+// collective in every CP group, say: RailX Table 4's strided groups, workload.groups). A ring or
+// bidirectional ring runs as phases of `window` steps, so a member of a p-member ring holds
+// O(window) ops instead of O(p); other algorithms are one phase per repetition.
 #pragma once
 
 #include <string>
@@ -15,9 +16,11 @@ namespace hx::wl {
 
 class CollectiveWorkload final : public Workload {
  public:
-  /// `spec.members` are endpoints; α (s) and B (bytes/s) give each repetition's analytic time.
-  CollectiveWorkload(CollectiveSpec spec, uint32_t endpoints, uint32_t repeat, uint32_t window,
-                     double alpha_s, double bandwidth, double local_bandwidth);
+  /// `specs` are the groups, each with its own `members` (endpoints; disjoint across groups)
+  /// and otherwise alike; α (s) and B (bytes/s) give each repetition's analytic time, that of
+  /// the first group (all of them run at once).
+  CollectiveWorkload(std::vector<CollectiveSpec> specs, uint32_t endpoints, uint32_t repeat,
+                     uint32_t window, double alpha_s, double bandwidth, double local_bandwidth);
 
   uint32_t phases(uint32_t e) const override {
     return rank_[e] == Mapping::kNone ? 0 : repeat_ * windows_;
@@ -26,11 +29,12 @@ class CollectiveWorkload final : public Workload {
   const std::vector<OpGroup>& groups() const override { return groups_; }
 
  private:
-  CollectiveSpec spec_;
+  std::vector<CollectiveSpec> specs_;
   uint32_t repeat_;
   uint32_t window_;             // ring steps per phase (windowed rings)
   uint32_t windows_;            // phases per repetition
   std::vector<uint32_t> rank_;  // endpoint -> group rank, or Mapping::kNone
+  std::vector<uint32_t> spec_;  // endpoint -> its group's index in specs_
   std::vector<OpGroup> groups_;
 };
 

@@ -100,6 +100,29 @@ uint32_t strided_rank(uint32_t rank, uint32_t size, uint32_t stride) {
   return rank / stride % size;
 }
 
+std::vector<uint32_t> StridedPartition::firsts(uint32_t ranks) const {
+  std::vector<uint32_t> out;
+  for (uint32_t r = 0; r < ranks; ++r) {
+    if (strided_rank(r, size, stride) == 0) out.push_back(r);
+  }
+  return out;
+}
+
+StridedPartition parse_partition(const std::string& text, uint32_t ranks, const std::string& key) {
+  const std::vector<std::string> parts = split(text, ':');
+  const char* expected = "size:stride, two whole numbers >= 1 (e.g. 4:16)";
+  if (parts.size() != 2) throw InputError(key + ": '" + text + "' is not " + expected);
+  StridedPartition p{number(parts[0], text, key, expected), number(parts[1], text, key, expected)};
+  if (p.size == 0 || p.stride == 0) throw InputError(key + ": '" + text + "' is not " + expected);
+  if (ranks % (uint64_t{p.size} * p.stride) != 0) {
+    throw InputError(key + ": groups of " + std::to_string(p.size) + " ranks " +
+                     std::to_string(p.stride) + " apart need a multiple of " +
+                     std::to_string(uint64_t{p.size} * p.stride) + " ranks, but there are " +
+                     std::to_string(ranks));
+  }
+  return p;
+}
+
 Mapping Mapping::linear(uint32_t ranks, uint32_t endpoints) {
   std::vector<uint32_t> list(ranks);
   std::iota(list.begin(), list.end(), 0u);

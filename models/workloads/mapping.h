@@ -29,6 +29,19 @@ std::vector<uint32_t> strided_group(uint32_t rank, uint32_t size, uint32_t strid
 /// Position of `rank` within its strided_group.
 uint32_t strided_rank(uint32_t rank, uint32_t size, uint32_t stride);
 
+/// A partition of ranks [0, ranks) into Table 4's strided groups of `size` members `stride`
+/// apart, written "size:stride" (CP: "C:T", DP: "D:TC"; "4:1" = consecutive quadruples).
+struct StridedPartition {
+  uint32_t size = 0;
+  uint32_t stride = 0;
+  /// The first rank of every group (the rank whose strided_rank is 0), increasing.
+  std::vector<uint32_t> firsts(uint32_t ranks) const;
+};
+
+/// Parses "size:stride"; InputError naming `key` unless both are whole numbers >= 1 and
+/// size * stride divides `ranks` (otherwise some group would run past the last rank).
+StridedPartition parse_partition(const std::string& text, uint32_t ranks, const std::string& key);
+
 /// Where a job's ranks run. Endpoint = map(rank).
 class Mapping {
  public:

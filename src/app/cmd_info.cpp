@@ -1,4 +1,5 @@
 // `hxsim validate` and `hxsim list`: everything about a config or a model short of running it.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -6,6 +7,7 @@
 
 #include "app/commands.h"
 #include "core/error.h"
+#include "engine/memory.h"
 #include "engine/run.h"
 #include "io/config_file.h"
 #include "partition/cut_report.h"
@@ -57,6 +59,9 @@ int command_validate(MPI_Comm comm, const Registry& registry, const std::string&
   if (cut.links_cut > 0 && cut.lookahead <= SimTime::zero()) {
     throw InputError("a link cut by the partition has zero latency; ranks could not run ahead");
   }
+  // Built on every rank alike (a bad model fails everywhere); small: one group at most 20,000.
+  const BuildMemorySample memory =
+      sample_build_memory(model, static_cast<uint64_t>(resolved.sim.integer("seed")));
   if (rank != 0) return 0;
 
   std::printf("# %s is valid (config hash %s)\n%s\n", path.c_str(), resolved.hash.c_str(),
@@ -74,6 +79,22 @@ int command_validate(MPI_Comm comm, const Registry& registry, const std::string&
         static_cast<unsigned long long>(c.components), static_cast<unsigned long long>(c.weight),
         static_cast<unsigned long long>(c.cut_ports), c.neighbours.size());
   }
+  // The estimate scales the sample by each rank's components: it leaves out pending events,
+  // which grow with the load, and the output rows written at the end.
+  const double per = memory.per_component();
+  uint64_t largest = 0;
+  for (const RankCut& c : cut.per_rank) largest = std::max(largest, c.components);
+  std::printf("# build memory: %.0f bytes per component (measured on %s: %llu components), "
+              "so about %.1f MiB on the largest rank and %.1f MiB in all",
+              per, memory.group.c_str(), static_cast<unsigned long long>(memory.components),
+              per * static_cast<double>(largest) / 1048576.0,
+              per * static_cast<double>(model.num_components()) / 1048576.0);
+  if (model.endpoints() > 0) {
+    std::printf(", %.1f KiB per endpoint",
+                per * static_cast<double>(model.num_components()) / 1024.0 /
+                    static_cast<double>(model.endpoints()));
+  }
+  std::printf("; pending events and output rows come on top\n");
   return 0;
 }
 

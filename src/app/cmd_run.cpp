@@ -40,6 +40,14 @@ void print_summary(const char* what, const ResolvedConfig& config, const RunResu
                 unit.c_str(), r.max_run_s > 0 ? static_cast<double>(r.total_work) / r.max_run_s : 0.0,
                 unit.c_str());
   }
+  const double mib = 1024.0 * 1024.0;
+  std::printf("  peak memory %.1f MiB on the largest rank, %.1f MiB in all",
+              static_cast<double>(r.max_peak_rss) / mib, static_cast<double>(r.total_peak_rss) / mib);
+  if (r.endpoints > 0) {
+    std::printf(" (%.1f KiB per endpoint)",
+                static_cast<double>(r.total_peak_rss) / 1024.0 / static_cast<double>(r.endpoints));
+  }
+  std::printf("\n");
   if (r.restored_events > 0) {
     std::printf("  resumed from a checkpoint: %llu events in all\n",
                 static_cast<unsigned long long>(r.total_events));

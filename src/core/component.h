@@ -42,6 +42,10 @@ class Component {
   virtual void setup() {}
   /// Called for each event addressed to this component, in EventKey order.
   virtual void handle(const Event& e) = 0;
+  /// A hint, a few events before handle(e): start loading (__builtin_prefetch) the state that
+  /// handling `e` will touch beyond the component object itself, which the engine prefetches.
+  /// Must not change anything. Large networks are memory-bound without it.
+  virtual void prefetch(const Event& /*e*/) const {}
   /// Called once after the run: write statistics rows here.
   virtual void finish() {}
   /// Units of the model's work (Model::work_unit) this component has done so far, for

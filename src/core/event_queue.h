@@ -47,6 +47,13 @@ class EventQueue {
     return en.dst_local;
   }
 
+  /// The event `ahead` places after the next one when it is already known without work (and
+  /// nullptr otherwise).
+  const Event* peek_ahead(std::size_t ahead) const {
+    if (now_sorted_.size() <= ahead) return nullptr;
+    return &pool_[now_sorted_[now_sorted_.size() - 1 - ahead].slot];
+  }
+
   /// Every pending event, in no particular order (for checkpoints and the deadlock report).
   template <class F>
   void for_each(F&& f) const {
@@ -97,6 +104,7 @@ class EventQueue {
                                     __builtin_ctz(digit_mask_[static_cast<std::size_t>(level)]));
   }
   void refill();  // advances last_ to pending_min_ and moves that bucket's entries down
+  void sort_now();  // sorts now_sorted_ descending
 
   uint64_t last_ = 0;             // time of bucket 0; no pending event is earlier
   uint64_t pending_min_ = kNone;  // while nothing is at last_: the earliest pending time
@@ -104,6 +112,7 @@ class EventQueue {
   std::size_t foreground_ = 0;
   std::vector<Entry> now_sorted_;  // at time last_, sorted descending: the earliest is back()
   std::vector<Entry> now_late_;    // at time last_, pushed after the sort: a min-heap
+  std::vector<Entry> sort_scratch_;  // sort_now()'s second buffer
   // buckets_[level * kDigitValues + digit]: the entries whose time differs from last_ first in
   // digit `level` (counted from the least significant), where it has the value `digit`. Bucket
   // ranges are disjoint and grow with the index. The masks say which buckets are non-empty.

@@ -29,6 +29,7 @@ struct EngineStats {
   double checkpoint_s = 0;  // writing checkpoints
   uint64_t checkpoints = 0;
   uint64_t work = 0;         // Model::work_unit units done by this rank's components in this run
+  uint64_t peak_rss = 0;     // bytes: the process's resident peak at the end of the run
   SimTime reached;           // simulated time the run got to (same on every rank)
   bool drained = false;      // it ended because no foreground events remained anywhere
   bool interrupted = false;  // a stop request ended it before `end` (after a checkpoint)

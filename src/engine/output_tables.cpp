@@ -19,6 +19,8 @@ RunTables make_run_tables(int rank, std::size_t components, const EngineStats& s
               {"checkpoints", ColumnType::kU64, "1", "checkpoints written"},
               {"checkpoint_s", ColumnType::kF64, "s",
                "wall time writing checkpoints (part of run_s)"},
+              {"peak_rss_bytes", ColumnType::kU64, "bytes",
+               "the rank's resident memory peak (before the output was written)"},
   };
   if (!work_unit.empty()) {
     engine_columns.push_back({work_unit, ColumnType::kU64, "1",
@@ -46,7 +48,7 @@ RunTables make_run_tables(int rank, std::size_t components, const EngineStats& s
   };
   std::vector<Cell> row{s.events,   s.remote_sent, s.remote_received, s.windows,
                         s.build_s,  s.run_s,       s.exchange_s,      s.reduce_s,
-                        per_s(s.events), s.checkpoints, s.checkpoint_s};
+                        per_s(s.events), s.checkpoints, s.checkpoint_s, s.peak_rss};
   if (!work_unit.empty()) {
     row.push_back(s.work);
     row.push_back(per_s(s.work));

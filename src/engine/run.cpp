@@ -10,6 +10,7 @@
 #include "core/text.h"
 #include "core/version.h"
 #include "engine/checkpoint.h"
+#include "engine/memory.h"
 #include "engine/output_tables.h"
 #include "engine/table_reduce.h"
 #include "io/config_file.h"
@@ -209,6 +210,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
                             : run_windows(sim, comm, result.cut.lookahead, end, &progress, control);
   result.local.build_s = build_s;
   result.local.work = sim.work_done() - work_before;
+  result.local.peak_rss = peak_rss_bytes();
   result.work_unit = model.work_unit();
   result.reached = result.local.reached;
   result.interrupted = result.local.interrupted;
@@ -227,6 +229,9 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   result.total_remote = totals[1];
   result.total_work = totals[2];
   MPI_Allreduce(&result.local.run_s, &result.max_run_s, 1, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce(&result.local.peak_rss, &result.max_peak_rss, 1, MPI_UINT64_T, MPI_MAX, comm);
+  MPI_Allreduce(&result.local.peak_rss, &result.total_peak_rss, 1, MPI_UINT64_T, MPI_SUM, comm);
+  result.endpoints = model.endpoints();
 
   if (!options.output.empty()) {
     RunTables tables = make_run_tables(rank, sim.component_count(), result.local,

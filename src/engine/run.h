@@ -62,6 +62,9 @@ struct RunResult {
   uint64_t total_work = 0;  // all ranks, in this process's run (not before a restart)
   std::string work_unit;    // Model::work_unit (empty: the model has none)
   double max_run_s = 0;     // the slowest rank's executor time
+  uint64_t max_peak_rss = 0;    // bytes, the largest rank's resident peak
+  uint64_t total_peak_rss = 0;  // bytes, summed over ranks
+  uint64_t endpoints = 0;       // Model::endpoints, for per-endpoint figures
   SimTime reached;
   bool interrupted = false;           // stopped early by a request; checkpoint and partial results
   std::string last_checkpoint;        // path of the newest checkpoint written, if any

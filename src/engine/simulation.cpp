@@ -135,9 +135,11 @@ void Simulation::restore(CheckpointReader& reader, SimTime last_work) {
   }
 }
 
-// How many events ahead run_until prefetches: far enough that a miss to main memory or L3 has
-// landed by the time the event is handled (docs/PERFORMANCE.md, PHOLD).
-constexpr std::size_t kPrefetchDistance = 4;
+// How many events ahead run_until prefetches, in two stages: the event's body and its
+// component's object kPrefetchFar ahead; kPrefetchNear ahead, with the object in cache by then,
+// the component's own prefetch of what the event will touch (docs/PERFORMANCE.md).
+constexpr std::size_t kPrefetchFar = 6;
+constexpr std::size_t kPrefetchNear = 3;
 
 uint64_t Simulation::run_until(SimTime until, uint64_t max_events) {
   EventQueue& queue = sink_.queue();
@@ -152,14 +154,17 @@ uint64_t Simulation::run_until(SimTime until, uint64_t max_events) {
     } else {
       last_work_ = e.key.time;
     }
-    // Start loading a later event's body and component while this one is handled: with many
+    // Start loading later events' bodies and components while this one is handled: with many
     // components these loads are cache misses that otherwise stall one after another.
-    const uint32_t next = queue.prefetch_ahead(kPrefetchDistance);
-    if (next != UINT32_MAX) {
-      const char* c = reinterpret_cast<const char*>(components_[next].get());
+    const uint32_t far = queue.prefetch_ahead(kPrefetchFar);
+    if (far != UINT32_MAX) {
+      const char* c = reinterpret_cast<const char*>(components_[far].get());
       __builtin_prefetch(c);
       __builtin_prefetch(c + 64);
       __builtin_prefetch(c + 128);
+    }
+    if (const Event* near = queue.peek_ahead(kPrefetchNear)) {
+      components_[near->dst_local]->prefetch(*near);
     }
     sink_.set_now(e.key.time);
     components_[e.dst_local]->handle(e);

@@ -78,6 +78,41 @@ TEST(EventQueue, InterleavedPushPopKeepsOrderAndPayload) {
   EXPECT_EQ(q.size(), 100u);
 }
 
+// Thousands of events at one time (the radix-sorted case): pushed in a random order, with runs
+// of one source's events to one destination in and out of their sequence order.
+TEST(EventQueue, ManyEventsAtOneTimePopInTotalOrder) {
+  for (const uint64_t spread : {uint64_t{3}, uint64_t{1} << 20, uint64_t{1} << 31}) {
+    std::vector<Event> events;
+    Rng rng(5, spread, 1);
+    for (uint64_t i = 0; i < 3000; ++i) {
+      const auto dst = static_cast<ComponentId>(rng.below(spread));
+      const auto src = static_cast<ComponentId>(rng.below(spread));
+      events.push_back(make(1000, dst, src, i));
+      events.push_back(make(1000, dst, src, i + 3000));  // same key, later sequence
+    }
+    for (uint64_t i = 0; i < 500; ++i) events.push_back(make(1000, 7, 7, 10000 + i));  // a run
+    std::vector<Event> expected = events;
+    std::sort(expected.begin(), expected.end(),
+              [](const Event& a, const Event& b) { return a.key < b.key; });
+    for (const bool shuffle : {false, true}) {
+      std::vector<Event> order = events;
+      if (shuffle) {
+        for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+      }
+      EventQueue q;
+      q.push(make(0, 0, 0, 0));  // so the rest are pending and sorted on arrival at their time
+      for (const Event& e : order) q.push(e);
+      Event out;
+      q.pop(out);
+      for (const Event& want : expected) {
+        q.pop(out);
+        ASSERT_EQ(out.key, want.key) << "spread " << spread << " shuffle " << shuffle;
+      }
+      EXPECT_TRUE(q.empty());
+    }
+  }
+}
+
 // Against a reference ordered set, with pushes at the current time, a few ps, a few ns and up
 // to a simulated hour ahead: entries cross every level of the radix heap's buckets.
 TEST(EventQueue, MatchesReferenceOverWideTimeRanges) {

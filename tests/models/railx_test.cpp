@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -18,6 +19,7 @@
 #include "core/error.h"
 #include "models/network/channel_graph.h"
 #include "models/topologies/railx/analytic.h"
+#include "models/topologies/railx/shape.h"
 #include "support/input_error.h"
 #include "support/topology_checks.h"
 
@@ -212,6 +214,64 @@ TEST(RailX, ChannelDependencyGraphs) {
   EXPECT_EQ(build(torus).routing->vcs(), 4);
 }
 
+// delivery_vc: one more VC, the top one, for the last optical hop and the walk in the
+// destination node, so a delivery never queues behind a packet waiting for a rail. Every route
+// still arrives within its bound and every graph stays acyclic; along a torus:4 ring of 4 x 4
+// chips the hop into the destination node (and only that one) is on the top VC, and the walk
+// there stays on it.
+TEST(RailX, DeliveryClassIsTheTopVcAndStaysAcyclic) {
+  for (Settings s : kShapes) {
+    SCOPED_TRACE(s[2].second + " / " + s[3].second);
+    const uint8_t without = build(s).routing->vcs();
+    s.push_back({"delivery_vc", "true"});
+    const Network net = build(s);
+    EXPECT_EQ(net.routing->vcs(), without + 1);
+    testing::check_all_routes(*net.topology, *net.routing, net.routing->vcs(),
+                              net.topology->diameter());
+    EXPECT_TRUE(check_channel_graph(*net.topology, *net.routing, net.routing->vcs()).acyclic);
+  }
+  const Network net = build({{"m", "4"},
+                             {"n", "2"},
+                             {"x", "torus:4:4,torus:4:4"},
+                             {"y", "none"},
+                             {"delivery_vc", "true"}});
+  const Topology& t = *net.topology;
+  const uint8_t top = net.routing->vcs() - 1;
+  EXPECT_EQ(top, 4);  // class 0, ring 0 (entered without a step) 1, ring 1: 2 and 3, delivery 4
+  for (const uint32_t dst : {16u * 1 + 5, 16u * 2 + 6, 16u * 4 + 9, 16u * 10 + 15}) {
+    SCOPED_TRACE(dst);
+    Packet packet;
+    packet.src = 0;
+    packet.dst = dst;
+    uint32_t router = 0;
+    PortId in = 0;
+    std::vector<PortSpec> ports;
+    for (int hop = 0; router != dst; ++hop) {
+      ASSERT_LT(hop, 40);
+      Candidates out;
+      net.routing->route(router, in, packet, out);
+      ASSERT_FALSE(out.empty());
+      ports.clear();
+      t.ports(t.router_component(router), ports);
+      const PortSpec& next = ports[out[0].port];
+      const uint32_t to = t.node(next.peer).index;
+      const bool arrives = to / 16 == dst / 16;
+      if (router / 16 != to / 16) {
+        EXPECT_EQ(out[0].vc == top, arrives) << "optical hop " << router << " -> " << to;
+      } else if (router / 16 == dst / 16) {
+        EXPECT_EQ(out[0].vc, top) << "walk in the destination node at " << router;
+      }
+      packet.vc = out[0].vc;
+      router = to;
+      in = next.peer_port;
+    }
+  }
+  EXPECT_NE(error_of([] {
+              build({{"routing", "adaptive"}, {"delivery_vc", "true"}});
+            }).find("minimal routing"),
+            std::string::npos);
+}
+
 TEST(RailX, AdaptiveRoutesDetourWithinTheirHopBudget) {
   // §4.1.2 with a VC per inter-node hop: a route takes at most a optical hops (default d_o + 1)
   // and walks at most 2(m - 1) mesh hops in each of the a + 1 nodes it visits.
@@ -293,6 +353,35 @@ TEST(RailX, FullSizeSystemsAreClosedForms) {
   std::vector<PortSpec> ports;
   hx4.topology->ports(hx4.topology->router_component(65535), ports);
   EXPECT_EQ(ports.size(), 1u + 2 + 9 + 9);  // north-east corner: 2 mesh, 9 X+, 9 Y+
+}
+
+// Dimension splitting (§3.3.4, Fig. 16): an axis of n = 10 ports per chip edge split n_c : n_d
+// between two dimensions gives every chip row n_c and n_d rails of its own (Table 4's
+// V / (2 n_c B / m): the m chips of a row share their row's ports), for every split; equal
+// counts deal round-robin; with three dimensions every chip row holds each one's share to
+// within one rail.
+TEST(RailX, SplitRailsSpreadEvenlyOverChipRows) {
+  using railx::kX;
+  const auto per_row = [](const railx::Shape& s, uint32_t d) {
+    std::vector<uint32_t> rows(s.m, 0);
+    for (uint32_t l = 0; l < s.used[kX]; ++l) rows[l / s.n] += s.rail_dim[kX][l] == int16_t(d);
+    return rows;
+  };
+  for (uint32_t nc = 1; nc < 10; ++nc) {
+    SCOPED_TRACE(nc);
+    const railx::Shape s(
+        4, 10, 128,
+        "torus:4:" + std::to_string(4 * nc) + ",torus:4:" + std::to_string(4 * (10 - nc)), "none");
+    EXPECT_EQ(per_row(s, 0), std::vector<uint32_t>(4, nc));
+    EXPECT_EQ(per_row(s, 1), std::vector<uint32_t>(4, 10 - nc));
+  }
+  const railx::Shape equal(4, 9, 128, "hyperx:8,hyperx:8", "none");
+  for (uint32_t l = 0; l < 36; ++l) EXPECT_EQ(equal.rail_dim[kX][l], int16_t(l % 2)) << l;
+  const railx::Shape three(3, 5, 128, "torus:3:2,torus:3:4,torus:3:9", "none");
+  for (uint32_t d = 0; d < 3; ++d) {
+    const double share = three.dims[d].rails.size() / 3.0;
+    for (uint32_t rails : per_row(three, d)) EXPECT_LT(std::abs(rails - share), 1.0) << d;
+  }
 }
 
 TEST(RailX, InputErrors) {

@@ -75,6 +75,28 @@ TEST(Mapping, StridedGroupsFollowTable4) {
   EXPECT_EQ(strided_rank(21, 3, 4), 2u);
 }
 
+// workload.groups: "C:T" splits the ranks into Table 4's CP groups, one per first rank.
+TEST(Mapping, StridedPartitions) {
+  const StridedPartition cp = parse_partition("3:4", 24, "workload.groups");
+  EXPECT_EQ(cp.size, 3u);
+  EXPECT_EQ(cp.stride, 4u);
+  EXPECT_EQ(cp.firsts(24), (V{0, 1, 2, 3, 12, 13, 14, 15}));
+  std::set<uint32_t> covered;
+  for (uint32_t first : cp.firsts(24)) {
+    for (uint32_t r : strided_group(first, cp.size, cp.stride)) {
+      EXPECT_TRUE(covered.insert(r).second) << r;
+    }
+  }
+  EXPECT_EQ(covered.size(), 24u);
+  EXPECT_EQ(parse_partition(" 4 : 1 ", 8, "g").firsts(8), (V{0, 4}));
+  const char* key = "workload.groups";
+  expect_error([&] { parse_partition("3:4", 16, key); }, {key, "multiple of 12", "16"});
+  expect_error([&] { parse_partition("3", 12, key); }, {key, "'3'", "size:stride"});
+  expect_error([&] { parse_partition("0:4", 12, key); }, {key, "'0:4'"});
+  expect_error([&] { parse_partition("2:x", 12, key); }, {key, "'2:x'"});
+  expect_error([&] { parse_partition("1:2:3", 12, key); }, {key, "'1:2:3'"});
+}
+
 TEST(Mapping, NodeMajorFillsABlockFirst) {
   // 4x4 grid (endpoint = x + 4y), 2x2 blocks: ranks 0-3 on endpoints 0, 1, 4, 5.
   const Mapping m = Mapping::node_major({4, 4}, {2, 2});

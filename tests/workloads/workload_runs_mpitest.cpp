@@ -77,6 +77,24 @@ TEST(WorkloadRuns, Ring2DAllReduceMatchesEq7) {
   EXPECT_NEAR(value(summary, "workload_vs_analytic"), 1.0, 0.05);
 }
 
+// workload.groups = "4:4": the four columns {x, x+4, x+8, x+12} of a 4x4 torus each run a
+// bidirectional-ring all-reduce at once. The columns share no link, so each takes Eq. 6's time
+// with B = 32 Gbps (two directions on a terminal link), as one ring alone would; all 16
+// endpoints take part, each sending 2 x 2(p-1) chunks of V/(2p) = 32 KiB (1,024 packets of 32
+// bytes each).
+TEST(WorkloadRuns, ConcurrentStridedGroupsEachMatchEq6) {
+  Settings s = torus("4", "2");
+  s.insert(s.end(), {{"workload.algorithm", "bidir_ring"},
+                     {"workload.groups", "4:4"},
+                     {"workload.bytes", "256KiB"},
+                     {"workload.bandwidth", "32Gbps"}});
+  const auto summary = run(s);
+  EXPECT_EQ(value(summary, "workload_complete"), 1);
+  EXPECT_EQ(value(summary, "workload_endpoints"), 16);
+  EXPECT_EQ(value(summary, "packets_injected"), 16 * 2 * 2 * 3 * (32768 / 32));
+  EXPECT_NEAR(value(summary, "workload_vs_analytic"), 1.0, 0.05);
+}
+
 // Binary-exchange all-to-all on 8 endpoints of a ring completes, every member having sent
 // log2(8) messages of V/2.
 TEST(WorkloadRuns, BinaryExchangeCompletes) {

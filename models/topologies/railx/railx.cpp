@@ -194,6 +194,11 @@ Network make_railx(const ParamSet& params) {
   }
   options.hops = hops;
   options.penalty = static_cast<uint8_t>(params.integer("detour_penalty"));
+  options.delivery = params.flag("delivery_vc");
+  if (options.delivery && options.adaptive) {
+    throw InputError(kSection + ".delivery_vc = true: a delivery class is built for minimal " +
+                     "routing; adaptive routing gives every optical hop a class already");
+  }
   const uint8_t needed = railx::needed_vcs(s, options);
   const auto limit = static_cast<uint32_t>(params.integer("vcs"));
   if (limit > needed) {
@@ -273,6 +278,11 @@ TopologyFamily railx_family() {
               "or Dragonfly, two per torus ring); fewer shares the last VC among the top "
               "classes (to see `hxsim verify` find a cycle)")
               .range(0, 255),
+          ParamSpec::flag("delivery_vc", false,
+                          "minimal: the last optical hop and the walk in the destination node "
+                          "on a VC class of their own (one more VC), so packets being delivered "
+                          "never queue behind packets waiting for a rail (head-of-line blocking "
+                          "along torus rings)"),
       },
       make_railx};
 }

@@ -19,14 +19,16 @@ struct RoutingOptions {
   uint32_t hops = 0;      // adaptive: inter-node hops a route may take (a); 0: d_o + 1
   uint8_t penalty = 4;    // adaptive: flits of free space a detour must win by
   MeshRouting mesh = MeshRouting::kDor;
-  uint8_t vc_limit = 0;  // 0: the VCs the routing needs; fewer folds the top classes together
+  uint8_t vc_limit = 0;   // 0: the VCs the routing needs; fewer folds the top classes together
+  bool delivery = false;  // minimal: the last optical hop and the walk in the destination node
+                          // on a VC class of their own, the top one (routing.cpp)
 };
 
 /// Inter-node hops of the longest minimal route: d_o.
 uint32_t minimal_hops(const Shape& shape);
 
-/// VCs the routing needs: one per VC class (routing.cpp); minimal: d_o + 1 for a pure HyperX;
-/// adaptive: a + 1.
+/// VCs the routing needs: one per VC class (routing.cpp); minimal: d_o + 1 for a pure HyperX,
+/// one more with `delivery`; adaptive: a + 1.
 uint8_t needed_vcs(const Shape& shape, const RoutingOptions& options);
 
 std::unique_ptr<Routing> make_routing(const Shape& shape, const RoutingOptions& options);

@@ -1,6 +1,7 @@
 #include "models/topologies/railx/shape.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "core/error.h"
 #include "core/text.h"
@@ -163,20 +164,32 @@ Shape::Shape(uint32_t m_, uint32_t n_, uint32_t radix_, const std::string& x, co
       }
     }
     (a == kX ? sx : sy) = line;
-    // Deal the axis's rails to its dimensions round-robin.
+    // Deal the axis's rails to its dimensions in proportion to their counts: rail l goes to
+    // the dimension furthest behind its share of rails 0..l (ties to the first), so that every
+    // run of rails, and so every chip row's n of them, holds each dimension's share to within
+    // one rail. Equal counts give round-robin. Round-robin alone would crowd a small
+    // dimension's rails into the first rows (4 of 40 rails, m = 4: all on chip row 0), leaving
+    // the chips of the other rows without ports of their own in it.
     rail_dim[a].assign(r, -1);
     rail_slot[a].assign(r, 0);
+    uint64_t total = 0;
+    for (uint32_t d = first_dim; d < dims.size(); ++d) total += dims[d].rails.size();
     std::vector<uint32_t> filled(dims.size(), 0);
     uint32_t rail = 0;
-    for (bool any = true; any;) {
-      any = false;
+    for (; rail < total; ++rail) {
+      // Deficit of d after rail l, times total: (l + 1) R_d - total filled_d.
+      uint32_t best = first_dim;
+      int64_t best_deficit = INT64_MIN;
       for (uint32_t d = first_dim; d < dims.size(); ++d) {
-        if (filled[d] == dims[d].rails.size()) continue;
-        rail_dim[a][rail] = static_cast<int16_t>(d);
-        rail_slot[a][rail] = static_cast<uint16_t>(filled[d]);
-        dims[d].rails[filled[d]++] = static_cast<uint16_t>(rail++);
-        any = true;
+        const uint64_t want = dims[d].rails.size();
+        if (filled[d] == want) continue;
+        const int64_t deficit = static_cast<int64_t>((uint64_t{rail} + 1) * want) -
+                                static_cast<int64_t>(total * filled[d]);
+        if (deficit > best_deficit) best = d, best_deficit = deficit;
       }
+      rail_dim[a][rail] = static_cast<int16_t>(best);
+      rail_slot[a][rail] = static_cast<uint16_t>(filled[best]);
+      dims[best].rails[filled[best]++] = static_cast<uint16_t>(rail);
     }
     used[a] = rail;
   }

@@ -18,8 +18,9 @@
 //    all-to-all by its Y-rails, and the S groups are joined by the X-rails: rail t of row j is the
 //    (j r_x + t) mod (S-1)-th cycle, so the rows take turns through the cycles and, with enough
 //    rows x rails, every pair of groups is linked directly in some row.
-// Rails are dealt to an axis's dimensions round-robin, so each dimension's ports spread over the
-// node's edge chips rather than crowding a few of them.
+// Rails are dealt to an axis's dimensions in proportion to their counts (round-robin when the
+// counts are equal), so each chip row's n rails hold every dimension's share to within one rail
+// and a dimension's ports spread over the node's edge chips rather than crowding a few of them.
 #pragma once
 
 #include <cstdint>

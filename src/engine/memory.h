@@ -1,0 +1,31 @@
+// Memory figures for users sizing a run (issue #8): the resident peak of this process, and the
+// build memory per component measured on a sample of the model, from which `hxsim validate`
+// estimates what each rank of a partition will need before anything large is built.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/model.h"
+
+namespace hx {
+
+/// Peak resident set of this process so far, in bytes (getrusage).
+uint64_t peak_rss_bytes();
+
+struct BuildMemorySample {
+  std::string group;        // what was built: "<level> 0" or "components [0, n)"
+  uint64_t components = 0;  // how many
+  uint64_t bytes = 0;       // heap bytes they took, with their ports and state
+  double per_component() const {
+    return components ? static_cast<double>(bytes) / static_cast<double>(components) : 0.0;
+  }
+};
+
+/// Builds one whole group of the model (the coarsest level whose groups have at most
+/// `max_components`, else the first `max_components` components) as a rank would, and measures
+/// the heap it takes (glibc's mallinfo2). Pending events and output rows come on top.
+BuildMemorySample sample_build_memory(const Model& model, uint64_t seed,
+                                      uint64_t max_components = 20000);
+
+}  // namespace hx

@@ -1,0 +1,56 @@
+// Memory figures: the build sample is one whole group (or the first components), its bytes grow
+// with what its components hold, and the resident peak sees memory that is touched.
+#include "engine/memory.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+
+#include "models/phold/phold.h"
+
+namespace hx {
+namespace {
+
+phold::PholdConfig phold_with(uint32_t neighbors) {
+  phold::PholdConfig c;
+  c.lps = 10000;
+  c.group_size = 1000;
+  c.neighbors = neighbors;
+  c.mean_delay = SimTime::ns(1);
+  c.link_latency = SimTime::ns(5);
+  return c;
+}
+
+TEST(BuildMemory, SamplesOneWholeGroup) {
+  const auto model = phold::make_model(phold_with(1));
+  const BuildMemorySample s = sample_build_memory(*model, 1);
+  EXPECT_EQ(s.group, "group 0");
+  EXPECT_EQ(s.components, 1000u);
+  // At least the LP objects themselves, and not absurdly more.
+  EXPECT_GT(s.per_component(), 64.0);
+  EXPECT_LT(s.per_component(), 4096.0);
+}
+
+TEST(BuildMemory, FallsBackToTheFirstComponentsAndCountsPorts) {
+  const auto small = phold::make_model(phold_with(1));
+  const auto wide = phold::make_model(phold_with(8));
+  const BuildMemorySample a = sample_build_memory(*small, 1, 500);
+  const BuildMemorySample b = sample_build_memory(*wide, 1, 500);
+  EXPECT_EQ(a.group, "components [0, 500)");
+  EXPECT_EQ(a.components, 500u);
+  // 14 more ports per LP (two per neighbour), each a wired link of at least 16 bytes.
+  EXPECT_GT(b.per_component(), a.per_component() + 14 * 16);
+}
+
+TEST(PeakRss, SeesTouchedMemory) {
+  const uint64_t before = peak_rss_bytes();
+  constexpr std::size_t kBytes = std::size_t{256} << 20;
+  auto block = std::make_unique<char[]>(kBytes);
+  std::memset(block.get(), 1, kBytes);
+  EXPECT_GE(peak_rss_bytes(), before + kBytes / 2);
+  EXPECT_EQ(block[kBytes - 1], 1);
+}
+
+}  // namespace
+}  // namespace hx

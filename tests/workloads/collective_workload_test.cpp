@@ -1,0 +1,87 @@
+// The collective workload over several process groups at once (workload.groups): every member
+// talks only to its own group, in that group's ring order, exactly as the collective over that
+// group alone would, and endpoints outside every group have no program.
+#include "models/workloads/collective_workload.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <vector>
+
+namespace hx::wl {
+namespace {
+
+// 12 ranks on endpoints 0..11 of 14 as Table 4's CP groups of C = 4 members T = 3 apart:
+// {0, 3, 6, 9}, {1, 4, 7, 10}, {2, 5, 8, 11}.
+std::vector<CollectiveSpec> cp_groups(const CollectiveSpec& base) {
+  std::vector<CollectiveSpec> specs;
+  const StridedPartition p{4, 3};
+  for (uint32_t first : p.firsts(12)) {
+    specs.push_back(base);
+    specs.back().members = strided_group(first, p.size, p.stride);
+  }
+  return specs;
+}
+
+std::vector<Program> programs(const CollectiveWorkload& w, uint32_t endpoints) {
+  std::vector<Program> out(endpoints);
+  for (uint32_t e = 0; e < endpoints; ++e) {
+    for (uint32_t phase = 0; phase < w.phases(e); ++phase) w.generate(e, phase, out[e]);
+  }
+  return out;
+}
+
+TEST(CollectiveWorkload, EveryGroupRunsTheCollectiveOnItsOwn) {
+  CollectiveSpec base;
+  base.op = Collective::kAllGather;
+  base.algorithm = Algorithm::kBidirRing;
+  base.bytes = 4096;
+  const std::vector<CollectiveSpec> specs = cp_groups(base);
+  ASSERT_EQ(specs.size(), 3u);
+  const CollectiveWorkload all(specs, 14, 1, 64, 1e-6, 1e9, 0);
+  ASSERT_EQ(all.groups().size(), 1u);
+  EXPECT_EQ(all.groups()[0].name, "all_gather bidir_ring over 4 endpoints x 3 groups");
+  const std::vector<Program> got = programs(all, 14);
+  for (const CollectiveSpec& spec : specs) {
+    const CollectiveWorkload alone({spec}, 14, 1, 64, 1e-6, 1e9, 0);
+    const std::vector<Program> want = programs(alone, 14);
+    const std::set<uint32_t> members(spec.members.begin(), spec.members.end());
+    for (uint32_t e : spec.members) {
+      SCOPED_TRACE(e);
+      ASSERT_EQ(got[e].size(), want[e].size());
+      ASSERT_GT(got[e].size(), 0u);
+      for (std::size_t i = 0; i < got[e].size(); ++i) {
+        const Op& a = got[e].ops[i];
+        const Op& b = want[e].ops[i];
+        EXPECT_EQ(a.kind, b.kind);
+        EXPECT_EQ(a.peer, b.peer);
+        EXPECT_EQ(a.bytes, b.bytes);
+        EXPECT_EQ(a.tag, b.tag);
+        if (a.kind == OpKind::kSend || a.kind == OpKind::kRecv) {
+          EXPECT_TRUE(members.count(a.peer)) << "peer " << a.peer << " outside the group";
+        }
+      }
+    }
+  }
+  EXPECT_EQ(all.phases(12), 0u);
+  EXPECT_EQ(all.phases(13), 0u);
+}
+
+// The groups' ring neighbours: in {1, 4, 7, 10} rank 7 sends to 10 (clockwise) and 4.
+TEST(CollectiveWorkload, RingNeighboursAreTheGroupsOwn) {
+  CollectiveSpec base;
+  base.op = Collective::kAllReduce;
+  base.algorithm = Algorithm::kBidirRing;
+  base.bytes = 1 << 20;
+  const CollectiveWorkload w(cp_groups(base), 12, 1, 64, 1e-6, 1e9, 0);
+  Program p;
+  w.generate(7, 0, p);
+  std::set<uint32_t> peers;
+  for (const Op& op : p.ops) {
+    if (op.kind == OpKind::kSend) peers.insert(op.peer);
+  }
+  EXPECT_EQ(peers, (std::set<uint32_t>{4, 10}));
+}
+
+}  // namespace
+}  // namespace hx::wl
