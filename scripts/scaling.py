@@ -41,7 +41,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MPIRUN = os.path.join(ROOT, "scripts", "mpirun.sh")
 INT64_MAX = 2**63 - 1
 
-# (column, units, long_name), in table order. The packet-hop columns exist for network models.
+# (column, units, long_name), in table order. The packet-hop columns exist for network models,
+# peak_rss_bytes for runs of hxsim versions that record it.
 COLUMNS = [
     ("ranks", "1", "MPI ranks"),
     ("runs", "1", "runs at this rank count; the row is the one of median wall_s"),
@@ -53,6 +54,7 @@ COLUMNS = [
     ("events_per_s", "1/s", "events / wall_s"),
     ("packet_hops", "1", "packets that crossed a link, all ranks"),
     ("packet_hops_per_s", "1/s", "packet_hops / wall_s"),
+    ("peak_rss_bytes", "bytes", "the largest per-rank resident memory peak (where recorded)"),
     ("speedup", "1", "strong: wall_s of the first row / wall_s; weak: events_per_s / that of "
      "the first row"),
     ("efficiency", "1", "speedup * ranks of the first row / ranks"),
@@ -212,6 +214,8 @@ def measure(path):
     if "packet_hops" in engine:
         row["packet_hops"] = int(engine["packet_hops"].sum())
         row["packet_hops_per_s"] = ratio(row["packet_hops"], wall)
+    if "peak_rss_bytes" in engine:
+        row["peak_rss_bytes"] = int(engine["peak_rss_bytes"].max())
     row.update({
         "compute_s": compute.mean(), "exchange_s": engine["exchange_s"].mean(),
         "reduce_s": engine["reduce_s"].mean(), "compute_max_s": compute.max(),

@@ -102,6 +102,8 @@ def check_files(directory, rows):
             assert int(row["lookahead_ps"]) == f["partition"].attrs["lookahead_ps"]
             if "packet_hops" in row:
                 assert int(row["packet_hops"]) == f["engine"].attrs["packet_hops"]
+            if "peak_rss_bytes" in row:
+                assert int(row["peak_rss_bytes"]) == e["peak_rss_bytes"].max() > 0
     with h5py.File(os.path.join(directory, "scaling.h5"), "r") as f:
         g = f["scaling"]
         assert list(g) == sorted(list(rows[0]) + ["row"]), list(g)
@@ -117,8 +119,18 @@ def check_files(directory, rows):
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10000, png
 
 
+def expected(directory, network):
+    """COLUMNS with the optional ones the runs have: packet hops (network models) and the
+    resident peak (hxsim versions that record it)."""
+    with h5py.File(os.path.join(directory, "run_r1.h5"), "r") as f:
+        rss = ["peak_rss_bytes"] if "peak_rss_bytes" in f["engine"] else []
+    hops = ["packet_hops", "packet_hops_per_s"] if network else []
+    at = COLUMNS.index("speedup")
+    return COLUMNS[:at] + hops + rss + COLUMNS[at:]
+
+
 names, rows = read_csv(os.path.join(scratch, "strong"))
-assert names == COLUMNS, names  # PHOLD has no packet hops
+assert names == expected(os.path.join(scratch, "strong"), False), names
 assert [r["ranks"] for r in rows] == ["1", "2"] and [r["file"] for r in rows] == [
     "run_r1.h5", "run_r2.h5"]
 assert rows[0]["speedup"] == "1.0" and rows[0]["efficiency"] == "1.0", rows[0]
@@ -132,8 +144,7 @@ assert rows[0]["exchange_s"] == rows[0]["reduce_s"] == "0.0"
 check_files(os.path.join(scratch, "strong"), rows)
 
 names, rows = read_csv(os.path.join(scratch, "weak"))
-hops = COLUMNS.index("speedup")
-assert names == COLUMNS[:hops] + ["packet_hops", "packet_hops_per_s"] + COLUMNS[hops:], names
+assert names == expected(os.path.join(scratch, "weak"), True), names
 assert [r["ranks"] for r in rows] == ["1", "2"] and int(rows[1]["events"]) > int(rows[0]["events"])
 rate1, rate2 = float(rows[0]["events_per_s"]), float(rows[1]["events_per_s"])
 assert rows[0]["speedup"] == "1.0" and np.isclose(float(rows[1]["speedup"]), rate2 / rate1)
