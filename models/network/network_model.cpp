@@ -63,6 +63,7 @@ class BuiltNetworkModel final : public NetworkModel {
     pattern.name = net_.traffic.pattern;
     pattern.hotspot_groups = net_.traffic.hotspot_groups;
     pattern.block = net_.traffic.block;
+    pattern.bit_fit = net_.traffic.bit_fit;
     pattern.seed = static_cast<uint64_t>(params.sim->integer("seed"));
     pattern_ = make_pattern(pattern, t);
     net_.pattern = pattern_.get();
