@@ -116,6 +116,11 @@ def figures():
                 # hotspot: 4 of the 41 W-groups send (traffic.hotspot_groups = 4)
                 f.setdefault(13, []).append(Curve(panel, f"{routing} {b}B", R16, sets, CORES, start,
                                                   senders=4 / 41 if pattern == "hotspot" else 1))
+    # Rings of cores (core i to core i + 1), and the paper's rings of chips: each of a chiplet's
+    # 4 cores sends to the same core of the next chiplet, the chiplets of a C-group in Gray-code
+    # order (around its 2 x 2), as the paper's simulator's allreduce inputs do; a switch-based
+    # chip is one terminal, so its rings are rings of chips already.
+    chip_ring = {"traffic__ring_unit": str(CORES), "traffic__ring_order": "gray"}
     for panel, block in (("a", 16), ("b", 128)):
         for pattern in ("ring", "bidirectional_ring"):
             f.setdefault(14, []).append(
@@ -123,6 +128,11 @@ def figures():
                       CORES, 0.1))
             f[14].append(Curve(panel, f"switch-based {pattern}", SWITCH16,
                                traffic(pattern, block // 4), 1, 0.1))
+            f[14].append(Curve(panel, f"switch-less chip {pattern}", R16,
+                               {**sldf(1), **traffic(pattern, block, **chip_ring)}, CORES, 0.05))
+    f[14].append(Curve("b", "switch-less 2B chip bidirectional_ring", R16,
+                       {**sldf(2), **traffic("bidirectional_ring", 128, **chip_ring)}, CORES,
+                       0.05))
     for panel, (less, switch) in (("small", (R16, SWITCH16)), ("large", (R32, SWITCH32))):
         for routing, switch_routing in (("minimal", "minimal"), ("valiant", "valiant")):
             less_sets = {"switchless_dragonfly.routing": routing, **traffic("uniform")}

@@ -59,6 +59,15 @@ std::vector<ParamSpec> traffic_params() {
                         "R x C matrix transpose), the bit pattern itself on powers of two; "
                         "truncate applies it to the low floor(log2 N) bits, as the switch-less "
                         "Dragonfly paper's simulator does (not a permutation)"),
+      ParamSpec::integer("ring_unit", 1,
+                         "ring and bidirectional_ring: the ring steps between units of this many "
+                         "consecutive endpoints (a chip's cores), endpoint o of a unit sending to "
+                         "endpoint o of the next unit; 1: a ring of endpoints")
+          .range(1, 1e9),
+      ParamSpec::choice("ring_order", "linear", {"linear", "gray"},
+                        "ring and bidirectional_ring: the order of the units on the ring, by "
+                        "index or in binary-reflected Gray-code order (neighbouring units differ "
+                        "in one index bit: a ring around a 2 x 2 block of chiplets)"),
       ParamSpec::choice("flows", "measured", {"none", "measured", "all"},
                         "which messages get a row in /flows"),
       ParamSpec::integer("histogram_bins", 10000,
@@ -104,6 +113,8 @@ TrafficConfig traffic_config_from(const ParamSet& p) {
   c.hotspot_groups = static_cast<uint32_t>(p.integer("hotspot_groups"));
   c.block = static_cast<uint32_t>(p.integer("block"));
   c.bit_fit = p.text("bit_fit");
+  c.ring_unit = static_cast<uint32_t>(p.integer("ring_unit"));
+  c.ring_order = p.text("ring_order");
   const std::string& flows = p.text("flows");
   c.flows = flows == "none"  ? FlowRecords::kNone
             : flows == "all" ? FlowRecords::kAll

@@ -5,6 +5,7 @@
 #include "models/traffic/pattern.h"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 #include "core/error.h"
@@ -216,18 +217,39 @@ class GroupShiftPattern final : public TrafficPattern {
 
 // ---- rings ----
 
+/// A ring over the n / unit units of `unit` consecutive endpoints: endpoint o of a unit sends to
+/// endpoint o of the next unit (and, bidirectional, half of the time to that of the previous
+/// one). The units follow each other in index order, or in binary-reflected Gray-code order
+/// (g(i) = i ^ (i >> 1)), whose neighbours differ in one bit of the unit index. unit = 1 in index
+/// order is the ring of endpoints.
 class RingPattern final : public TrafficPattern {
  public:
-  RingPattern(uint32_t n, bool bidirectional) : n_(n), bidirectional_(bidirectional) {}
-  bool sends(uint32_t /*src*/) const override { return n_ >= 2; }
+  RingPattern(uint32_t n, bool bidirectional, uint32_t unit = 1, bool gray = false)
+      : n_(n), bidirectional_(bidirectional), unit_(unit), units_(n / unit), gray_(gray) {}
+  bool sends(uint32_t /*src*/) const override { return units_ >= 2; }
   uint32_t destination(uint32_t src, Rng& rng) const override {
-    if (bidirectional_ && rng.bernoulli(0.5)) return src == 0 ? n_ - 1 : src - 1;
-    return src + 1 == n_ ? 0 : src + 1;
+    const bool back = bidirectional_ && rng.bernoulli(0.5);
+    if (unit_ == 1 && !gray_) {
+      if (back) return src == 0 ? n_ - 1 : src - 1;
+      return src + 1 == n_ ? 0 : src + 1;
+    }
+    const uint32_t position = gray_ ? from_gray(src / unit_) : src / unit_;
+    const uint32_t next = back ? (position == 0 ? units_ - 1 : position - 1)
+                               : (position + 1 == units_ ? 0 : position + 1);
+    return (gray_ ? next ^ (next >> 1) : next) * unit_ + src % unit_;
   }
 
  private:
+  static uint32_t from_gray(uint32_t g) {
+    for (uint32_t shift = 1; shift < 32; shift <<= 1) g ^= g >> shift;
+    return g;
+  }
+
   uint32_t n_;
   bool bidirectional_;
+  uint32_t unit_;
+  uint32_t units_;
+  bool gray_;
 };
 
 // ---- blocks ----
@@ -270,8 +292,25 @@ std::unique_ptr<TrafficPattern> make_sized_pattern(const PatternParams& params, 
   if (name == "bit_shuffle") return bit(BitOp::kShuffle);
   if (name == "transpose") return bit(BitOp::kTranspose);
   if (name == "permutation") return make_permutation_pattern(n, params.seed);
-  if (name == "ring") return std::make_unique<RingPattern>(n, false);
-  if (name == "bidirectional_ring") return std::make_unique<RingPattern>(n, true);
+  if (name == "ring" || name == "bidirectional_ring") {
+    const uint32_t unit = params.ring_unit;
+    const bool gray = params.ring_order == "gray";
+    if (params.ring_order != "linear" && !gray) {
+      reject("traffic.ring_order", params.ring_order, "expected linear or gray");
+    }
+    if (unit == 0 || n % unit != 0 || n / unit < 2) {
+      reject("traffic.ring_unit", std::to_string(unit),
+             "expected a divisor of the ring's " + std::to_string(n) +
+                 " endpoints that leaves at least 2 units; " + count);
+    }
+    if (gray && !std::has_single_bit(n / unit)) {
+      reject("traffic.ring_order", params.ring_order,
+             "a Gray-code ring needs a power-of-two number of units; " + count + ", " +
+                 std::to_string(n / unit) +
+                 " units of traffic.ring_unit = " + std::to_string(unit));
+    }
+    return std::make_unique<RingPattern>(n, name == "bidirectional_ring", unit, gray);
+  }
   return nullptr;
 }
 

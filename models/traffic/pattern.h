@@ -26,6 +26,8 @@ struct PatternParams {
                                   // consecutive endpoints (intra-C-group / intra-W-group runs)
   std::string bit_fit = "exact";  // the bit permutations on counts that are not powers of two:
                                   // "exact" (refused), "general", "truncate" (bit_permutation.h)
+  uint32_t ring_unit = 1;         // rings: step between units of this many endpoints
+  std::string ring_order = "linear";  // rings: units in index ("linear") or Gray-code order
 };
 
 class TrafficPattern {
