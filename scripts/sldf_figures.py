@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Regenerates the evaluation of the Switch-less Dragonfly paper (Fig. 10-15) with hxsim.
 
-    scripts/sldf_figures.py [--out DIR] [--figures 10ab,13,15] [--curves 2B,4B] [--quick]
-                            [--ranks N] [--hxsim PATH]
+    scripts/sldf_figures.py [--out DIR] [--figures 10ab,13,15] [--curves 2B,4B] [--skip PART]
+                            [--quick] [--ranks N] [--hxsim PATH]
 
 Each curve is one `hxsim sweep` (latency against offered load up to saturation) written to
 DIR/figNN/<panel>_<curve>.h5; Fig. 15 is one `hxsim run` per bar, its energy computed from the
@@ -11,8 +11,9 @@ Then DIR/figNN.png is drawn and DIR/summary.csv lists every curve's saturation t
 flits/cycle/chip (per chiplet of chip_mesh^2 cores for the switch-less Dragonfly, per terminal
 for the switch-based one; per sending chip under hotspot) or every bar's energy; docs/VALIDATION.md compares them with the paper.
 
---curves runs only the curves whose label contains one of the given strings (the others of the
-chosen panels are drawn if their files exist). summary.csv keeps the rows of figures and panels
+--curves runs only the curves whose label contains one of the given strings, --skip none of those
+whose label contains one of its strings (the others of the chosen panels are drawn if their
+files exist). summary.csv keeps the rows of figures and panels
 not drawn by this call.
 
 --quick shortens the windows (1,000 warm-up + 3,000 measured cycles instead of Table IV's
@@ -238,12 +239,15 @@ def main():
     parser.add_argument("--figures", default="10,11,12,13,14,15")
     parser.add_argument("--curves", default="",
                         help="comma-separated parts of curve labels: run only those curves")
+    parser.add_argument("--skip", default="",
+                        help="comma-separated parts of curve labels: do not run those curves")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--ranks", type=int, default=1)
     parser.add_argument("--hxsim", default=os.path.join(ROOT, "build", "src", "app", "hxsim"))
     args = parser.parse_args()
     table = figures()
     wanted = [part for part in args.curves.split(",") if part]
+    skipped = [part for part in args.skip.split(",") if part]
     rows = []
     for token in args.figures.split(","):  # "13" (all panels) or "10ab" (panels a and b)
         digits = token.rstrip("abcdefghijklmnopqrstuvwxyz")
@@ -252,7 +256,9 @@ def main():
         number, panels = int(digits), token[len(digits):]
         curves = [c for c in table[number] if not panels or c.panel in panels]
         for curve in curves:
-            if not wanted or any(part in curve.label for part in wanted):
+            if wanted and not any(part in curve.label for part in wanted):
+                continue
+            if not any(part in curve.label for part in skipped):
                 run(args, number, curve)
         draw(args, number, curves, rows)
     # Rows of the panels drawn now replace their old rows; the others are kept.
