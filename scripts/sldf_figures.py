@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Regenerates the evaluation of the Switch-less Dragonfly paper (Fig. 10-15) with hxsim.
 
-    scripts/sldf_figures.py [--out DIR] [--figures 10ab,13,15] [--quick] [--ranks N]
-                            [--hxsim PATH]
+    scripts/sldf_figures.py [--out DIR] [--figures 10ab,13,15] [--curves 2B,4B] [--skip PART]
+                            [--quick] [--ranks N] [--hxsim PATH]
 
 Each curve is one `hxsim sweep` (latency against offered load up to saturation) written to
 DIR/figNN/<panel>_<curve>.h5; Fig. 15 is one `hxsim run` per bar, its energy computed from the
@@ -10,6 +10,11 @@ flits each link class carried. Curves whose file exists are not run again (delet
 Then DIR/figNN.png is drawn and DIR/summary.csv lists every curve's saturation throughput in
 flits/cycle/chip (per chiplet of chip_mesh^2 cores for the switch-less Dragonfly, per terminal
 for the switch-based one; per sending chip under hotspot) or every bar's energy; docs/VALIDATION.md compares them with the paper.
+
+--curves runs only the curves whose label contains one of the given strings, --skip none of those
+whose label contains one of its strings (the others of the chosen panels are drawn if their
+files exist). summary.csv keeps the rows of figures and panels
+not drawn by this call.
 
 --quick shortens the windows (1,000 warm-up + 3,000 measured cycles instead of Table IV's
 5,000 + 10,000) and the sweeps' refinement, for a first look in minutes rather than hours.
@@ -77,19 +82,33 @@ def figures():
         Curve("b", "switch-less 1B", CGROUP, traffic("bit_reverse"), CORES, 0.05),
         Curve("b", "switch-based", SWITCH16, traffic("bit_reverse", 4), 1, 0.05),
     ]
-    # Panel (f), bit-transpose, needs 4^k cores in a block; a W-group has 128 (7 address bits).
-    for panel, pattern in zip("cde", ["uniform", "bit_reverse", "bit_shuffle"]):
+    # Panel (f), bit-transpose: a W-group has 128 cores (7 address bits), a switch-based group
+    # 32 terminals (5), not 4^k; traffic.bit_fit = general transposes a 16 x 8 (8 x 4) matrix,
+    # d_i = s_((i + 3) mod 7), as the paper's simulator does (docs/VALIDATION.md).
+    for panel, pattern in zip("cdef", ["uniform", "bit_reverse", "bit_shuffle", "transpose"]):
+        fit = {"traffic__bit_fit": "general"} if pattern == "transpose" else {}
         f[10] += [
-            Curve(panel, "switch-less 1B", R16, {**sldf(1), **traffic(pattern, 128)}, CORES, 0.05),
-            Curve(panel, "switch-less 2B", R16, {**sldf(2), **traffic(pattern, 128)}, CORES, 0.05),
-            Curve(panel, "switch-based", SWITCH16, traffic(pattern, 32), 1, 0.05),
+            Curve(panel, "switch-less 1B", R16, {**sldf(1), **traffic(pattern, 128, **fit)}, CORES,
+                  0.05),
+            Curve(panel, "switch-less 2B", R16, {**sldf(2), **traffic(pattern, 128, **fit)}, CORES,
+                  0.05),
+            Curve(panel, "switch-based", SWITCH16, traffic(pattern, 32, **fit), 1, 0.05),
         ]
     f[11] = [Curve("a", f"switch-less {b}B", R16, {**sldf(b), **traffic("uniform")}, CORES, 0.05)
              for b in (1, 2, 4)]
     f[11].append(Curve("a", "switch-based", SWITCH16, traffic("uniform"), 1, 0.05))
-    f[12] = [Curve("a", f"switch-less {b}B", R32, {**traffic("uniform")} | (
+    # Panel (b), global bit-reverse: 5,248 cores (1,312 terminals) are not a power of two.
+    # bit_fit = general: the digit reversal of 41 x 2^7 (41 x 2^5), a permutation; truncate: the
+    # paper's simulator's reading (the low 12 (10) bits reversed), for comparison.
+    for fit, suffix in (("general", ""), ("truncate", " (truncate)")):
+        reverse = traffic("bit_reverse", traffic__bit_fit=fit)
+        f[11] += [Curve("b", f"switch-less {b}B{suffix}", R16, {**sldf(b), **reverse}, CORES, 0.05)
+                  for b in (1, 2, 4)]
+        f[11].append(Curve("b", f"switch-based{suffix}", SWITCH16, reverse, 1, 0.05))
+    # The paper's Fig. 12(b) (global, uniform); its panel (a), intra-W-group, is not run here.
+    f[12] = [Curve("b", f"switch-less {b}B", R32, {**traffic("uniform")} | (
         {"switchless_dragonfly.mesh_speed": str(b)} if b > 1 else {}), 1, 0.05) for b in (1, 2)]
-    f[12].append(Curve("a", "switch-based", SWITCH32, traffic("uniform"), 1, 0.05))
+    f[12].append(Curve("b", "switch-based", SWITCH32, traffic("uniform"), 1, 0.05))
     for panel, pattern, first in (("a", "hotspot", 0.005), ("b", "group_shift", 0.001)):
         for routing in ("minimal", "valiant"):
             for b in (1, 2):
@@ -98,6 +117,11 @@ def figures():
                 # hotspot: 4 of the 41 W-groups send (traffic.hotspot_groups = 4)
                 f.setdefault(13, []).append(Curve(panel, f"{routing} {b}B", R16, sets, CORES, start,
                                                   senders=4 / 41 if pattern == "hotspot" else 1))
+    # Rings of cores (core i to core i + 1), and the paper's rings of chips: each of a chiplet's
+    # 4 cores sends to the same core of the next chiplet, the chiplets of a C-group in Gray-code
+    # order (around its 2 x 2), as the paper's simulator's allreduce inputs do; a switch-based
+    # chip is one terminal, so its rings are rings of chips already.
+    chip_ring = {"traffic__ring_unit": str(CORES), "traffic__ring_order": "gray"}
     for panel, block in (("a", 16), ("b", 128)):
         for pattern in ("ring", "bidirectional_ring"):
             f.setdefault(14, []).append(
@@ -105,6 +129,11 @@ def figures():
                       CORES, 0.1))
             f[14].append(Curve(panel, f"switch-based {pattern}", SWITCH16,
                                traffic(pattern, block // 4), 1, 0.1))
+            f[14].append(Curve(panel, f"switch-less chip {pattern}", R16,
+                               {**sldf(1), **traffic(pattern, block, **chip_ring)}, CORES, 0.05))
+    f[14].append(Curve("b", "switch-less 2B chip bidirectional_ring", R16,
+                       {**sldf(2), **traffic("bidirectional_ring", 128, **chip_ring)}, CORES,
+                       0.05))
     for panel, (less, switch) in (("small", (R16, SWITCH16)), ("large", (R32, SWITCH32))):
         for routing, switch_routing in (("minimal", "minimal"), ("valiant", "valiant")):
             less_sets = {"switchless_dragonfly.routing": routing, **traffic("uniform")}
@@ -130,7 +159,7 @@ ENERGY_PJ = {
 
 
 def file_name(out, number, curve):
-    safe = curve.label.replace(" ", "_")
+    safe = curve.label.replace(" ", "_").replace("(", "").replace(")", "")
     return os.path.join(out, f"fig{number}", f"{curve.panel}_{safe}.h5")
 
 
@@ -168,6 +197,9 @@ def energy_pj_per_bit(path):
 
 
 def draw(args, number, curves, rows):
+    curves = [c for c in curves if os.path.exists(file_name(args.out, number, c))]
+    if not curves:
+        return
     panels = sorted({c.panel for c in curves})
     fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.4), squeeze=False)
     for ax, panel in zip(axes[0], panels):
@@ -187,7 +219,8 @@ def draw(args, number, curves, rows):
                     accepted = f["sweep/accepted_load"][()] * scale
                     latency = f["sweep/latency_mean_ps"][()] / 1000.0
                     saturation = f["summary"].attrs["saturation_throughput"] * scale
-                ax.plot(accepted, latency, marker=".", label=c.label)
+                style = "--" if "truncate" in c.label else "-"
+                ax.plot(accepted, latency, style, marker=".", label=c.label)
                 rows.append([f"fig{number}", panel, c.label, "saturation_flits_per_cycle_per_chip",
                              f"{saturation:.4f}"])
             ax.set_xlabel("accepted load (flits/cycle/chip)")
@@ -204,11 +237,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="sldf_figures")
     parser.add_argument("--figures", default="10,11,12,13,14,15")
+    parser.add_argument("--curves", default="",
+                        help="comma-separated parts of curve labels: run only those curves")
+    parser.add_argument("--skip", default="",
+                        help="comma-separated parts of curve labels: do not run those curves")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--ranks", type=int, default=1)
     parser.add_argument("--hxsim", default=os.path.join(ROOT, "build", "src", "app", "hxsim"))
     args = parser.parse_args()
     table = figures()
+    wanted = [part for part in args.curves.split(",") if part]
+    skipped = [part for part in args.skip.split(",") if part]
     rows = []
     for token in args.figures.split(","):  # "13" (all panels) or "10ab" (panels a and b)
         digits = token.rstrip("abcdefghijklmnopqrstuvwxyz")
@@ -217,12 +256,22 @@ def main():
         number, panels = int(digits), token[len(digits):]
         curves = [c for c in table[number] if not panels or c.panel in panels]
         for curve in curves:
-            run(args, number, curve)
+            if wanted and not any(part in curve.label for part in wanted):
+                continue
+            if not any(part in curve.label for part in skipped):
+                run(args, number, curve)
         draw(args, number, curves, rows)
-    with open(os.path.join(args.out, "summary.csv"), "w", newline="") as out:
+    # Rows of the panels drawn now replace their old rows; the others are kept.
+    summary = os.path.join(args.out, "summary.csv")
+    drawn = {(r[0], r[1]) for r in rows}
+    kept = []
+    if os.path.exists(summary):
+        with open(summary, newline="") as old:
+            kept = [r for r in list(csv.reader(old))[1:] if (r[0], r[1]) not in drawn]
+    with open(summary, "w", newline="") as out:
         writer = csv.writer(out)
         writer.writerow(["figure", "panel", "curve", "quantity", "value"])
-        writer.writerows(rows)
+        writer.writerows(sorted(kept + rows, key=lambda r: (int(r[0][3:]), r[1])))
     print(f"wrote {args.out}/summary.csv and fig*.png")
 
 

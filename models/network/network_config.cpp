@@ -3,6 +3,7 @@
 #include "models/network/network_config.h"
 
 #include "core/error.h"
+#include "models/traffic/bit_permutation.h"
 #include "models/traffic/pattern.h"
 
 namespace hx::net {
@@ -50,6 +51,23 @@ std::vector<ParamSpec> traffic_params() {
                          "patterns defined by the endpoint count alone: uniform, the bit "
                          "permutations, permutation, rings)")
           .range(0, 1e9),
+      ParamSpec::choice("bit_fit", "exact", bit_fit_names(),
+                        "bit permutations (bit_complement, bit_reverse, bit_shuffle, transpose) "
+                        "on an endpoint count (or block) that is not a power of two (transpose: "
+                        "4^k): exact refuses it; general uses the permutation the name denotes "
+                        "for any count (N - 1 - x, mixed-radix digit reversal, perfect shuffle, "
+                        "R x C matrix transpose), the bit pattern itself on powers of two; "
+                        "truncate applies it to the low floor(log2 N) bits, as the switch-less "
+                        "Dragonfly paper's simulator does (not a permutation)"),
+      ParamSpec::integer("ring_unit", 1,
+                         "ring and bidirectional_ring: the ring steps between units of this many "
+                         "consecutive endpoints (a chip's cores), endpoint o of a unit sending to "
+                         "endpoint o of the next unit; 1: a ring of endpoints")
+          .range(1, 1e9),
+      ParamSpec::choice("ring_order", "linear", {"linear", "gray"},
+                        "ring and bidirectional_ring: the order of the units on the ring, by "
+                        "index or in binary-reflected Gray-code order (neighbouring units differ "
+                        "in one index bit: a ring around a 2 x 2 block of chiplets)"),
       ParamSpec::choice("flows", "measured", {"none", "measured", "all"},
                         "which messages get a row in /flows"),
       ParamSpec::integer("histogram_bins", 10000,
@@ -94,6 +112,9 @@ TrafficConfig traffic_config_from(const ParamSet& p) {
   c.drain_limit = p.time("drain_limit");
   c.hotspot_groups = static_cast<uint32_t>(p.integer("hotspot_groups"));
   c.block = static_cast<uint32_t>(p.integer("block"));
+  c.bit_fit = p.text("bit_fit");
+  c.ring_unit = static_cast<uint32_t>(p.integer("ring_unit"));
+  c.ring_order = p.text("ring_order");
   const std::string& flows = p.text("flows");
   c.flows = flows == "none"  ? FlowRecords::kNone
             : flows == "all" ? FlowRecords::kAll

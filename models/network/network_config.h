@@ -31,7 +31,10 @@ struct TrafficConfig {
   SimTime measure;
   SimTime drain_limit;
   uint32_t hotspot_groups = 0;
-  uint32_t block = 0;  // 0: the pattern spans the system; else per run of `block` endpoints
+  uint32_t block = 0;      // 0: the pattern spans the system; else per run of `block` endpoints
+  std::string bit_fit;     // bit permutations on counts that are not powers of two (pattern.h)
+  uint32_t ring_unit = 1;  // rings: units of this many endpoints, in ring_order (pattern.h)
+  std::string ring_order;
   FlowRecords flows = FlowRecords::kMeasured;
   uint32_t histogram_bins = 0;  // latency histogram: bins of one cycle, the last one open-ended
 };

@@ -63,6 +63,9 @@ class BuiltNetworkModel final : public NetworkModel {
     pattern.name = net_.traffic.pattern;
     pattern.hotspot_groups = net_.traffic.hotspot_groups;
     pattern.block = net_.traffic.block;
+    pattern.bit_fit = net_.traffic.bit_fit;
+    pattern.ring_unit = net_.traffic.ring_unit;
+    pattern.ring_order = net_.traffic.ring_order;
     pattern.seed = static_cast<uint64_t>(params.sim->integer("seed"));
     pattern_ = make_pattern(pattern, t);
     net_.pattern = pattern_.get();

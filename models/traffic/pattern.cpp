@@ -1,6 +1,7 @@
 // The synthetic traffic patterns and their factory. Each pattern keeps only a few integers of the
 // topology (its radices, or one entry per endpoint group for the group patterns), never a table
-// per endpoint. The random permutation lives in permutation.cpp.
+// per endpoint. The bit permutations live in bit_permutation.cpp, the random permutation in
+// permutation.cpp.
 #include "models/traffic/pattern.h"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "models/traffic/bit_permutation.h"
 #include "models/traffic/permutation.h"
 
 namespace hx::net {
@@ -28,42 +30,6 @@ class UniformPattern final : public TrafficPattern {
 
  private:
   uint32_t n_;
-};
-
-// ---- bit permutations over b = log2(N) address bits ----
-
-enum class BitOp { kComplement, kReverse, kShuffle, kTranspose };
-
-class BitPattern final : public TrafficPattern {
- public:
-  BitPattern(BitOp op, uint32_t bits) : op_(op), bits_(bits) {}
-  bool sends(uint32_t src) const override { return map(src) != src; }
-  uint32_t destination(uint32_t src, Rng& /*rng*/) const override { return map(src); }
-
- private:
-  uint32_t mask(uint32_t bits) const { return static_cast<uint32_t>((uint64_t{1} << bits) - 1); }
-  uint32_t map(uint32_t x) const {
-    if (bits_ == 0) return x;
-    switch (op_) {
-      case BitOp::kComplement:
-        return ~x & mask(bits_);
-      case BitOp::kReverse: {
-        uint32_t r = 0;
-        for (uint32_t i = 0; i < bits_; ++i) r |= ((x >> i) & 1u) << (bits_ - 1 - i);
-        return r;
-      }
-      case BitOp::kShuffle:  // rotate left by one bit
-        return ((x << 1) | (x >> (bits_ - 1))) & mask(bits_);
-      case BitOp::kTranspose: {  // swap the upper and lower halves (bits_ is even)
-        const uint32_t half = bits_ / 2;
-        return ((x & mask(half)) << half) | (x >> half);
-      }
-    }
-    return x;
-  }
-
-  BitOp op_;
-  uint32_t bits_;
 };
 
 // ---- coordinate patterns over endpoint_dims() ----
@@ -251,18 +217,39 @@ class GroupShiftPattern final : public TrafficPattern {
 
 // ---- rings ----
 
+/// A ring over the n / unit units of `unit` consecutive endpoints: endpoint o of a unit sends to
+/// endpoint o of the next unit (and, bidirectional, half of the time to that of the previous
+/// one). The units follow each other in index order, or in binary-reflected Gray-code order
+/// (g(i) = i ^ (i >> 1)), whose neighbours differ in one bit of the unit index. unit = 1 in index
+/// order is the ring of endpoints.
 class RingPattern final : public TrafficPattern {
  public:
-  RingPattern(uint32_t n, bool bidirectional) : n_(n), bidirectional_(bidirectional) {}
-  bool sends(uint32_t /*src*/) const override { return n_ >= 2; }
+  RingPattern(uint32_t n, bool bidirectional, uint32_t unit = 1, bool gray = false)
+      : n_(n), bidirectional_(bidirectional), unit_(unit), units_(n / unit), gray_(gray) {}
+  bool sends(uint32_t /*src*/) const override { return units_ >= 2; }
   uint32_t destination(uint32_t src, Rng& rng) const override {
-    if (bidirectional_ && rng.bernoulli(0.5)) return src == 0 ? n_ - 1 : src - 1;
-    return src + 1 == n_ ? 0 : src + 1;
+    const bool back = bidirectional_ && rng.bernoulli(0.5);
+    if (unit_ == 1 && !gray_) {
+      if (back) return src == 0 ? n_ - 1 : src - 1;
+      return src + 1 == n_ ? 0 : src + 1;
+    }
+    const uint32_t position = gray_ ? from_gray(src / unit_) : src / unit_;
+    const uint32_t next = back ? (position == 0 ? units_ - 1 : position - 1)
+                               : (position + 1 == units_ ? 0 : position + 1);
+    return (gray_ ? next ^ (next >> 1) : next) * unit_ + src % unit_;
   }
 
  private:
+  static uint32_t from_gray(uint32_t g) {
+    for (uint32_t shift = 1; shift < 32; shift <<= 1) g ^= g >> shift;
+    return g;
+  }
+
   uint32_t n_;
   bool bidirectional_;
+  uint32_t unit_;
+  uint32_t units_;
+  bool gray_;
 };
 
 // ---- blocks ----
@@ -292,34 +279,38 @@ class BlockPattern final : public TrafficPattern {
   throw InputError(key + " = '" + value + "': " + reason);
 }
 
+/// The patterns defined by an endpoint count alone, for `n` endpoints; nullptr for the others.
 /// `count` says where `n` comes from in messages: "the topology has 48 endpoints" or
 /// "traffic.block = 24".
-std::unique_ptr<TrafficPattern> make_bit_pattern(const PatternParams& params, BitOp op, uint32_t n,
-                                                 const std::string& count) {
-  if (!std::has_single_bit(n)) {
-    reject("traffic.pattern", params.name, "needs a power-of-two number of endpoints; " + count);
-  }
-  const auto bits = static_cast<uint32_t>(std::countr_zero(n));
-  if (op == BitOp::kTranspose && bits % 2 != 0) {
-    reject("traffic.pattern", params.name,
-           "needs an even number of address bits (4^k endpoints); " + count + " (" +
-               std::to_string(bits) + " bits)");
-  }
-  return std::make_unique<BitPattern>(op, bits);
-}
-
-/// The patterns defined by an endpoint count alone, for `n` endpoints; nullptr for the others.
 std::unique_ptr<TrafficPattern> make_sized_pattern(const PatternParams& params, uint32_t n,
                                                    const std::string& count) {
   const std::string& name = params.name;
+  const auto bit = [&](BitOp op) { return make_bit_pattern(op, n, params.bit_fit, name, count); };
   if (name == "uniform") return std::make_unique<UniformPattern>(n);
-  if (name == "bit_complement") return make_bit_pattern(params, BitOp::kComplement, n, count);
-  if (name == "bit_reverse") return make_bit_pattern(params, BitOp::kReverse, n, count);
-  if (name == "bit_shuffle") return make_bit_pattern(params, BitOp::kShuffle, n, count);
-  if (name == "transpose") return make_bit_pattern(params, BitOp::kTranspose, n, count);
+  if (name == "bit_complement") return bit(BitOp::kComplement);
+  if (name == "bit_reverse") return bit(BitOp::kReverse);
+  if (name == "bit_shuffle") return bit(BitOp::kShuffle);
+  if (name == "transpose") return bit(BitOp::kTranspose);
   if (name == "permutation") return make_permutation_pattern(n, params.seed);
-  if (name == "ring") return std::make_unique<RingPattern>(n, false);
-  if (name == "bidirectional_ring") return std::make_unique<RingPattern>(n, true);
+  if (name == "ring" || name == "bidirectional_ring") {
+    const uint32_t unit = params.ring_unit;
+    const bool gray = params.ring_order == "gray";
+    if (params.ring_order != "linear" && !gray) {
+      reject("traffic.ring_order", params.ring_order, "expected linear or gray");
+    }
+    if (unit == 0 || n % unit != 0 || n / unit < 2) {
+      reject("traffic.ring_unit", std::to_string(unit),
+             "expected a divisor of the ring's " + std::to_string(n) +
+                 " endpoints that leaves at least 2 units; " + count);
+    }
+    if (gray && !std::has_single_bit(n / unit)) {
+      reject("traffic.ring_order", params.ring_order,
+             "a Gray-code ring needs a power-of-two number of units; " + count + ", " +
+                 std::to_string(n / unit) +
+                 " units of traffic.ring_unit = " + std::to_string(unit));
+    }
+    return std::make_unique<RingPattern>(n, name == "bidirectional_ring", unit, gray);
+  }
   return nullptr;
 }
 

@@ -18,12 +18,16 @@ namespace hx::net {
 const std::vector<std::string>& pattern_names();
 
 struct PatternParams {
-  std::string name;             // one of pattern_names()
-  uint32_t hotspot_groups = 4;  // hotspot: endpoints of groups [0, hotspot_groups) talk among
-                                // themselves
-  uint64_t seed = 1;            // run seed, for the random permutation
-  uint32_t block = 0;           // 0: the whole system; B: the pattern acts inside each run of B
-                                // consecutive endpoints (intra-C-group / intra-W-group runs)
+  std::string name;               // one of pattern_names()
+  uint32_t hotspot_groups = 4;    // hotspot: endpoints of groups [0, hotspot_groups) talk among
+                                  // themselves
+  uint64_t seed = 1;              // run seed, for the random permutation
+  uint32_t block = 0;             // 0: the whole system; B: the pattern acts inside each run of B
+                                  // consecutive endpoints (intra-C-group / intra-W-group runs)
+  std::string bit_fit = "exact";  // the bit permutations on counts that are not powers of two:
+                                  // "exact" (refused), "general", "truncate" (bit_permutation.h)
+  uint32_t ring_unit = 1;         // rings: step between units of this many endpoints
+  std::string ring_order = "linear";  // rings: units in index ("linear") or Gray-code order
 };
 
 class TrafficPattern {
@@ -42,7 +46,8 @@ class TrafficPattern {
 const std::vector<std::string>& blockable_pattern_names();
 
 /// InputError naming "traffic.pattern" (and the value and the reason) when the pattern does not
-/// fit the topology, e.g. a bit permutation on a non-power-of-two endpoint count (or block size),
+/// fit the topology, e.g. a bit permutation on a non-power-of-two endpoint count (or block size)
+/// with bit_fit = "exact",
 /// "traffic.hotspot_groups" when it exceeds the group count, or "traffic.block" when the block
 /// is 1, does not divide the endpoint count, or is given for a pattern that needs the topology's
 /// shape (tornado, neighbor, hotspot, group_shift).

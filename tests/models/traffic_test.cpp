@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -371,6 +372,76 @@ TEST(TrafficPattern, Rings) {
     EXPECT_EQ(up + down, 20000u);
     EXPECT_NEAR(up / 20000.0, 0.5, 0.02) << "src " << src;  // sd 0.0035
   }
+}
+
+std::unique_ptr<TrafficPattern> make_ring(const std::string& name, const Topology& topology,
+                                          uint32_t unit, const std::string& order,
+                                          uint32_t block = 0) {
+  PatternParams params;
+  params.name = name;
+  params.ring_unit = unit;
+  params.ring_order = order;
+  params.block = block;
+  return make_pattern(params, topology);
+}
+
+TEST(TrafficPattern, RingsOfUnits) {
+  Rng rng = stream(0);
+  // Units of 4 (a chip's cores) in index order: core o of unit u to core o of unit u + 1.
+  const auto chips = make_ring("ring", topo64(), 4, "linear");
+  EXPECT_EQ(chips->destination(5, rng), 9u);
+  EXPECT_EQ(chips->destination(61, rng), 1u);
+  // Gray order in blocks of 16 (a 2 x 2 of chiplets numbered by rows): units 0 -> 1 -> 3 -> 2.
+  const auto gray = make_ring("ring", topo64(), 4, "gray", 16);
+  EXPECT_EQ(gray->destination(0, rng), 4u);
+  EXPECT_EQ(gray->destination(5, rng), 13u);
+  EXPECT_EQ(gray->destination(13, rng), 9u);
+  EXPECT_EQ(gray->destination(10, rng), 2u);
+  EXPECT_EQ(gray->destination(16 + 10, rng), 16 + 2u);
+  const auto bi = make_ring("bidirectional_ring", topo64(), 4, "gray", 16);
+  const auto counts = histogram(*bi, 5, 4000);
+  ASSERT_EQ(counts.size(), 2u);
+  EXPECT_NEAR(counts.at(13) / 4000.0, 0.5, 0.04);  // next: unit 3
+  EXPECT_NEAR(counts.at(1) / 4000.0, 0.5, 0.04);   // previous: unit 0
+  // Unit 1 in index order is the ring of endpoints.
+  const auto plain = make_ring("ring", topo64(), 1, "linear");
+  const auto old = make("ring", topo64());
+  for (uint32_t src = 0; src < 64; ++src) {
+    EXPECT_EQ(plain->destination(src, rng), old->destination(src, rng));
+  }
+}
+
+TEST(TrafficPattern, GrayRingIsOneCycleOfOneBitSteps) {
+  // 128 endpoints (a W-group) in 32 units of 4: every unit sends to one whose index differs in
+  // one bit, and following the ring from unit 0 visits all 32 before returning.
+  const FakeTopology t({128}, 16);
+  const auto gray = make_ring("ring", t, 4, "gray");
+  Rng rng = stream(0);
+  std::set<uint32_t> seen;
+  uint32_t unit = 0;
+  for (uint32_t step = 0; step < 32; ++step) {
+    seen.insert(unit);
+    const uint32_t dst = gray->destination(unit * 4 + 3, rng);
+    ASSERT_EQ(dst % 4, 3u);
+    EXPECT_EQ(std::popcount(unit ^ dst / 4), 1) << unit;
+    unit = dst / 4;
+  }
+  EXPECT_EQ(unit, 0u);
+  EXPECT_EQ(seen.size(), 32u);
+}
+
+TEST(TrafficPattern, BadRingUnitsAreInputErrors) {
+  for (const uint32_t unit : {0u, 3u, 64u}) {  // zero, not a divisor, one unit
+    const std::string msg = input_error([&] { make_ring("ring", topo64(), unit, "linear"); });
+    EXPECT_NE(msg.find("traffic.ring_unit = '" + std::to_string(unit) + "'"), std::string::npos)
+        << msg;
+  }
+  const FakeTopology t48({6, 8}, 8);
+  const std::string msg = input_error([&] { make_ring("ring", t48, 4, "gray"); });
+  EXPECT_NE(msg.find("traffic.ring_order = 'gray'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("12 units"), std::string::npos) << msg;
+  EXPECT_EQ(input_error([&] { make_ring("ring", t48, 4, "linear"); }), "");
+  EXPECT_EQ(input_error([&] { make_ring("ring", t48, 4, "gray", 16); }), "");
 }
 
 TEST(TrafficPattern, RandomPatternsAreDeterministicPerStream) {
