@@ -90,10 +90,10 @@ void EventQueue::refill() {
 // (destination, source) key is about twice as fast as a comparison sort (docs/PERFORMANCE.md).
 // It sorts by 8-bit digits from the least significant, skipping digits no two keys differ in,
 // each pass stable and descending (11-bit digits, fewer passes, were slower: the runs at one
-// time are a few hundred entries, too few for 2,048 counters). The first pass reads the entries backwards, so equal keys
-// end in reverse push order, which is descending sequence order whenever one source's events
-// to one destination were pushed in the order it sent them (almost always); a last insertion
-// pass repairs the rest.
+// time are a few hundred entries, too few for 2,048 counters). The first pass reads the entries
+// backwards, so equal keys end in reverse push order, which is descending sequence order
+// whenever one source's events to one destination were pushed in the order it sent them
+// (almost always); a last insertion pass repairs the rest.
 constexpr std::size_t kRadixSortFrom = 256;  // entries; below, std::sort is faster
 
 void EventQueue::sort_now() {
@@ -102,26 +102,42 @@ void EventQueue::sort_now() {
     std::sort(v.begin(), v.end(), Later{});
     return;
   }
+  // A digit's counts do not depend on the order, so one pass finds the digits that vary and
+  // counts the four that usually do (the low two bytes of the destination and of the source);
+  // any other varying digit gets a counting pass of its own.
+  constexpr uint64_t kMask = 0xFF;
+  std::array<std::array<uint32_t, kMask + 1>, 8> count;
+  for (const int digit : {0, 1, 4, 5}) count[static_cast<std::size_t>(digit)].fill(0);
+  const uint64_t first = v.front().ids;
   uint64_t varying = 0;
-  for (const Entry& en : v) varying |= en.ids ^ v.front().ids;
+  for (const Entry& en : v) {
+    varying |= en.ids ^ first;
+    ++count[0][en.ids & kMask];
+    ++count[1][(en.ids >> 8) & kMask];
+    ++count[4][(en.ids >> 32) & kMask];
+    ++count[5][(en.ids >> 40) & kMask];
+  }
   sort_scratch_.resize(v.size());
   bool reversed = false;
-  constexpr uint64_t kMask = 0xFF;
-  for (int shift = 0; shift < 64; shift += 8) {
+  for (std::size_t digit = 0; digit < 8; ++digit) {
+    const auto shift = static_cast<int>(8 * digit);
     if (((varying >> shift) & kMask) == 0) continue;
-    std::array<uint32_t, kMask + 1> count{};
-    for (const Entry& en : v) ++count[(en.ids >> shift) & kMask];
+    std::array<uint32_t, kMask + 1>& c = count[digit];
+    if (digit != 0 && digit != 1 && digit != 4 && digit != 5) {
+      c.fill(0);
+      for (const Entry& en : v) ++c[(en.ids >> shift) & kMask];
+    }
     uint32_t position = 0;
-    for (auto digit = static_cast<int64_t>(kMask); digit >= 0; --digit) {  // the largest first
-      const uint32_t n = count[static_cast<std::size_t>(digit)];
-      count[static_cast<std::size_t>(digit)] = position;  // now where the digit's run starts
+    for (auto d = static_cast<int64_t>(kMask); d >= 0; --d) {  // the largest first
+      const uint32_t n = c[static_cast<std::size_t>(d)];
+      c[static_cast<std::size_t>(d)] = position;  // now where the digit's run starts
       position += n;
     }
     if (reversed) {
-      for (const Entry& en : v) sort_scratch_[count[(en.ids >> shift) & kMask]++] = en;
+      for (const Entry& en : v) sort_scratch_[c[(en.ids >> shift) & kMask]++] = en;
     } else {
       for (auto en = v.rbegin(); en != v.rend(); ++en) {
-        sort_scratch_[count[(en->ids >> shift) & kMask]++] = *en;
+        sort_scratch_[c[(en->ids >> shift) & kMask]++] = *en;
       }
       reversed = true;
     }
