@@ -86,15 +86,15 @@ void EventQueue::refill() {
   pending_min_ = kNone;
 }
 
-// Network models put thousands of events on one cycle boundary; for those a radix sort of the
-// (destination, source) key is about twice as fast as a comparison sort (docs/PERFORMANCE.md).
-// It sorts by 8-bit digits from the least significant, skipping digits no two keys differ in,
-// each pass stable and descending (11-bit digits, fewer passes, were slower: the runs at one
-// time are a few hundred entries, too few for 2,048 counters). The first pass reads the entries
-// backwards, so equal keys end in reverse push order, which is descending sequence order
-// whenever one source's events to one destination were pushed in the order it sent them
-// (almost always); a last insertion pass repairs the rest.
+// Network models put thousands of events on one cycle boundary, spread over many destinations
+// with a few events each. For those, a radix sort by destination and then a sort of each
+// destination's few events by (source, sequence) is much cheaper than a comparison sort of the
+// whole (docs/PERFORMANCE.md). The radix sort takes 8-bit digits from the least significant,
+// skipping digits no two destinations differ in, each pass stable and descending (11-bit digits,
+// fewer passes, were slower: the runs at one time are a few hundred entries, too few for 2,048
+// counters).
 constexpr std::size_t kRadixSortFrom = 256;  // entries; below, std::sort is faster
+constexpr std::size_t kInsertionUpTo = 16;   // one destination's entries; above, std::sort
 
 void EventQueue::sort_now() {
   std::vector<Entry>& v = now_sorted_;
@@ -103,27 +103,26 @@ void EventQueue::sort_now() {
     return;
   }
   // A digit's counts do not depend on the order, so one pass finds the digits that vary and
-  // counts the four that usually do (the low two bytes of the destination and of the source);
-  // any other varying digit gets a counting pass of its own.
+  // counts the destination's low two, which usually do; a higher varying digit gets a counting
+  // pass of its own.
   constexpr uint64_t kMask = 0xFF;
-  std::array<std::array<uint32_t, kMask + 1>, 8> count;
-  for (const int digit : {0, 1, 4, 5}) count[static_cast<std::size_t>(digit)].fill(0);
+  constexpr int kDst = 32;  // the destination's bits in `ids`
+  std::array<std::array<uint32_t, kMask + 1>, 4> count;
+  count[0].fill(0);
+  count[1].fill(0);
   const uint64_t first = v.front().ids;
   uint64_t varying = 0;
   for (const Entry& en : v) {
     varying |= en.ids ^ first;
-    ++count[0][en.ids & kMask];
-    ++count[1][(en.ids >> 8) & kMask];
-    ++count[4][(en.ids >> 32) & kMask];
-    ++count[5][(en.ids >> 40) & kMask];
+    ++count[0][(en.ids >> kDst) & kMask];
+    ++count[1][(en.ids >> (kDst + 8)) & kMask];
   }
   sort_scratch_.resize(v.size());
-  bool reversed = false;
-  for (std::size_t digit = 0; digit < 8; ++digit) {
-    const auto shift = static_cast<int>(8 * digit);
+  for (std::size_t digit = 0; digit < 4; ++digit) {
+    const auto shift = kDst + static_cast<int>(8 * digit);
     if (((varying >> shift) & kMask) == 0) continue;
     std::array<uint32_t, kMask + 1>& c = count[digit];
-    if (digit != 0 && digit != 1 && digit != 4 && digit != 5) {
+    if (digit >= 2) {
       c.fill(0);
       for (const Entry& en : v) ++c[(en.ids >> shift) & kMask];
     }
@@ -133,23 +132,26 @@ void EventQueue::sort_now() {
       c[static_cast<std::size_t>(d)] = position;  // now where the digit's run starts
       position += n;
     }
-    if (reversed) {
-      for (const Entry& en : v) sort_scratch_[c[(en.ids >> shift) & kMask]++] = en;
-    } else {
-      for (auto en = v.rbegin(); en != v.rend(); ++en) {
-        sort_scratch_[c[(en->ids >> shift) & kMask]++] = *en;
-      }
-      reversed = true;
-    }
+    for (const Entry& en : v) sort_scratch_[c[(en.ids >> shift) & kMask]++] = en;
     v.swap(sort_scratch_);
   }
-  if (!reversed) std::reverse(v.begin(), v.end());
-  for (std::size_t i = 1; i < v.size(); ++i) {
-    if (v[i].ids != v[i - 1].ids || v[i].seq < v[i - 1].seq) continue;
-    const Entry en = v[i];
-    std::size_t j = i;
-    for (; j > 0 && v[j - 1].ids == en.ids && v[j - 1].seq < en.seq; --j) v[j] = v[j - 1];
-    v[j] = en;
+  // Each destination's entries, now adjacent, by (source, sequence), descending.
+  for (std::size_t begin = 0; begin < v.size();) {
+    const uint64_t dst = v[begin].ids >> kDst;
+    std::size_t end = begin + 1;
+    while (end < v.size() && v[end].ids >> kDst == dst) ++end;
+    if (end - begin > kInsertionUpTo) {
+      std::sort(v.begin() + static_cast<std::ptrdiff_t>(begin),
+                v.begin() + static_cast<std::ptrdiff_t>(end), Later{});
+    } else {
+      for (std::size_t i = begin + 1; i < end; ++i) {
+        const Entry en = v[i];
+        std::size_t j = i;
+        for (; j > begin && before(v[j - 1], en); --j) v[j] = v[j - 1];
+        v[j] = en;
+      }
+    }
+    begin = end;
   }
 }
 
