@@ -36,6 +36,9 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
   injectors_.resize(ports.size());
   for (std::size_t p = 0; p < ports.size(); ++p) {
     injectors_[p].ps_per_flit = net.ps_per_flit[ports[p].link_class];
+    if (net.topology->node(ports[p].peer).kind == NodeKind::kRouter) {
+      injectors_[p].pipeline = net.router.pipeline;
+    }
   }
   credits_.assign(ports.size() * vcs_, net.router.buffer_flits);
 
@@ -210,7 +213,7 @@ bool Endpoint::inject_packet(uint32_t port, uint32_t slot, int64_t now) {
     if (net_.in_window(m.created_ps)) p.flags |= Packet::kMeasured;
     const int64_t ser = flits * inj.ps_per_flit;
     p.stream_ps = static_cast<int32_t>(ser);
-    send(static_cast<PortId>(port), kPacketArrival, p);
+    send(static_cast<PortId>(port), kPacketArrival, p, inj.pipeline);
     credits(static_cast<PortId>(port), vc) -= flits;
     inj.free_ps = now + ser;
     inj.next_vc = static_cast<uint8_t>((vc + 1) % vcs_);

@@ -45,6 +45,7 @@ class Endpoint final : public Component, private ProgramHost {
   struct Injector {  // one per port
     int64_t free_ps = 0;
     int64_t ps_per_flit = 0;
+    SimTime pipeline;  // the peer's: a router takes the packet when its head has crossed it
     uint8_t next_vc = 0;
     LinkStats stats;
   };

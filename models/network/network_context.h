@@ -18,7 +18,8 @@ namespace hx::net {
 
 /// Event kinds of the network components.
 enum EventKind : uint16_t {
-  kPacketArrival = 1,  // payload Packet: a head flit arrives (its tail stream_ps later)
+  kPacketArrival = 1,  // payload Packet: a head flit arrives, at a router once it has
+                       // crossed the pipeline (its tail stream_ps later)
   kCreditArrival,      // payload Credit: buffer space freed downstream
   kAllocate,           // router: run the allocators
   kWatchdog,           // router: check for lack of progress

@@ -57,9 +57,10 @@ void Router::handle(const Event& e) {
       on_credit(e.port, e.payload_as<Credit>());
       break;
     case kAllocate:
-      // This event is the earliest pending one: later ones stay scheduled.
+      // This event is the earliest pending one: later ones stay scheduled. The round runs
+      // after everything else that arrives in this instant.
       pending_allocations_.erase(pending_allocations_.begin());
-      allocate();
+      request_end_of_instant();
       break;
     case kWatchdog:
       check_watchdog();
@@ -77,7 +78,6 @@ void Router::prefetch(const Event& e) const {
       __builtin_prefetch(&queues_[e.port * vcs_ + vc]);
       __builtin_prefetch(&busy_vcs_[e.port]);
       __builtin_prefetch(&from_endpoint_[e.port]);
-      __builtin_prefetch(pending_allocations_.data());
       break;
     }
     case kCreditArrival:
@@ -97,9 +97,11 @@ void Router::prefetch(const Event& e) const {
   }
 }
 
+// The packet arrives when its head has crossed the pipeline (the sender adds the delay), so it
+// can leave in this instant's allocation round.
 void Router::on_packet(PortId port, const Packet& packet) {
   const int64_t now = this->now().count_ps();
-  Waiting w{packet, now + net_.router.pipeline.count_ps(), now + packet.stream_ps};
+  Waiting w{packet, now + packet.stream_ps};
   // Source decisions (Valiant intermediate, UGAL) are made once, at the first router.
   if (from_endpoint_[port]) net_.routing->start(index_, *this, rng_, w.packet);
   RingQueue<Waiting>& q = queue(port, packet.vc);
@@ -108,7 +110,7 @@ void Router::on_packet(PortId port, const Packet& packet) {
   if (held_++ == 0) loaded_since_ps_ = now;
   if (q.size() == 1) {
     busy_vcs_[port] |= 1u << packet.vc;
-    request_allocation(w.ready_ps);
+    request_end_of_instant();
   }
   if (!watchdog_armed_) {
     watchdog_armed_ = true;
@@ -133,6 +135,10 @@ void Router::on_credit(PortId port, const Credit& credit) {
 }
 
 void Router::request_allocation(int64_t at) {
+  if (at <= now().count_ps()) {
+    request_end_of_instant();
+    return;
+  }
   // An earlier (or simultaneous) allocation will look again and schedule what it still needs.
   if (!pending_allocations_.empty() && pending_allocations_.front() <= at) return;
   pending_allocations_.insert(pending_allocations_.begin(), at);
@@ -236,10 +242,6 @@ void Router::allocate() {
         if (vc32 >= vcs_) vc32 -= vcs_;
         const auto vc = static_cast<uint8_t>(vc32);
         Waiting& head = queue(in, vc).front();
-        if (head.ready_ps > now) {
-          wake = std::min(wake, head.ready_ps);
-          continue;
-        }
         route(in, head.packet);
         Candidate best;
         if (select(head.packet.flits, now, wake, best)) {
@@ -298,7 +300,7 @@ void Router::forward(const Request& r, int64_t now) {
   // spent only for the serialisation: a stream slower than the link leaves gaps that other
   // packets' flits fill, as flit-level VC multiplexing does (RailX's k-times meshes rely on it).
   const int64_t sent = now + flits * out.ps_per_flit;
-  const int64_t tail_out = std::max(sent, w.tail_ps + net_.router.pipeline.count_ps());
+  const int64_t tail_out = std::max(sent, w.tail_ps);
   out.free_ps = sent;
   out.next_input = (r.input + 1u) % static_cast<uint32_t>(outputs_.size());
   if (out.stall_since >= 0) {
@@ -316,7 +318,7 @@ void Router::forward(const Request& r, int64_t now) {
   p.vc = r.candidate.vc;
   p.stream_ps = static_cast<int32_t>(tail_out - now);
   if (!out.to_endpoint) ++p.hops;
-  send(r.candidate.port, kPacketArrival, p);
+  send(r.candidate.port, kPacketArrival, p, out.to_endpoint ? SimTime::zero() : net_.router.pipeline);
   // The upstream VC regains the packet's space when its tail has left this buffer.
   send(r.input, kCreditArrival, Credit{flits, w.packet.vc}, SimTime::ps(tail_out - now));
 }

@@ -3,6 +3,8 @@
 // output serialisation at each link's bandwidth. Packets move as whole units: a packet may leave
 // only when the downstream VC has credits for all of its flits, which is what virtual
 // cut-through guarantees, so one event per hop carries it (its tail follows stream_ps later).
+// That event arrives when the head has crossed the pipeline; the allocation round runs once per
+// instant in end_of_instant(), after all of the instant's arrivals and credits.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +25,7 @@ class Router final : public Component, private PortLoad {
 
   void handle(const Event& e) override;
   void prefetch(const Event& e) const override;
+  void end_of_instant() override { allocate(); }
   void finish() override;
   uint64_t work_done() const override { return sent_; }  // packets sent over its links
   void save_state(boost::archive::binary_oarchive& ar) const override;
@@ -32,8 +35,7 @@ class Router final : public Component, private PortLoad {
   /// A packet in an input VC buffer.
   struct Waiting {
     Packet packet;
-    int64_t ready_ps;  // head arrival + pipeline delay
-    int64_t tail_ps;   // when its tail has fully arrived
+    int64_t tail_ps;  // when its tail has arrived and crossed the pipeline
   };
   struct Output {
     int64_t free_ps = 0;       // the link has sent its last packet's flits by then

@@ -42,6 +42,11 @@ class Component {
   virtual void setup() {}
   /// Called for each event addressed to this component, in EventKey order.
   virtual void handle(const Event& e) = 0;
+  /// Called after this component's last event at the current time, when one of that
+  /// instant's handlers asked for it (request_end_of_instant): the place for work that must
+  /// see everything that arrives in one instant, such as a router's allocation round, without
+  /// an event of its own. It may send and schedule, but nothing at the current time.
+  virtual void end_of_instant() {}
   /// A hint, a few events before handle(e): start loading (__builtin_prefetch) the state that
   /// handling `e` will touch beyond the component object itself, which the engine prefetches.
   /// Must not change anything. Large networks are memory-bound without it.
@@ -100,6 +105,10 @@ class Component {
     e.set_payload(payload);
     sink_->post(e, -1);
   }
+
+  /// Asks for end_of_instant() once this instant's last event for this component is handled
+  /// (asking again in the same instant changes nothing).
+  void request_end_of_instant() { sink_->request_end_of_instant(local_index_); }
 
   /// Stops the whole run after this event with `reason` (a DeadlockError on every rank).
   void stop_run(std::string reason) { sink_->request_stop(std::move(reason)); }

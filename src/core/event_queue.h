@@ -54,6 +54,15 @@ class EventQueue {
     return &pool_[now_sorted_[now_sorted_.size() - 1 - ahead].slot];
   }
 
+  /// True when the next event is at `time` (the current instant) and for the component with
+  /// rank-local index `dst_local`: the engine's test for the end of a component's instant.
+  bool next_is(uint64_t time, uint32_t dst_local) const {
+    if (time != last_ || now_empty()) return false;
+    const bool late = !now_late_.empty() &&
+                      (now_sorted_.empty() || before(now_late_.front(), now_sorted_.back()));
+    return (late ? now_late_.front() : now_sorted_.back()).dst_local == dst_local;
+  }
+
   /// Every pending event, in no particular order (for checkpoints and the deadlock report).
   template <class F>
   void for_each(F&& f) const {

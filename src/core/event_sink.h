@@ -27,6 +27,17 @@ class EventSink {
     }
   }
 
+  /// The component with rank-local index `local` wants Component::end_of_instant() after its
+  /// last event at the current time. Only the component whose event is being handled asks.
+  void request_end_of_instant(uint32_t local) { end_of_instant_ = local; }
+  /// The component waiting for end_of_instant(), or UINT32_MAX; taking it clears it.
+  uint32_t end_of_instant_pending() const { return end_of_instant_; }
+  uint32_t take_end_of_instant() {
+    const uint32_t local = end_of_instant_;
+    end_of_instant_ = UINT32_MAX;
+    return local;
+  }
+
   /// A component asks the engine to stop the run (the deadlock watchdog); the first reason
   /// wins. The engine checks after each event and between windows.
   void request_stop(std::string reason) {
@@ -48,6 +59,7 @@ class EventSink {
   std::vector<std::vector<Event>> outboxes_;
   std::string stop_reason_;
   bool drained_ = false;
+  uint32_t end_of_instant_ = UINT32_MAX;
 };
 
 }  // namespace hx

@@ -169,6 +169,12 @@ uint64_t Simulation::run_until(SimTime until, uint64_t max_events) {
     sink_.set_now(e.key.time);
     components_[e.dst_local]->handle(e);
     ++handled;
+    // Events at one time are grouped by destination, so the instant has ended for this
+    // component unless the next event is its too.
+    if (sink_.end_of_instant_pending() != UINT32_MAX &&
+        !queue.next_is(static_cast<uint64_t>(e.key.time.count_ps()), e.dst_local)) {
+      components_[sink_.take_end_of_instant()]->end_of_instant();
+    }
   }
   // Background timers past the last real event run on some partitions and not on others (a
   // window may reach past it), so only foreground events are counted: counts stay invariant.
