@@ -32,18 +32,13 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
   std::vector<PortSpec> ports;
   net.topology->ports(id, ports);
   const std::size_t n = ports.size();
+  inputs_.resize(n);
   queues_.resize(n * vcs_);
   credits_.assign(n * vcs_, net.router.buffer_flits);
   outputs_.resize(n);
-  input_free_.assign(n, 0);
-  next_vc_.assign(n, 0);
-  from_endpoint_.assign(n, 0);
-  busy_vcs_.assign(n, 0);
   grant_.assign(n, -1);
   for (std::size_t p = 0; p < n; ++p) {
-    const bool endpoint = net.topology->node(ports[p].peer).kind == NodeKind::kEndpoint;
-    from_endpoint_[p] = endpoint ? 1 : 0;
-    outputs_[p].to_endpoint = endpoint;
+    outputs_[p].to_endpoint = net.topology->node(ports[p].peer).kind == NodeKind::kEndpoint;
     outputs_[p].ps_per_flit = net.ps_per_flit[ports[p].link_class];
   }
 }
@@ -76,8 +71,11 @@ void Router::prefetch(const Event& e) const {
       uint8_t vc;  // of the packet's fields only its VC is needed
       std::memcpy(&vc, e.payload.data() + offsetof(Packet, vc), sizeof vc);
       __builtin_prefetch(&queues_[e.port * vcs_ + vc]);
-      __builtin_prefetch(&busy_vcs_[e.port]);
-      __builtin_prefetch(&from_endpoint_[e.port]);
+      __builtin_prefetch(&inputs_[e.port]);
+      __builtin_prefetch(&outputs_[e.port]);
+      // The allocation round after it scans the inputs and arbitrates.
+      __builtin_prefetch(inputs_.data());
+      __builtin_prefetch(grant_.data());
       break;
     }
     case kCreditArrival:
@@ -85,11 +83,10 @@ void Router::prefetch(const Event& e) const {
       __builtin_prefetch(&outputs_[e.port]);
       break;
     case kAllocate:
-      __builtin_prefetch(busy_vcs_.data());
-      __builtin_prefetch(input_free_.data());
-      __builtin_prefetch(next_vc_.data());
+      __builtin_prefetch(inputs_.data());
       __builtin_prefetch(queues_.data());
       __builtin_prefetch(credits_.data());
+      __builtin_prefetch(grant_.data());
       __builtin_prefetch(pending_allocations_.data());
       break;
     default:
@@ -103,13 +100,13 @@ void Router::on_packet(PortId port, const Packet& packet) {
   const int64_t now = this->now().count_ps();
   Waiting w{packet, now + packet.stream_ps};
   // Source decisions (Valiant intermediate, UGAL) are made once, at the first router.
-  if (from_endpoint_[port]) net_.routing->start(index_, *this, rng_, w.packet);
+  if (outputs_[port].to_endpoint) net_.routing->start(index_, *this, rng_, w.packet);
   RingQueue<Waiting>& q = queue(port, packet.vc);
   q.push_back(w);
   ++received_;
   if (held_++ == 0) loaded_since_ps_ = now;
   if (q.size() == 1) {
-    busy_vcs_[port] |= 1u << packet.vc;
+    inputs_[port].busy_vcs |= 1u << packet.vc;
     request_end_of_instant();
   }
   if (!watchdog_armed_) {
@@ -228,14 +225,15 @@ void Router::allocate() {
     requests_.clear();
     wake = kNever;
     for (PortId in = 0; in < ports; ++in) {
-      if (busy_vcs_[in] == 0) continue;
-      if (input_free_[in] > now) {
-        wake = std::min(wake, input_free_[in]);
+      const Input& input = inputs_[in];
+      if (input.busy_vcs == 0) continue;
+      if (input.free_ps > now) {
+        wake = std::min(wake, input.free_ps);
         continue;
       }
-      // The non-empty VCs in round-robin order from next_vc_: the mask rotated to start there.
-      const uint32_t start = next_vc_[in];
-      const uint64_t mask = busy_vcs_[in];
+      // The non-empty VCs in round-robin order from next_vc: the mask rotated to start there.
+      const uint32_t start = input.next_vc;
+      const uint64_t mask = input.busy_vcs;
       uint64_t rotated = ((mask >> start) | (mask << (vcs_ - start))) & ((uint64_t{1} << vcs_) - 1);
       for (; rotated != 0; rotated &= rotated - 1) {
         uint32_t vc32 = start + static_cast<uint32_t>(__builtin_ctzll(rotated));
@@ -273,8 +271,8 @@ void Router::allocate() {
       if (g < 0 || &requests_[static_cast<std::size_t>(g)] != &r) continue;
       forward(r, now);
       ++granted;
-      // The input reads this packet out until input_free_; what else waits there goes then.
-      if (busy_vcs_[r.input] > 0) wake = std::min(wake, input_free_[r.input]);
+      // The input reads this packet out until its free_ps; what else waits there goes then.
+      if (inputs_[r.input].busy_vcs > 0) wake = std::min(wake, inputs_[r.input].free_ps);
     }
     for (const Request& r : requests_) grant_[r.candidate.port] = -1;
     // Without losers another round finds nothing new: granted inputs are busy now, and every
@@ -288,7 +286,8 @@ void Router::forward(const Request& r, int64_t now) {
   RingQueue<Waiting>& q = queue(r.input, r.vc);
   const Waiting w = q.front();
   q.pop_front();
-  if (q.empty()) busy_vcs_[r.input] &= ~(1u << r.vc);
+  Input& input = inputs_[r.input];
+  if (q.empty()) input.busy_vcs &= ~(1u << r.vc);
   --held_;
   ++sent_;
   last_move_ps_ = now;
@@ -310,8 +309,8 @@ void Router::forward(const Request& r, int64_t now) {
   out.stats.record(net_, now, sent, flits);
   // The input reads the packet out at its own link's rate; a slower output (or a tail still
   // arriving) leaves it free for other VCs' packets in the meantime, as flit interleaving does.
-  input_free_[r.input] = now + flits * outputs_[r.input].ps_per_flit;
-  next_vc_[r.input] = static_cast<uint8_t>((r.vc + 1) % vcs_);
+  input.free_ps = now + flits * outputs_[r.input].ps_per_flit;
+  input.next_vc = static_cast<uint8_t>((r.vc + 1) % vcs_);
   credits(r.candidate.port, r.candidate.vc) -= flits;
 
   Packet p = w.packet;
@@ -402,9 +401,7 @@ void Router::save_state(boost::archive::binary_oarchive& ar) const {
   for (const auto& q : queues_) save_queue(ar, q);
   save_pods(ar, credits_);
   save_pods(ar, outputs_);
-  save_pods(ar, input_free_);
-  save_pods(ar, next_vc_);
-  save_pods(ar, busy_vcs_);
+  save_pods(ar, inputs_);
   save_pods(ar, pending_allocations_);
   ar << held_ << last_move_ps_ << loaded_since_ps_ << watchdog_armed_ << received_ << sent_;
 }
@@ -414,9 +411,7 @@ void Router::load_state(boost::archive::binary_iarchive& ar) {
   for (auto& q : queues_) load_queue(ar, q);
   load_pods(ar, credits_);
   load_pods(ar, outputs_);
-  load_pods(ar, input_free_);
-  load_pods(ar, next_vc_);
-  load_pods(ar, busy_vcs_);
+  load_pods(ar, inputs_);
   load_pods(ar, pending_allocations_);
   ar >> held_ >> last_move_ps_ >> loaded_since_ps_ >> watchdog_armed_ >> received_ >> sent_;
 }

@@ -37,12 +37,17 @@ class Router final : public Component, private PortLoad {
     Packet packet;
     int64_t tail_ps;  // when its tail has arrived and crossed the pipeline
   };
+  struct Input {
+    int64_t free_ps = 0;    // the crossbar input is streaming a packet until then
+    uint32_t busy_vcs = 0;  // bit v set when VC v's queue is non-empty
+    uint8_t next_vc = 0;    // round-robin pointer over its VCs
+  };
   struct Output {
     int64_t free_ps = 0;       // the link has sent its last packet's flits by then
     int64_t stall_since = -1;  // a ready packet waits here for credits since then (-1: none)
     int64_t ps_per_flit = 0;
     uint32_t next_input = 0;   // round-robin pointer of the output arbiter
-    bool to_endpoint = false;  // hops count router-to-router links only
+    bool to_endpoint = false;  // the port's peer is an endpoint (for its input too)
     // A head found too few credits here (or weighed them against a detour) since the last
     // allocation this output's credits triggered: only then can a credit unblock something.
     bool credit_waiter = false;
@@ -75,21 +80,19 @@ class Router final : public Component, private PortLoad {
     return queues_[port * vcs_ + vc];
   }
 
+  // The state an arrival and its allocation round touch comes first: the engine prefetches a
+  // component's first cache lines, so these pointers are at hand when prefetch() runs.
   const NetworkContext& net_;
   uint32_t index_;
   uint8_t vcs_;
   uint8_t classes_;  // VC classes the routing uses; physical VC v is in class v % classes_
-  Rng rng_;
-  Table* links_;
-  Table* totals_;
-
+  std::vector<Input> inputs_;
   std::vector<RingQueue<Waiting>> queues_;  // [port * vcs + vc]
   std::vector<uint32_t> credits_;           // [port * vcs + vc], downstream space in flits
   std::vector<Output> outputs_;
-  std::vector<int64_t> input_free_;     // the crossbar input is streaming a packet until then
-  std::vector<uint8_t> next_vc_;        // per input: round-robin pointer over its VCs
-  std::vector<uint8_t> from_endpoint_;  // per input: 1 if it comes from an endpoint
-  std::vector<uint32_t> busy_vcs_;      // per input: bit v set when VC v's queue is non-empty
+  // Scratch space, kept to avoid allocating per allocation round.
+  std::vector<int32_t> grant_;
+  std::vector<Request> requests_;
 
   std::vector<int64_t> pending_allocations_;  // times of scheduled kAllocate events, ascending
   uint32_t held_ = 0;                         // packets in the input buffers
@@ -98,10 +101,9 @@ class Router final : public Component, private PortLoad {
   bool watchdog_armed_ = false;
   uint64_t received_ = 0;
   uint64_t sent_ = 0;
-
-  // Scratch space, kept to avoid allocating per allocation round.
-  std::vector<Request> requests_;
-  std::vector<int32_t> grant_;
+  Rng rng_;
+  Table* links_;
+  Table* totals_;
   Candidates candidates_;
 };
 
