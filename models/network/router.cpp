@@ -98,7 +98,7 @@ void Router::prefetch(const Event& e) const {
 // can leave in this instant's allocation round.
 void Router::on_packet(PortId port, const Packet& packet) {
   const int64_t now = this->now().count_ps();
-  Waiting w{packet, now + packet.stream_ps};
+  Waiting w{packet, now + packet.stream_ps, 0};
   // Source decisions (Valiant intermediate, UGAL) are made once, at the first router.
   if (outputs_[port].to_endpoint) net_.routing->start(index_, *this, rng_, w.packet);
   RingQueue<Waiting>& q = queue(port, packet.vc);
@@ -153,16 +153,22 @@ void Router::route(PortId in, Packet& packet) {
   packet.vc = physical;
 }
 
-bool Router::select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best) {
+bool Router::select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best,
+                    int64_t& blocked_until) {
+  blocked_until = 0;
   if (candidates_.has_detours()) return select_with_detours(flits, now, wake, best);
   uint32_t best_credits = 0;
   bool found = false;
+  int64_t first_free = kNever;
+  bool all_busy = true;
   for (const Candidate& c : candidates_) {
     Output& out = outputs_[c.port];
     if (out.free_ps > now) {
       wake = std::min(wake, out.free_ps);
+      first_free = std::min(first_free, out.free_ps);
       continue;
     }
+    all_busy = false;
     for (uint32_t vc = c.vc; vc < vcs_; vc += classes_) {
       const uint32_t space = credits(c.port, static_cast<uint8_t>(vc));
       if (space < flits) {
@@ -177,6 +183,7 @@ bool Router::select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best)
       }
     }
   }
+  if (all_busy && first_free != kNever) blocked_until = first_free;
   return found;
 }
 
@@ -240,9 +247,13 @@ void Router::allocate() {
         if (vc32 >= vcs_) vc32 -= vcs_;
         const auto vc = static_cast<uint8_t>(vc32);
         Waiting& head = queue(in, vc).front();
+        if (head.blocked_until_ps > now) {
+          wake = std::min(wake, head.blocked_until_ps);
+          continue;
+        }
         route(in, head.packet);
         Candidate best;
-        if (select(head.packet.flits, now, wake, best)) {
+        if (select(head.packet.flits, now, wake, best, head.blocked_until_ps)) {
           requests_.push_back({in, vc, best});
           break;
         }

@@ -36,6 +36,9 @@ class Router final : public Component, private PortLoad {
   struct Waiting {
     Packet packet;
     int64_t tail_ps;  // when its tail has arrived and crossed the pipeline
+    // As head: every output it may take was busy until at least then (0: not known). Outputs
+    // only get busier, so allocation skips it, without routing it again, until that time.
+    int64_t blocked_until_ps;
   };
   struct Input {
     int64_t free_ps = 0;    // the crossbar input is streaming a packet until then
@@ -66,7 +69,8 @@ class Router final : public Component, private PortLoad {
   void route(PortId in, Packet& packet);
   /// The candidate (port, physical VC) that can leave now with the most downstream credits;
   /// false if none. Lowers `wake` to when a busy candidate output frees; marks credit stalls.
-  bool select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best);
+  /// Sets `blocked_until` to when the first candidate output frees if all were busy, else 0.
+  bool select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best, int64_t& blocked_until);
   bool select_with_detours(uint16_t flits, int64_t now, int64_t& wake, Candidate& best);
   void forward(const Request& r, int64_t now);
   void request_allocation(int64_t at);
