@@ -43,13 +43,18 @@ struct Event {
   PortId port = kSelfPort;  // receiving port on the destination, or kSelfPort
   uint16_t kind = 0;        // model-defined tag telling the handler how to read the payload
   uint32_t dst_local = 0;   // index of the destination on its rank; set by the engine, rank-local
-  alignas(8) std::array<std::byte, kPayloadBytes> payload{};
+  // Not zeroed by default: a sender fills it with set_payload, which zeroes what P leaves, so
+  // every byte of an event that crosses ranks or enters a checkpoint is defined (Event{} zeroes).
+  alignas(8) std::array<std::byte, kPayloadBytes> payload;
 
   template <class P>
   void set_payload(const P& p) {
     static_assert(std::is_trivially_copyable_v<P>, "event payloads must be trivially copyable");
     static_assert(sizeof(P) <= kPayloadBytes, "event payload too large");
     std::memcpy(payload.data(), &p, sizeof(P));
+    if constexpr (sizeof(P) < kPayloadBytes) {
+      std::memset(payload.data() + sizeof(P), 0, kPayloadBytes - sizeof(P));
+    }
   }
   template <class P>
   P payload_as() const {

@@ -14,7 +14,7 @@ namespace hx {
 namespace {
 
 Event make(int64_t t, ComponentId dst, ComponentId src, uint64_t seq) {
-  Event e;
+  Event e{};
   e.key = EventKey{SimTime::ps(t), dst, src, seq};
   return e;
 }

@@ -21,6 +21,18 @@ struct SamplePayload {
   double d;
 };
 
+// Events cross ranks and enter checkpoints as bytes, so a payload smaller than the event's
+// space must leave the rest defined (zero), whatever the event held before.
+TEST(EventSerialization, SetPayloadZeroesTheRestOfThePayload) {
+  Event e;
+  e.payload.fill(std::byte{0xAB});
+  e.set_payload(uint32_t{5});
+  EXPECT_EQ(e.payload_as<uint32_t>(), 5u);
+  for (std::size_t i = sizeof(uint32_t); i < Event::kPayloadBytes; ++i) {
+    EXPECT_EQ(e.payload[i], std::byte{0}) << "byte " << i;
+  }
+}
+
 TEST(EventSerialization, BatchRoundTripsExactly) {
   std::vector<Event> events;
   for (uint32_t i = 0; i < 257; ++i) {
