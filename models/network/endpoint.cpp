@@ -49,6 +49,7 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
   const double slots = std::max(1.0, std::ceil(per_cycle));
   slot_ps_ = net.cycle_ps / static_cast<int64_t>(slots);
   slot_probability_ = per_cycle / slots;
+  log_miss_ = std::log1p(-slot_probability_);
   if (net.workload != nullptr) {
     if (net.workload->phases(index) > 0) {
       runner_ = std::make_unique<ProgramRunner>(*net.workload, index, *ctx.stats);
@@ -77,7 +78,7 @@ void Endpoint::schedule_next_message() {
   int64_t gap = 1;
   if (slot_probability_ < 1.0) {
     gap += static_cast<int64_t>(
-        std::floor(std::log1p(-rng_.uniform()) / std::log1p(-slot_probability_)));
+        std::floor(std::log1p(-rng_.uniform()) / log_miss_));
   }
   next_slot_ += gap;
   const int64_t at = next_slot_ * slot_ps_;

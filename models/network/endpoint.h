@@ -97,6 +97,7 @@ class Endpoint final : public Component, private ProgramHost {
   Table* histogram_;
   bool sends_ = false;
   double slot_probability_ = 0;  // of a new message in each slot
+  double log_miss_ = 0;          // log(1 - slot_probability_): the geometric gap's scale
   int64_t slot_ps_ = 0;          // generation slots: one cycle, or a fraction above 1 msg/cycle
   int64_t next_slot_ = 0;        // index of the slot of the next message
 
