@@ -85,25 +85,27 @@ class Component {
   template <class P>
   void send(PortId p, uint16_t kind, const P& payload, SimTime extra = SimTime::zero()) {
     const PortLink& link = ports_[p];
-    Event e;
-    e.key = EventKey{now() + link.latency + extra, link.peer, id_, seq_++};
+    const SimTime at = now() + link.latency + extra;
+    Event& e = sink_->begin_post(link.outbox);
+    e.key = EventKey{at, link.peer, id_, seq_++};
     e.port = link.peer_port;
     e.kind = kind;
     e.dst_local = link.peer_local;
     e.set_payload(payload);
-    sink_->post(e, link.outbox);
+    sink_->end_post(link.outbox);
   }
 
   /// Schedules an event for this component after `delay` (>= 0).
   template <class P>
   void schedule(SimTime delay, uint16_t kind, const P& payload) {
-    Event e;
-    e.key = EventKey{now() + delay, id_, id_, seq_++};
+    const SimTime at = now() + delay;
+    Event& e = sink_->begin_post(-1);
+    e.key = EventKey{at, id_, id_, seq_++};
     e.port = kSelfPort;
     e.kind = kind;
     e.dst_local = local_index_;
     e.set_payload(payload);
-    sink_->post(e, -1);
+    sink_->end_post(-1);
   }
 
   /// Asks for end_of_instant() once this instant's last event for this component is handled

@@ -7,32 +7,14 @@
 
 namespace hx {
 
-void EventQueue::push(const Event& e) {
-  const auto time = static_cast<uint64_t>(e.key.time.count_ps());
-  if (time < last_) {
-    throw std::logic_error("event scheduled at " + std::to_string(time) +
-                           " ps, before the current time " + std::to_string(last_) + " ps");
-  }
-  uint32_t slot;
-  if (!free_slots_.empty()) {
-    slot = free_slots_.back();
-    free_slots_.pop_back();
-    pool_[slot] = e;
-  } else {
-    slot = static_cast<uint32_t>(pool_.size());
-    pool_.push_back(e);
-  }
-  const Entry en{time, static_cast<uint64_t>(e.key.dst) << 32 | e.key.src, e.key.seq, slot,
-                 e.dst_local};
-  if (time == last_) {
-    now_late_.push_back(en);
-    std::push_heap(now_late_.begin(), now_late_.end(), Later{});
-  } else {
-    if (now_empty()) pending_min_ = std::min(pending_min_, time);
-    place_in_bucket(en);
-  }
-  ++size_;
-  if (!(e.kind & Event::kBackground)) ++foreground_;
+void EventQueue::reject(uint64_t time) const {
+  throw std::logic_error("event scheduled at " + std::to_string(time) +
+                         " ps, before the current time " + std::to_string(last_) + " ps");
+}
+
+void EventQueue::push_late(const Entry& en) {
+  now_late_.push_back(en);
+  std::push_heap(now_late_.begin(), now_late_.end(), Later{});
 }
 
 void EventQueue::pop(Event& out) {

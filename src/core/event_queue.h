@@ -12,6 +12,7 @@
 // Event bodies live in a pool of reused slots; buckets hold compact (time, ids, seq, slot) entries.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -32,7 +33,38 @@ class EventQueue {
   }
 
   /// Precondition: e's time is not earlier than the last event popped.
-  void push(const Event& e);
+  void push(const Event& e) {
+    reserve() = e;
+    commit();
+  }
+  /// push() in two steps, so a sender builds the event where it will wait instead of copying
+  /// it there: reserve() returns an unused event to fill in, commit() queues it. Nothing else
+  /// may touch the queue in between.
+  Event& reserve() {
+    if (!free_slots_.empty()) {
+      reserved_ = free_slots_.back();
+      free_slots_.pop_back();
+    } else {
+      reserved_ = static_cast<uint32_t>(pool_.size());
+      pool_.emplace_back();
+    }
+    return pool_[reserved_];
+  }
+  void commit() {
+    const Event& e = pool_[reserved_];
+    const auto time = static_cast<uint64_t>(e.key.time.count_ps());
+    if (time < last_) reject(time);
+    const Entry en{time, static_cast<uint64_t>(e.key.dst) << 32 | e.key.src, e.key.seq, reserved_,
+                   e.dst_local};
+    if (time == last_) {
+      push_late(en);
+    } else {
+      if (now_empty()) pending_min_ = std::min(pending_min_, time);
+      place_in_bucket(en);
+    }
+    ++size_;
+    if (!(e.kind & Event::kBackground)) ++foreground_;
+  }
   /// Removes the earliest event and copies it into `out`. Precondition: !empty().
   void pop(Event& out);
 
@@ -112,6 +144,8 @@ class EventQueue {
     return static_cast<std::size_t>(level * kDigitValues +
                                     __builtin_ctz(digit_mask_[static_cast<std::size_t>(level)]));
   }
+  [[noreturn]] void reject(uint64_t time) const;  // an event scheduled in the past
+  void push_late(const Entry& en);  // at the current time, after its events were sorted
   void refill();  // advances last_ to pending_min_ and moves that bucket's entries down
   void sort_now();  // sorts now_sorted_ descending
 
@@ -131,6 +165,7 @@ class EventQueue {
   uint32_t level_mask_ = 0;
   std::vector<Event> pool_;
   std::vector<uint32_t> free_slots_;
+  uint32_t reserved_ = 0;  // the slot reserve() handed out
 
  public:
   EventQueue() { bucket_min_.fill(kNone); }

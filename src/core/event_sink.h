@@ -18,13 +18,14 @@ class EventSink {
   SimTime now() const { return now_; }
   void set_now(SimTime t) { now_ = t; }
 
-  /// `outbox` < 0: the destination is on this rank; otherwise the neighbour index.
-  void post(const Event& e, int32_t outbox) {
-    if (outbox < 0) {
-      queue_.push(e);
-    } else {
-      outboxes_[static_cast<std::size_t>(outbox)].push_back(e);
-    }
+  /// An event to fill in and then hand to end_post(outbox): `outbox` < 0 when the destination
+  /// is on this rank (the event is built in the queue's pool), otherwise the neighbour index.
+  Event& begin_post(int32_t outbox) {
+    if (outbox < 0) return queue_.reserve();
+    return outboxes_[static_cast<std::size_t>(outbox)].emplace_back();
+  }
+  void end_post(int32_t outbox) {
+    if (outbox < 0) queue_.commit();
   }
 
   /// The component with rank-local index `local` wants Component::end_of_instant() after its
