@@ -84,12 +84,18 @@ class Router final : public Component, private PortLoad {
     return queues_[port * vcs_ + vc];
   }
 
-  // The state an arrival and its allocation round touch comes first: the engine prefetches a
-  // component's first cache lines, so these pointers are at hand when prefetch() runs.
+  // The state every event touches comes first: the engine prefetches a component's first
+  // cache lines, so these fields and the arrays' pointers are at hand when prefetch() runs.
   const NetworkContext& net_;
   uint32_t index_;
   uint8_t vcs_;
   uint8_t classes_;  // VC classes the routing uses; physical VC v is in class v % classes_
+  bool watchdog_armed_ = false;
+  uint32_t held_ = 0;  // packets in the input buffers
+  uint64_t received_ = 0;
+  uint64_t sent_ = 0;
+  int64_t last_move_ps_ = 0;
+  int64_t loaded_since_ps_ = 0;
   std::vector<Input> inputs_;
   std::vector<RingQueue<Waiting>> queues_;  // [port * vcs + vc]
   std::vector<uint32_t> credits_;           // [port * vcs + vc], downstream space in flits
@@ -97,14 +103,8 @@ class Router final : public Component, private PortLoad {
   // Scratch space, kept to avoid allocating per allocation round.
   std::vector<int32_t> grant_;
   std::vector<Request> requests_;
-
   std::vector<int64_t> pending_allocations_;  // times of scheduled kAllocate events, ascending
-  uint32_t held_ = 0;                         // packets in the input buffers
-  int64_t last_move_ps_ = 0;
-  int64_t loaded_since_ps_ = 0;
-  bool watchdog_armed_ = false;
-  uint64_t received_ = 0;
-  uint64_t sent_ = 0;
+
   Rng rng_;
   Table* links_;
   Table* totals_;
