@@ -70,7 +70,10 @@ void Router::prefetch(const Event& e) const {
     case kPacketArrival: {
       uint8_t vc;  // of the packet's fields only its VC is needed
       std::memcpy(&vc, e.payload.data() + offsetof(Packet, vc), sizeof vc);
-      __builtin_prefetch(&queues_[e.port * vcs_ + vc]);
+      // The queue and, when it is empty, the slot the packet will take.
+      const char* queue = reinterpret_cast<const char*>(&queues_[e.port * vcs_ + vc]);
+      __builtin_prefetch(queue);
+      __builtin_prefetch(queue + 64);
       __builtin_prefetch(&inputs_[e.port]);
       __builtin_prefetch(&outputs_[e.port]);
       // The allocation round after it scans the inputs and arbitrates.
