@@ -79,6 +79,10 @@ void Router::prefetch(const Event& e) const {
       // The allocation round after it scans the inputs and arbitrates.
       __builtin_prefetch(inputs_.data());
       __builtin_prefetch(grant_.data());
+      // The wiring its sends read: the packet's way on (often among the first ports) and the
+      // credit's way back.
+      __builtin_prefetch(&port(0));
+      __builtin_prefetch(&port(e.port));
       break;
     }
     case kCreditArrival:
