@@ -33,6 +33,7 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
   net.topology->ports(id, ports);
   const std::size_t n = ports.size();
   inputs_.resize(n);
+  busy_inputs_.assign((n + 63) / 64, 0);
   queues_.resize(n * vcs_);
   credits_.assign(n * vcs_, net.router.buffer_flits);
   outputs_.resize(n);
@@ -113,6 +114,7 @@ void Router::on_packet(PortId port, const Packet& packet) {
   ++received_;
   if (held_++ == 0) loaded_since_ps_ = now;
   if (q.size() == 1) {
+    if (inputs_[port].busy_vcs == 0) busy_inputs_[port / 64] |= uint64_t{1} << (port % 64);
     inputs_[port].busy_vcs |= 1u << packet.vc;
     request_end_of_instant();
   }
@@ -238,31 +240,33 @@ void Router::allocate() {
   for (;;) {
     requests_.clear();
     wake = kNever;
-    for (PortId in = 0; in < ports; ++in) {
-      const Input& input = inputs_[in];
-      if (input.busy_vcs == 0) continue;
-      if (input.free_ps > now) {
-        wake = std::min(wake, input.free_ps);
-        continue;
-      }
-      // The non-empty VCs in round-robin order from next_vc: the mask rotated to start there.
-      const uint32_t start = input.next_vc;
-      const uint64_t mask = input.busy_vcs;
-      uint64_t rotated = ((mask >> start) | (mask << (vcs_ - start))) & ((uint64_t{1} << vcs_) - 1);
-      for (; rotated != 0; rotated &= rotated - 1) {
-        uint32_t vc32 = start + static_cast<uint32_t>(__builtin_ctzll(rotated));
-        if (vc32 >= vcs_) vc32 -= vcs_;
-        const auto vc = static_cast<uint8_t>(vc32);
-        Waiting& head = queue(in, vc).front();
-        if (head.blocked_until_ps > now) {
-          wake = std::min(wake, head.blocked_until_ps);
+    for (std::size_t word = 0; word < busy_inputs_.size(); ++word) {
+      for (uint64_t busy = busy_inputs_[word]; busy != 0; busy &= busy - 1) {
+        const auto in = static_cast<PortId>(64 * word + static_cast<unsigned>(__builtin_ctzll(busy)));
+        const Input& input = inputs_[in];
+        if (input.free_ps > now) {
+          wake = std::min(wake, input.free_ps);
           continue;
         }
-        route(in, head.packet);
-        Candidate best;
-        if (select(head.packet.flits, now, wake, best, head.blocked_until_ps)) {
-          requests_.push_back({in, vc, best});
-          break;
+        // The non-empty VCs in round-robin order from next_vc: the mask rotated to start there.
+        const uint32_t start = input.next_vc;
+        const uint64_t mask = input.busy_vcs;
+        uint64_t rotated = ((mask >> start) | (mask << (vcs_ - start))) & ((uint64_t{1} << vcs_) - 1);
+        for (; rotated != 0; rotated &= rotated - 1) {
+          uint32_t vc32 = start + static_cast<uint32_t>(__builtin_ctzll(rotated));
+          if (vc32 >= vcs_) vc32 -= vcs_;
+          const auto vc = static_cast<uint8_t>(vc32);
+          Waiting& head = queue(in, vc).front();
+          if (head.blocked_until_ps > now) {
+            wake = std::min(wake, head.blocked_until_ps);
+            continue;
+          }
+          route(in, head.packet);
+          Candidate best;
+          if (select(head.packet.flits, now, wake, best, head.blocked_until_ps)) {
+            requests_.push_back({in, vc, best});
+            break;
+          }
         }
       }
     }
@@ -305,7 +309,10 @@ void Router::forward(const Request& r, int64_t now) {
   const Waiting w = q.front();
   q.pop_front();
   Input& input = inputs_[r.input];
-  if (q.empty()) input.busy_vcs &= ~(1u << r.vc);
+  if (q.empty()) {
+    input.busy_vcs &= ~(1u << r.vc);
+    if (input.busy_vcs == 0) busy_inputs_[r.input / 64] &= ~(uint64_t{1} << (r.input % 64));
+  }
   --held_;
   ++sent_;
   last_move_ps_ = now;
@@ -430,6 +437,10 @@ void Router::load_state(boost::archive::binary_iarchive& ar) {
   load_pods(ar, credits_);
   load_pods(ar, outputs_);
   load_pods(ar, inputs_);
+  for (PortId in = 0; in < inputs_.size(); ++in) {
+    busy_inputs_[in / 64] &= ~(uint64_t{1} << (in % 64));
+    if (inputs_[in].busy_vcs != 0) busy_inputs_[in / 64] |= uint64_t{1} << (in % 64);
+  }
   load_pods(ar, pending_allocations_);
   ar >> held_ >> last_move_ps_ >> loaded_since_ps_ >> watchdog_armed_ >> received_ >> sent_;
 }

@@ -96,6 +96,7 @@ class Router final : public Component, private PortLoad {
   uint64_t sent_ = 0;
   int64_t last_move_ps_ = 0;
   int64_t loaded_since_ps_ = 0;
+  std::vector<uint64_t> busy_inputs_;  // bit `in` set when input `in` has a non-empty VC
   std::vector<Input> inputs_;
   std::vector<RingQueue<Waiting>> queues_;  // [port * vcs + vc]
   std::vector<uint32_t> credits_;           // [port * vcs + vc], downstream space in flits
