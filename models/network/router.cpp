@@ -242,7 +242,8 @@ void Router::allocate() {
     wake = kNever;
     for (std::size_t word = 0; word < busy_inputs_.size(); ++word) {
       for (uint64_t busy = busy_inputs_[word]; busy != 0; busy &= busy - 1) {
-        const auto in = static_cast<PortId>(64 * word + static_cast<unsigned>(__builtin_ctzll(busy)));
+        const auto bit = static_cast<unsigned>(__builtin_ctzll(busy));
+        const auto in = static_cast<PortId>(64 * word + bit);
         const Input& input = inputs_[in];
         if (input.free_ps > now) {
           wake = std::min(wake, input.free_ps);
@@ -251,7 +252,8 @@ void Router::allocate() {
         // The non-empty VCs in round-robin order from next_vc: the mask rotated to start there.
         const uint32_t start = input.next_vc;
         const uint64_t mask = input.busy_vcs;
-        uint64_t rotated = ((mask >> start) | (mask << (vcs_ - start))) & ((uint64_t{1} << vcs_) - 1);
+        uint64_t rotated =
+            ((mask >> start) | (mask << (vcs_ - start))) & ((uint64_t{1} << vcs_) - 1);
         for (; rotated != 0; rotated &= rotated - 1) {
           uint32_t vc32 = start + static_cast<uint32_t>(__builtin_ctzll(rotated));
           if (vc32 >= vcs_) vc32 -= vcs_;
@@ -342,7 +344,8 @@ void Router::forward(const Request& r, int64_t now) {
   p.vc = r.candidate.vc;
   p.stream_ps = static_cast<int32_t>(tail_out - now);
   if (!out.to_endpoint) ++p.hops;
-  send(r.candidate.port, kPacketArrival, p, out.to_endpoint ? SimTime::zero() : net_.router.pipeline);
+  const SimTime pipeline = out.to_endpoint ? SimTime::zero() : net_.router.pipeline;  // the peer's
+  send(r.candidate.port, kPacketArrival, p, pipeline);
   // The upstream VC regains the packet's space when its tail has left this buffer.
   send(r.input, kCreditArrival, Credit{flits, w.packet.vc}, SimTime::ps(tail_out - now));
 }
@@ -437,8 +440,8 @@ void Router::load_state(boost::archive::binary_iarchive& ar) {
   load_pods(ar, credits_);
   load_pods(ar, outputs_);
   load_pods(ar, inputs_);
+  std::fill(busy_inputs_.begin(), busy_inputs_.end(), 0);  // derived from inputs_
   for (PortId in = 0; in < inputs_.size(); ++in) {
-    busy_inputs_[in / 64] &= ~(uint64_t{1} << (in % 64));
     if (inputs_[in].busy_vcs != 0) busy_inputs_[in / 64] |= uint64_t{1} << (in % 64);
   }
   load_pods(ar, pending_allocations_);
