@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/exchange.h"
 #include "engine/executor.h"
 #include "models/phold/phold.h"
 #include "partition/partitioner.h"
@@ -69,23 +68,6 @@ TEST(Simulation, TwoSimulationsInOneProcessAgree) {
   EXPECT_EQ(a.checksums, b.checksums);
   const Outcome c = run_phold(small_phold(), 6, SimTime::ns(150));
   EXPECT_NE(a.checksums, c.checksums);
-}
-
-TEST(Exchange, PackUnpackRoundTrip) {
-  std::vector<Event> events(3);
-  for (uint32_t i = 0; i < 3; ++i) {
-    events[i].key = EventKey{SimTime::ps(i), i, i + 1, i + 2};
-    events[i].set_payload(uint64_t{42} + i);
-  }
-  std::string bytes;
-  pack_events(events, bytes);
-  std::vector<Event> back;
-  unpack_events(bytes.data(), bytes.size(), back);
-  ASSERT_EQ(back.size(), 3u);
-  for (uint32_t i = 0; i < 3; ++i) {
-    EXPECT_EQ(back[i].key, events[i].key);
-    EXPECT_EQ(back[i].payload_as<uint64_t>(), 42u + i);
-  }
 }
 
 }  // namespace
