@@ -12,22 +12,23 @@ namespace hx::net {
 inline constexpr uint32_t kNoRouter = 0xFFFFFFFFu;
 
 struct Packet {
-  uint64_t message = 0;     // per source: a sequence number, or a workload's message_id()
-  int64_t created_ps = 0;   // when its message entered the source queue
-  int64_t injected_ps = 0;  // when its head left the source endpoint
-  int64_t path_compute_ps =
-      0;                  // workloads: compute on the sender's critical path (program_runner.h)
+  // What routing and allocation read comes first: with Router::Waiting's times and the queue's
+  // counters it fits the first cache line of a router's input queue.
   int32_t stream_ps = 0;  // head-to-tail time on the link it last crossed (set by the sender)
   uint32_t src = 0;       // source endpoint index
   uint32_t dst = 0;       // destination endpoint index
   uint32_t intermediate = kNoRouter;  // non-minimal routing's intermediate router
-  uint32_t message_flits = 0;         // size of the whole message
   uint16_t flits = 0;                 // packet size (a message's last packet may be shorter)
   uint16_t hops = 0;  // router-to-router links crossed so far (a 64 x 64-node RailX torus: 400+)
   uint8_t vc = 0;     // virtual channel it occupies on the link it last crossed
   uint8_t phase = 0;  // routing-defined (e.g. 0: towards intermediate, 1: towards dst)
   uint8_t flags = 0;  // kMeasured, plus bits the routing may use (kRoutingFlag0..)
-
+  uint32_t message_flits = 0;  // size of the whole message
+  uint64_t message = 0;        // per source: a sequence number, or a workload's message_id()
+  int64_t created_ps = 0;      // when its message entered the source queue
+  int64_t injected_ps = 0;     // when its head left the source endpoint
+  int64_t path_compute_ps =
+      0;  // workloads: compute on the sender's critical path (program_runner.h)
   static constexpr uint8_t kMeasured = 1;           // created inside the measurement window
   static constexpr uint8_t kRoutingFlag0 = 1 << 4;  // bits 4..7 belong to the routing
 };

@@ -3,6 +3,7 @@
 // where loading the queue brings it along. Only a second value moves the queue into a ring
 // buffer on the heap, which is kept (it never shrinks) for the next burst; once empty the queue
 // uses its own slot again. Unlike std::deque it allocates nothing until a second value.
+// Queues start on a cache line, so the counters and the start of the first value share one.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,7 @@
 namespace hx::net {
 
 template <class T>
-class RingQueue {
+class alignas(64) RingQueue {
   static_assert(std::is_trivially_copyable_v<T>);
 
  public:

@@ -106,7 +106,7 @@ void Router::prefetch(const Event& e) const {
 // can leave in this instant's allocation round.
 void Router::on_packet(PortId port, const Packet& packet) {
   const int64_t now = this->now().count_ps();
-  Waiting w{packet, now + packet.stream_ps, 0};
+  Waiting w{0, now + packet.stream_ps, packet};
   // Source decisions (Valiant intermediate, UGAL) are made once, at the first router.
   if (outputs_[port].to_endpoint) net_.routing->start(index_, *this, rng_, w.packet);
   RingQueue<Waiting>& q = queue(port, packet.vc);

@@ -33,12 +33,13 @@ class Router final : public Component, private PortLoad {
 
  private:
   /// A packet in an input VC buffer.
+  /// The times first: with the packet's routing fields they share the queue's first line.
   struct Waiting {
-    Packet packet;
-    int64_t tail_ps;  // when its tail has arrived and crossed the pipeline
     // As head: every output it may take was busy until at least then (0: not known). Outputs
     // only get busier, so allocation skips it, without routing it again, until that time.
     int64_t blocked_until_ps;
+    int64_t tail_ps;  // when its tail has arrived and crossed the pipeline
+    Packet packet;
   };
   struct Input {
     int64_t free_ps = 0;    // the crossbar input is streaming a packet until then
