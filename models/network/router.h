@@ -32,8 +32,8 @@ class Router final : public Component, private PortLoad {
   void load_state(boost::archive::binary_iarchive& ar) override;
 
  private:
-  /// A packet in an input VC buffer.
-  /// The times first: with the packet's routing fields they share the queue's first line.
+  /// A packet in an input VC buffer. The times come first: with the packet's routing fields
+  /// they share the queue's first cache line.
   struct Waiting {
     // As head: every output it may take was busy until at least then (0: not known). Outputs
     // only get busier, so allocation skips it, without routing it again, until that time.
