@@ -38,6 +38,7 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
     injectors_[p].ps_per_flit = net.ps_per_flit[ports[p].link_class];
     if (net.topology->node(ports[p].peer).kind == NodeKind::kRouter) {
       injectors_[p].pipeline = net.router.pipeline;
+      injectors_[p].peer_counts_credits = true;
     }
   }
   credits_.assign(ports.size() * vcs_, net.router.buffer_flits);
@@ -237,7 +238,9 @@ bool Endpoint::inject_packet(uint32_t port, uint32_t slot, int64_t now) {
 
 void Endpoint::deliver(PortId port, const Packet& p) {
   const int64_t tail = now().count_ps() + p.stream_ps;
-  send(port, kCreditArrival, Credit{p.flits, p.vc}, SimTime::ps(p.stream_ps));
+  if (!injectors_[port].peer_counts_credits) {
+    send(port, kCreditArrival, Credit{p.flits, p.vc}, SimTime::ps(p.stream_ps));
+  }
   ++received_;
   if (net_.in_window(tail)) flits_accepted_ += p.flits;
   const bool measured = (p.flags & Packet::kMeasured) != 0;

@@ -140,6 +140,28 @@ void Router::on_credit(PortId port, const Credit& credit) {
   }
 }
 
+void Router::absorb_returns(int64_t until) {
+  std::size_t n = 0;
+  for (; n < returns_.size() && returns_[n].at_ps <= until; ++n) {
+    const Return& r = returns_[n];
+    credits(r.port, r.vc) += r.flits;
+    Output& out = outputs_[r.port];
+    out.credit_waiter = false;  // the allocation absorbing it is the one the credit triggers
+    if (out.stall_since >= 0) {
+      out.stats.stall_ps += net_.window_overlap(out.stall_since, r.at_ps);
+      out.stall_since = -1;
+    }
+  }
+  returns_.erase(returns_.begin(), returns_.begin() + static_cast<std::ptrdiff_t>(n));
+}
+
+int64_t Router::earliest_awaited_return() const {
+  for (const Return& r : returns_) {
+    if (outputs_[r.port].credit_waiter) return r.at_ps;
+  }
+  return kNever;
+}
+
 void Router::request_allocation(int64_t at) {
   if (at <= now().count_ps()) {
     request_end_of_instant();
@@ -237,6 +259,7 @@ void Router::allocate() {
   const int64_t now = this->now().count_ps();
   const auto ports = static_cast<PortId>(outputs_.size());
   int64_t wake = kNever;
+  if (!returns_.empty()) absorb_returns(now);
   for (;;) {
     requests_.clear();
     wake = kNever;
@@ -303,6 +326,8 @@ void Router::allocate() {
     // other head's obstacle is already in `wake`.
     if (granted == requests_.size()) break;
   }
+  // Endpoint credits have no arrival event to trigger the allocation they unblock.
+  if (!returns_.empty()) wake = std::min(wake, earliest_awaited_return());
   if (wake != kNever) request_allocation(wake);
 }
 
@@ -346,13 +371,28 @@ void Router::forward(const Request& r, int64_t now) {
   if (!out.to_endpoint) ++p.hops;
   const SimTime pipeline = out.to_endpoint ? SimTime::zero() : net_.router.pipeline;  // the peer's
   send(r.candidate.port, kPacketArrival, p, pipeline);
+  if (out.to_endpoint) {
+    // The endpoint frees the space when the tail is in; the credit then crosses the link back.
+    const int64_t at = tail_out + 2 * port(r.candidate.port).latency.count_ps();
+    auto pos = returns_.end();
+    while (pos != returns_.begin() && (pos - 1)->at_ps > at) --pos;
+    returns_.insert(pos, Return{at, r.candidate.port, r.candidate.vc, flits});
+    extend_run_to(SimTime::ps(at));
+  }
   // The upstream VC regains the packet's space when its tail has left this buffer.
   send(r.input, kCreditArrival, Credit{flits, w.packet.vc}, SimTime::ps(tail_out - now));
 }
 
+// UGAL weighs the ports towards other groups, never those to endpoints, so the endpoint credits
+// due by now that allocate() has not yet absorbed are counted only for completeness.
 uint32_t Router::load(PortId port) const {
   uint32_t used = 0;
   for (uint8_t vc = 0; vc < vcs_; ++vc) used += net_.router.buffer_flits - credits(port, vc);
+  const int64_t now = this->now().count_ps();
+  for (const Return& r : returns_) {
+    if (r.at_ps > now) break;
+    if (r.port == port) used -= r.flits;
+  }
   return used;
 }
 
@@ -363,6 +403,7 @@ void Router::check_watchdog() {
   const int64_t since = std::max(last_move_ps_, loaded_since_ps_);
   const int64_t limit = net_.router.watchdog.count_ps();
   if (now - since >= limit) {
+    absorb_returns(now);
     stop_run(blocked_report());
     return;
   }
@@ -406,6 +447,9 @@ std::string Router::blocked_report() const {
 }
 
 void Router::finish() {
+  // As the credits' events would have been: a drained run handled them all (it lasts until the
+  // last, extend_run_to), one that reached sim.end_time those before it.
+  absorb_returns(run_drained() ? now().count_ps() : now().count_ps() - 1);
   // Nothing is scheduled anywhere, yet packets wait here: they wait for credits that can never
   // come (a deadlock the watchdog had no time to see, e.g. after injection stopped).
   if (run_drained() && held_ > 0) stop_run(blocked_report());
@@ -431,6 +475,7 @@ void Router::save_state(boost::archive::binary_oarchive& ar) const {
   save_pods(ar, outputs_);
   save_pods(ar, inputs_);
   save_pods(ar, pending_allocations_);
+  save_pods(ar, returns_);
   ar << held_ << last_move_ps_ << loaded_since_ps_ << watchdog_armed_ << received_ << sent_;
 }
 
@@ -445,6 +490,7 @@ void Router::load_state(boost::archive::binary_iarchive& ar) {
     if (inputs_[in].busy_vcs != 0) busy_inputs_[in / 64] |= uint64_t{1} << (in % 64);
   }
   load_pods(ar, pending_allocations_);
+  load_pods(ar, returns_);
   ar >> held_ >> last_move_ps_ >> loaded_since_ps_ >> watchdog_armed_ >> received_ >> sent_;
 }
 

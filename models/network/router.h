@@ -62,6 +62,15 @@ class Router final : public Component, private PortLoad {
     uint8_t vc;
     Candidate candidate;
   };
+  // Credits on their way back from an endpoint. An endpoint takes a packet at link rate and
+  // frees its space when the tail is in, so the router knows at sending when the credit will
+  // arrive and counts it itself, without an event per packet (docs/PERFORMANCE.md).
+  struct Return {
+    int64_t at_ps;
+    PortId port;
+    uint8_t vc;
+    uint16_t flits;
+  };
 
   void on_packet(PortId port, const Packet& packet);
   void on_credit(PortId port, const Credit& credit);
@@ -75,6 +84,10 @@ class Router final : public Component, private PortLoad {
   bool select_with_detours(uint16_t flits, int64_t now, int64_t& wake, Candidate& best);
   void forward(const Request& r, int64_t now);
   void request_allocation(int64_t at);
+  /// Takes in the endpoint credits due by `until`, as their arrivals would have.
+  void absorb_returns(int64_t until);
+  /// The earliest return on an output a head waits on for credits (kNever if none).
+  int64_t earliest_awaited_return() const;
   void check_watchdog();
   std::string blocked_report() const;
   uint32_t load(PortId port) const override;
@@ -102,6 +115,7 @@ class Router final : public Component, private PortLoad {
   std::vector<RingQueue<Waiting>> queues_;  // [port * vcs + vc]
   std::vector<uint32_t> credits_;           // [port * vcs + vc], downstream space in flits
   std::vector<Output> outputs_;
+  std::vector<Return> returns_;  // ascending by at_ps
   // Scratch space, kept to avoid allocating per allocation round.
   std::vector<int32_t> grant_;
   std::vector<Request> requests_;

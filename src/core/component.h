@@ -112,6 +112,11 @@ class Component {
   /// (asking again in the same instant changes nothing).
   void request_end_of_instant() { sink_->request_end_of_instant(local_index_); }
 
+  /// Declares that this component's state changes at `at` without an event (a router counts
+  /// the credits its endpoints return, knowing when they arrive): a run that drains ends no
+  /// earlier than that, as it would if the change were an event.
+  void extend_run_to(SimTime at) { sink_->extend_work_to(at); }
+
   /// Stops the whole run after this event with `reason` (a DeadlockError on every rank).
   void stop_run(std::string reason) { sink_->request_stop(std::move(reason)); }
 

@@ -45,6 +45,11 @@ class EventSink {
     if (stop_reason_.empty()) stop_reason_ = std::move(reason);
   }
   bool stop_requested() const { return !stop_reason_.empty(); }
+  /// A component changes state at `t` without an event for it (Component::extend_run_to).
+  void extend_work_to(SimTime t) {
+    if (t > work_horizon_) work_horizon_ = t;
+  }
+  SimTime work_horizon() const { return work_horizon_; }
   void set_drained(bool d) { drained_ = d; }
   bool drained() const { return drained_; }
   const std::string& stop_reason() const { return stop_reason_; }
@@ -56,6 +61,7 @@ class EventSink {
 
  private:
   SimTime now_;
+  SimTime work_horizon_;  // the latest time given to extend_work_to
   EventQueue queue_;
   std::vector<std::vector<Event>> outboxes_;
   std::string stop_reason_;

@@ -3,6 +3,7 @@
 // executors decide when to run and how outboxes cross ranks.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -44,8 +45,9 @@ class Simulation {
   SimTime next_work_time() const {
     return sink_.queue().foreground() > 0 ? sink_.queue().next_time() : SimTime::infinity();
   }
-  /// Time of the last foreground event handled: how far the run really got.
-  SimTime last_work_time() const { return last_work_; }
+  /// Time of the last foreground event handled, or of a later change a component declared
+  /// (Component::extend_run_to): how far the run really got.
+  SimTime last_work_time() const { return std::max(last_work_, sink_.work_horizon()); }
   /// A component asked to stop the run (EventSink::request_stop); run_until returns early.
   bool stop_requested() const { return sink_.stop_requested(); }
   const std::string& stop_reason() const { return sink_.stop_reason(); }
