@@ -66,6 +66,8 @@ Simulation::Simulation(const Model& model, const Partition& partition, int rank,
   ports_.shrink_to_fit();
 
   const BuildContext ctx{seed, &stats};
+  // components_of() is ascending, so local indices order as the ids do.
+  sink_.queue().set_destinations(static_cast<uint32_t>(local.size()));
   components_.reserve(local.size());
   for (std::size_t i = 0; i < local.size(); ++i) {
     components_.push_back(model.create(local[i], ctx));

@@ -13,9 +13,11 @@
 namespace hx {
 namespace {
 
+// dst_local = dst: as on one rank, local indices order as the destinations do.
 Event make(int64_t t, ComponentId dst, ComponentId src, uint64_t seq) {
   Event e{};
   e.key = EventKey{SimTime::ps(t), dst, src, seq};
+  e.dst_local = dst;
   return e;
 }
 
@@ -32,7 +34,8 @@ TEST(EventQueue, PopsInTotalOrderForAnyPushOrder) {
   Rng rng(7, 0, 0);
   for (int i = 0; i < 5000; ++i) {
     // Few distinct times, destinations and sources: many ties that only the later fields break.
-    events.push_back(make(static_cast<int64_t>(rng.below(20)), static_cast<ComponentId>(rng.below(5)),
+    events.push_back(make(static_cast<int64_t>(rng.below(20)),
+                          static_cast<ComponentId>(rng.below(5)),
                           static_cast<ComponentId>(rng.below(5)), static_cast<uint64_t>(i)));
   }
   std::vector<Event> expected = events;
@@ -41,7 +44,8 @@ TEST(EventQueue, PopsInTotalOrderForAnyPushOrder) {
 
   for (int trial = 0; trial < 3; ++trial) {
     std::vector<Event> shuffled = events;
-    for (std::size_t i = shuffled.size(); i > 1; --i) std::swap(shuffled[i - 1], shuffled[rng.below(i)]);
+    for (std::size_t i = shuffled.size(); i > 1; --i)
+      std::swap(shuffled[i - 1], shuffled[rng.below(i)]);
     EventQueue q;
     for (const Event& e : shuffled) q.push(e);
     ASSERT_EQ(q.size(), events.size());
@@ -78,37 +82,48 @@ TEST(EventQueue, InterleavedPushPopKeepsOrderAndPayload) {
   EXPECT_EQ(q.size(), 100u);
 }
 
-// Thousands of events at one time (the radix-sorted case): pushed in a random order, with runs
-// of one source's events to one destination in and out of their sequence order.
+// Thousands of events at one time (the sorted cases: radix passes over destination ids, or with
+// few enough local destinations one counting pass over dst_local): pushed in a random order,
+// with runs of one source's events to one destination in and out of their sequence order.
 TEST(EventQueue, ManyEventsAtOneTimePopInTotalOrder) {
-  for (const uint64_t spread : {uint64_t{3}, uint64_t{1} << 20, uint64_t{1} << 31}) {
-    std::vector<Event> events;
-    Rng rng(5, spread, 1);
-    for (uint64_t i = 0; i < 3000; ++i) {
-      const auto dst = static_cast<ComponentId>(rng.below(spread));
-      const auto src = static_cast<ComponentId>(rng.below(spread));
-      events.push_back(make(1000, dst, src, i));
-      events.push_back(make(1000, dst, src, i + 3000));  // same key, later sequence
-    }
-    for (uint64_t i = 0; i < 500; ++i) events.push_back(make(1000, 7, 7, 10000 + i));  // a run
-    std::vector<Event> expected = events;
-    std::sort(expected.begin(), expected.end(),
-              [](const Event& a, const Event& b) { return a.key < b.key; });
-    for (const bool shuffle : {false, true}) {
-      std::vector<Event> order = events;
-      if (shuffle) {
-        for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+  for (const uint64_t spread :
+       {uint64_t{3}, uint64_t{1000}, uint64_t{1} << 20, uint64_t{1} << 31}) {
+    for (const bool declared : {false, true}) {
+      std::vector<Event> events;
+      Rng rng(5, spread, 1);
+      for (uint64_t i = 0; i < 3000; ++i) {
+        const auto dst = static_cast<ComponentId>(rng.below(spread));
+        const auto src = static_cast<ComponentId>(rng.below(spread));
+        events.push_back(make(1000, dst, src, i));
+        events.push_back(make(1000, dst, src, i + 3000));  // same key, later sequence
       }
-      EventQueue q;
-      q.push(make(0, 0, 0, 0));  // so the rest are pending and sorted on arrival at their time
-      for (const Event& e : order) q.push(e);
-      Event out;
-      q.pop(out);
-      for (const Event& want : expected) {
+      for (uint64_t i = 0; i < 500; ++i) events.push_back(make(1000, 7, 7, 10000 + i));  // a run
+      std::vector<Event> expected = events;
+      std::sort(expected.begin(), expected.end(),
+                [](const Event& a, const Event& b) { return a.key < b.key; });
+      for (const bool shuffle : {false, true}) {
+        std::vector<Event> order = events;
+        if (shuffle) {
+          for (std::size_t i = order.size(); i > 1; --i)
+            std::swap(order[i - 1], order[rng.below(i)]);
+        }
+        EventQueue q;
+        // 1,000 destinations for 6,500 events: the counting pass; 2^20: still radix passes.
+        // (At least 8: the run goes to destination 7.)
+        if (declared && spread <= (uint64_t{1} << 20)) {
+          q.set_destinations(static_cast<uint32_t>(std::max<uint64_t>(spread, 8)));
+        }
+        q.push(make(0, 0, 0, 0));  // so the rest are pending and sorted on arrival at their time
+        for (const Event& e : order) q.push(e);
+        Event out;
         q.pop(out);
-        ASSERT_EQ(out.key, want.key) << "spread " << spread << " shuffle " << shuffle;
+        for (const Event& want : expected) {
+          q.pop(out);
+          ASSERT_EQ(out.key, want.key)
+              << "spread " << spread << " declared " << declared << " shuffle " << shuffle;
+        }
+        EXPECT_TRUE(q.empty());
       }
-      EXPECT_TRUE(q.empty());
     }
   }
 }
@@ -123,8 +138,10 @@ TEST(EventQueue, MatchesReferenceOverWideTimeRanges) {
   auto push_after = [&](int64_t now) {
     static constexpr int64_t kScales[] = {0, 16, 1000, 1 << 20, int64_t{1} << 42};
     const int64_t scale = kScales[rng.below(5)];
-    const int64_t t = now + (scale ? static_cast<int64_t>(rng.below(static_cast<uint64_t>(scale))) : 0);
-    Event e = make(t, static_cast<ComponentId>(rng.below(4)), static_cast<ComponentId>(rng.below(4)), seq++);
+    const int64_t t =
+        now + (scale ? static_cast<int64_t>(rng.below(static_cast<uint64_t>(scale))) : 0);
+    Event e = make(t, static_cast<ComponentId>(rng.below(4)),
+                   static_cast<ComponentId>(rng.below(4)), seq++);
     q.push(e);
     reference.insert(e.key);
   };
