@@ -17,25 +17,11 @@ void EventQueue::push_late(const Entry& en) {
   std::push_heap(now_late_.begin(), now_late_.end(), Later{});
 }
 
-void EventQueue::pop(Event& out) {
-  if (now_empty()) refill();
-  uint32_t slot;
-  if (!now_late_.empty() &&
-      (now_sorted_.empty() || before(now_late_.front(), now_sorted_.back()))) {
-    std::pop_heap(now_late_.begin(), now_late_.end(), Later{});
-    slot = now_late_.back().slot;
-    now_late_.pop_back();
-  } else {
-    slot = now_sorted_.back().slot;
-    now_sorted_.pop_back();
-  }
-  out = pool_[slot];
-  free_slots_.push_back(slot);
-  --size_;
-  if (!(out.kind & Event::kBackground)) --foreground_;
-  // Nothing left at last_: cache the earliest pending time for next_time() without advancing
-  // last_, because the caller may still schedule events at the time just popped.
-  if (now_empty()) pending_min_ = level_mask_ ? bucket_min_[first_bucket()] : kNone;
+uint32_t EventQueue::pop_late() {
+  std::pop_heap(now_late_.begin(), now_late_.end(), Later{});
+  const uint32_t slot = now_late_.back().slot;
+  now_late_.pop_back();
+  return slot;
 }
 
 void EventQueue::refill() {

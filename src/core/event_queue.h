@@ -66,7 +66,25 @@ class EventQueue {
     if (!(e.kind & Event::kBackground)) ++foreground_;
   }
   /// Removes the earliest event and copies it into `out`. Precondition: !empty().
-  void pop(Event& out);
+  /// Inline: it runs once per event, and only refill() and the late heap need more code.
+  void pop(Event& out) {
+    if (now_empty()) refill();
+    uint32_t slot;
+    if (!now_late_.empty() &&
+        (now_sorted_.empty() || before(now_late_.front(), now_sorted_.back()))) {
+      slot = pop_late();
+    } else {
+      slot = now_sorted_.back().slot;
+      now_sorted_.pop_back();
+    }
+    out = pool_[slot];
+    free_slots_.push_back(slot);
+    --size_;
+    if (!(out.kind & Event::kBackground)) --foreground_;
+    // Nothing left at last_: cache the earliest pending time for next_time() without advancing
+    // last_, because the caller may still schedule events at the time just popped.
+    if (now_empty()) pending_min_ = level_mask_ ? bucket_min_[first_bucket()] : kNone;
+  }
 
   /// Rank-local index of the destination of the event `ahead` places after the next one, when
   /// it is already known without work (UINT32_MAX otherwise), and a prefetch of its body: the
@@ -151,6 +169,7 @@ class EventQueue {
   }
   [[noreturn]] void reject(uint64_t time) const;  // an event scheduled in the past
   void push_late(const Entry& en);  // at the current time, after its events were sorted
+  uint32_t pop_late();              // the late heap's earliest entry's slot
   void refill();    // advances last_ to pending_min_ and moves that bucket's entries down
   void sort_now();  // sorts now_sorted_ descending
   void sort_by_destination_id();  // radix passes, descending by destination
