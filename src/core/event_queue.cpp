@@ -106,7 +106,7 @@ void EventQueue::sort_now() {
 // are sorted afterwards.
 void EventQueue::sort_by_local_index() {
   std::vector<Entry>& v = now_sorted_;
-  sort_counts_.resize(2 * std::size_t{destinations_});  // zeros: each sort leaves them so
+  sort_counts_.resize(2 * std::size_t{destinations_});  // next[]: zeros, each sort leaves it so
   uint32_t* next = sort_counts_.data();                 // per destination: count, then next slot
   uint32_t* start = next + destinations_;               // where its run starts
   for (const Entry& en : v) ++next[en.dst_local];
@@ -129,7 +129,7 @@ void EventQueue::sort_by_local_index() {
   for (const uint32_t d : long_runs_) {
     std::sort(out + start[d], out + next[d], Later{});
   }
-  std::fill(sort_counts_.begin(), sort_counts_.end(), 0);
+  std::fill(next, next + destinations_, 0);  // start[] is rewritten whole by the next sort
   v.swap(sort_scratch_);
 }
 

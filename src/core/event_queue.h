@@ -182,7 +182,7 @@ class EventQueue {
   std::vector<Entry> now_sorted_;      // at time last_, sorted descending: the earliest is back()
   std::vector<Entry> now_late_;        // at time last_, pushed after the sort: a min-heap
   std::vector<Entry> sort_scratch_;    // sort_now()'s second buffer
-  std::vector<uint32_t> sort_counts_;  // sort_by_local_index()'s, all zero between sorts
+  std::vector<uint32_t> sort_counts_;  // sort_by_local_index()'s; its first half zero between sorts
   std::vector<uint32_t> long_runs_;    // sort_by_local_index()'s: destinations to std::sort
   uint32_t destinations_ = 0;          // set_destinations(); 0: not known
   // buckets_[level * kDigitValues + digit]: the entries whose time differs from last_ first in
