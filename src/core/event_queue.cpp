@@ -55,121 +55,51 @@ void EventQueue::refill() {
 }
 
 // Network models put thousands of events on one cycle boundary, spread over many destinations
-// with a few events each. For those, a sort by destination and then a sort of each
-// destination's few events by (source, sequence) is much cheaper than a comparison sort of the
-// whole (docs/PERFORMANCE.md). When the instant holds events for a good share of the rank's
-// components, the sort by destination is one counting pass over the rank-local index;
-// otherwise it is a radix sort of the destination id. Either pays from a few dozen entries:
-// on random destinations the radix sort is 2.3x faster than std::sort at 48 entries and 4x at
-// 160, where std::sort's cost is branch mispredictions that instruction counts do not show.
-constexpr std::size_t kRadixSortFrom = 32;  // entries; below, std::sort is faster
-constexpr std::size_t kInsertionUpTo = 16;  // one destination's entries; above, std::sort
-// The counting pass sums one counter per local component: worth it while they are at most
-// this many per entry (a radix pass costs about as much per entry as four counters).
-constexpr std::size_t kCountersPerEntry = 4;
+// with a few events each. For those one counting pass over the rank-local destination index,
+// which orders as the destination id does, groups the entries (a run per group of 2^shift
+// neighbouring destinations, with about one counter per entry), and the scatter orders each
+// run by insertion as its entries arrive: far cheaper than a comparison sort of the whole
+// (docs/PERFORMANCE.md). It pays from a few dozen entries: below, std::sort, whose cost on
+// larger runs is branch mispredictions that instruction counts do not show.
+constexpr std::size_t kCountFrom = 32;      // entries; below, std::sort is faster
+constexpr std::size_t kInsertionUpTo = 16;  // entries in one run; above, std::sort the run
 
 void EventQueue::sort_now() {
   std::vector<Entry>& v = now_sorted_;
-  if (v.size() < kRadixSortFrom) {
+  if (v.size() < kCountFrom || destinations_ == 0) {
     std::sort(v.begin(), v.end(), Later{});
     return;
   }
-  sort_scratch_.resize(v.size());
-  if (destinations_ != 0 && destinations_ <= kCountersPerEntry * v.size()) {
-    sort_by_local_index();
-    return;
-  }
-  sort_by_destination_id();
-  // Each destination's entries, now adjacent, by (source, sequence), descending.
-  constexpr int kDst = 32;  // the destination's bits in `ids`
-  for (std::size_t begin = 0; begin < v.size();) {
-    const uint64_t dst = v[begin].ids >> kDst;
-    std::size_t end = begin + 1;
-    while (end < v.size() && v[end].ids >> kDst == dst) ++end;
-    if (end - begin > kInsertionUpTo) {
-      std::sort(v.begin() + static_cast<std::ptrdiff_t>(begin),
-                v.begin() + static_cast<std::ptrdiff_t>(end), Later{});
-    } else {
-      for (std::size_t i = begin + 1; i < end; ++i) {
-        const Entry en = v[i];
-        std::size_t j = i;
-        for (; j > begin && before(v[j - 1], en); --j) v[j] = v[j - 1];
-        v[j] = en;
-      }
-    }
-    begin = end;
-  }
-}
-
-// The counts give each destination's run before anything moves, so the scatter also orders
-// each run by (source, sequence), by insertion as its entries arrive; runs too long for that
-// are sorted afterwards.
-void EventQueue::sort_by_local_index() {
-  std::vector<Entry>& v = now_sorted_;
-  sort_counts_.resize(2 * std::size_t{destinations_});  // next[]: zeros, each sort leaves it so
-  uint32_t* next = sort_counts_.data();                 // per destination: count, then next slot
-  uint32_t* start = next + destinations_;               // where its run starts
-  for (const Entry& en : v) ++next[en.dst_local];
+  uint32_t shift = 0;
+  while ((destinations_ >> shift) > v.size()) ++shift;
+  const uint32_t counters = ((destinations_ - 1) >> shift) + 1;
+  sort_counts_.resize(2 * std::size_t{counters});
+  uint32_t* next = sort_counts_.data();  // per run: its size, then its next slot
+  uint32_t* start = next + counters;     // where the run starts
+  std::fill(next, next + counters, 0);
+  for (const Entry& en : v) ++next[en.dst_local >> shift];
   long_runs_.clear();
   uint32_t position = 0;
-  for (uint32_t d = destinations_; d-- > 0;) {  // the largest first
-    const uint32_t n = next[d];
-    if (n > kInsertionUpTo) long_runs_.push_back(d);
-    start[d] = position;
-    next[d] = position;
+  for (uint32_t r = counters; r-- > 0;) {  // descending: the largest destinations first
+    const uint32_t n = next[r];
+    if (n > kInsertionUpTo) long_runs_.push_back(r);
+    start[r] = position;
+    next[r] = position;
     position += n;
   }
+  sort_scratch_.resize(v.size());
   Entry* out = sort_scratch_.data();
   for (const Entry& en : v) {
-    const uint32_t begin = start[en.dst_local];
-    std::size_t j = next[en.dst_local]++;
-    for (; j > begin && before(out[j - 1], en); --j) out[j] = out[j - 1];
+    const uint32_t r = en.dst_local >> shift;
+    const uint32_t begin = start[r];
+    std::size_t j = next[r]++;
+    if (j - begin <= kInsertionUpTo) {  // a longer run is appended to, then sorted whole
+      for (; j > begin && before(out[j - 1], en); --j) out[j] = out[j - 1];
+    }
     out[j] = en;
   }
-  for (const uint32_t d : long_runs_) {
-    std::sort(out + start[d], out + next[d], Later{});
-  }
-  std::fill(next, next + destinations_, 0);  // start[] is rewritten whole by the next sort
+  for (const uint32_t r : long_runs_) std::sort(out + start[r], out + next[r], Later{});
   v.swap(sort_scratch_);
-}
-
-// 8-bit digits from the least significant, skipping digits no two destinations differ in, each
-// pass stable and descending (11-bit digits, fewer passes, were slower: the runs at one time
-// are a few hundred entries, too few for 2,048 counters).
-void EventQueue::sort_by_destination_id() {
-  std::vector<Entry>& v = now_sorted_;
-  // A digit's counts do not depend on the order, so one pass finds the digits that vary and
-  // counts the destination's low two, which usually do; a higher varying digit gets a counting
-  // pass of its own.
-  constexpr uint64_t kMask = 0xFF;
-  constexpr int kDst = 32;  // the destination's bits in `ids`
-  std::array<std::array<uint32_t, kMask + 1>, 4> count;
-  count[0].fill(0);
-  count[1].fill(0);
-  const uint64_t first = v.front().ids;
-  uint64_t varying = 0;
-  for (const Entry& en : v) {
-    varying |= en.ids ^ first;
-    ++count[0][(en.ids >> kDst) & kMask];
-    ++count[1][(en.ids >> (kDst + 8)) & kMask];
-  }
-  for (std::size_t digit = 0; digit < 4; ++digit) {
-    const auto shift = kDst + static_cast<int>(8 * digit);
-    if (((varying >> shift) & kMask) == 0) continue;
-    std::array<uint32_t, kMask + 1>& c = count[digit];
-    if (digit >= 2) {
-      c.fill(0);
-      for (const Entry& en : v) ++c[(en.ids >> shift) & kMask];
-    }
-    uint32_t position = 0;
-    for (auto d = static_cast<int64_t>(kMask); d >= 0; --d) {  // the largest first
-      const uint32_t n = c[static_cast<std::size_t>(d)];
-      c[static_cast<std::size_t>(d)] = position;  // now where the digit's run starts
-      position += n;
-    }
-    for (const Entry& en : v) sort_scratch_[c[(en.ids >> shift) & kMask]++] = en;
-    v.swap(sort_scratch_);
-  }
 }
 
 void EventQueue::clear() {

@@ -126,7 +126,7 @@ class EventQueue {
 
   /// Declares that every event's dst_local lies in [0, n) and orders as its destination does
   /// (a rank numbers its components in id order): then an instant with many events is sorted
-  /// by one counting pass over dst_local instead of radix passes over the destination id.
+  /// by a counting pass over dst_local (without, by std::sort).
   void set_destinations(uint32_t n) { destinations_ = n; }
 
  private:
@@ -172,8 +172,6 @@ class EventQueue {
   uint32_t pop_late();              // the late heap's earliest entry's slot
   void refill();    // advances last_ to pending_min_ and moves that bucket's entries down
   void sort_now();  // sorts now_sorted_ descending
-  void sort_by_destination_id();  // radix passes, descending by destination
-  void sort_by_local_index();     // one counting pass, descending by dst_local, then by ids
 
   uint64_t last_ = 0;             // time of bucket 0; no pending event is earlier
   uint64_t pending_min_ = kNone;  // while nothing is at last_: the earliest pending time
@@ -182,8 +180,8 @@ class EventQueue {
   std::vector<Entry> now_sorted_;      // at time last_, sorted descending: the earliest is back()
   std::vector<Entry> now_late_;        // at time last_, pushed after the sort: a min-heap
   std::vector<Entry> sort_scratch_;    // sort_now()'s second buffer
-  std::vector<uint32_t> sort_counts_;  // sort_by_local_index()'s; its first half zero between sorts
-  std::vector<uint32_t> long_runs_;    // sort_by_local_index()'s: destinations to std::sort
+  std::vector<uint32_t> sort_counts_;  // sort_now()'s counters
+  std::vector<uint32_t> long_runs_;    // sort_now()'s: runs to std::sort
   uint32_t destinations_ = 0;          // set_destinations(); 0: not known
   // buckets_[level * kDigitValues + digit]: the entries whose time differs from last_ first in
   // digit `level` (counted from the least significant), where it has the value `digit`. Bucket

@@ -82,9 +82,10 @@ TEST(EventQueue, InterleavedPushPopKeepsOrderAndPayload) {
   EXPECT_EQ(q.size(), 100u);
 }
 
-// Thousands of events at one time (the sorted cases: radix passes over destination ids, or with
-// few enough local destinations one counting pass over dst_local): pushed in a random order,
-// with runs of one source's events to one destination in and out of their sequence order.
+// Thousands of events at one time: pushed in a random order, with runs of one source's events
+// to one destination in and out of their sequence order. Sorted by std::sort, or with the
+// destinations declared by the counting pass: one counter per destination (3 and 1,000
+// destinations), per 2^8 neighbouring ones (2^20), and runs too long for insertion (the 500).
 TEST(EventQueue, ManyEventsAtOneTimePopInTotalOrder) {
   for (const uint64_t spread :
        {uint64_t{3}, uint64_t{1000}, uint64_t{1} << 20, uint64_t{1} << 31}) {
@@ -126,6 +127,34 @@ TEST(EventQueue, ManyEventsAtOneTimePopInTotalOrder) {
       }
     }
   }
+}
+
+// One queue through instants of very different sizes, so the counting pass's counters change
+// in number (and grain) from one instant to the next, in both directions.
+TEST(EventQueue, InstantsOfChangingSizePopInTotalOrder) {
+  EventQueue q;
+  q.set_destinations(1000);
+  Rng rng(13, 4, 5);
+  std::vector<Event> events;
+  uint64_t seq = 0;
+  for (int64_t t = 1; t <= 12; ++t) {
+    const uint64_t n = t % 3 == 0 ? 3000 : (t % 3 == 1 ? 40 : 400);
+    for (uint64_t i = 0; i < n; ++i) {
+      events.push_back(make(t, static_cast<ComponentId>(rng.below(1000)),
+                            static_cast<ComponentId>(rng.below(50)), seq++));
+    }
+  }
+  std::vector<Event> expected = events;
+  std::sort(expected.begin(), expected.end(),
+            [](const Event& a, const Event& b) { return a.key < b.key; });
+  for (std::size_t i = events.size(); i > 1; --i) std::swap(events[i - 1], events[rng.below(i)]);
+  for (const Event& e : events) q.push(e);
+  Event out;
+  for (const Event& want : expected) {
+    q.pop(out);
+    ASSERT_EQ(out.key, want.key);
+  }
+  EXPECT_TRUE(q.empty());
 }
 
 // Against a reference ordered set, with pushes at the current time, a few ps, a few ns and up
