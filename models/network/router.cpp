@@ -37,6 +37,7 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
   queues_.resize(n * vcs_);
   credits_.assign(n * vcs_, net.router.buffer_flits);
   outputs_.resize(n);
+  output_free_ps_.assign(n, 0);
   grant_.assign(n, -1);
   for (std::size_t p = 0; p < n; ++p) {
     outputs_[p].to_endpoint = net.topology->node(ports[p].peer).kind == NodeKind::kEndpoint;
@@ -77,9 +78,11 @@ void Router::prefetch(const Event& e) const {
       __builtin_prefetch(queue + 64);
       __builtin_prefetch(&inputs_[e.port]);
       __builtin_prefetch(&outputs_[e.port]);
-      // The allocation round after it scans the inputs and arbitrates.
+      // The allocation round after it scans the inputs, weighs outputs and arbitrates.
       __builtin_prefetch(inputs_.data());
       __builtin_prefetch(grant_.data());
+      __builtin_prefetch(output_free_ps_.data());
+      __builtin_prefetch(credits_.data());
       // The wiring its sends read: the packet's way on (often among the first ports) and the
       // credit's way back.
       __builtin_prefetch(&port(0));
@@ -92,6 +95,7 @@ void Router::prefetch(const Event& e) const {
       break;
     case kAllocate:
       __builtin_prefetch(inputs_.data());
+      __builtin_prefetch(output_free_ps_.data());
       __builtin_prefetch(queues_.data());
       __builtin_prefetch(credits_.data());
       __builtin_prefetch(grant_.data());
@@ -193,12 +197,13 @@ bool Router::select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best,
   int64_t first_free = kNever;
   bool all_busy = true;
   for (const Candidate& c : candidates_) {
-    Output& out = outputs_[c.port];
-    if (out.free_ps > now) {
-      wake = std::min(wake, out.free_ps);
-      first_free = std::min(first_free, out.free_ps);
+    const int64_t free_ps = output_free_ps_[c.port];
+    if (free_ps > now) {
+      wake = std::min(wake, free_ps);
+      first_free = std::min(first_free, free_ps);
       continue;
     }
+    Output& out = outputs_[c.port];
     all_busy = false;
     for (uint32_t vc = c.vc; vc < vcs_; vc += classes_) {
       const uint32_t space = credits(c.port, static_cast<uint8_t>(vc));
@@ -226,9 +231,10 @@ bool Router::select_with_detours(uint16_t flits, int64_t now, int64_t& wake, Can
   for (const Candidate& c : candidates_) {
     Output& out = outputs_[c.port];
     out.credit_waiter = true;  // any credit here can change the choice between direct and detour
-    const bool busy = out.free_ps > now;
+    const int64_t free_ps = output_free_ps_[c.port];
+    const bool busy = free_ps > now;
     if (busy) {
-      wake = std::min(wake, out.free_ps);
+      wake = std::min(wake, free_ps);
       if (c.penalty > 0) continue;
     }
     for (uint32_t vc = c.vc; vc < vcs_; vc += classes_) {
@@ -352,7 +358,7 @@ void Router::forward(const Request& r, int64_t now) {
   // packets' flits fill, as flit-level VC multiplexing does (RailX's k-times meshes rely on it).
   const int64_t sent = now + flits * out.ps_per_flit;
   const int64_t tail_out = std::max(sent, w.tail_ps);
-  out.free_ps = sent;
+  output_free_ps_[r.candidate.port] = sent;
   out.next_input = (r.input + 1u) % static_cast<uint32_t>(outputs_.size());
   if (out.stall_since >= 0) {
     out.stats.stall_ps += net_.window_overlap(out.stall_since, now);
@@ -473,6 +479,7 @@ void Router::save_state(boost::archive::binary_oarchive& ar) const {
   for (const auto& q : queues_) save_queue(ar, q);
   save_pods(ar, credits_);
   save_pods(ar, outputs_);
+  save_pods(ar, output_free_ps_);
   save_pods(ar, inputs_);
   save_pods(ar, pending_allocations_);
   save_pods(ar, returns_);
@@ -484,6 +491,7 @@ void Router::load_state(boost::archive::binary_iarchive& ar) {
   for (auto& q : queues_) load_queue(ar, q);
   load_pods(ar, credits_);
   load_pods(ar, outputs_);
+  load_pods(ar, output_free_ps_);
   load_pods(ar, inputs_);
   std::fill(busy_inputs_.begin(), busy_inputs_.end(), 0);  // derived from inputs_
   for (PortId in = 0; in < inputs_.size(); ++in) {

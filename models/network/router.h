@@ -47,7 +47,6 @@ class Router final : public Component, private PortLoad {
     uint8_t next_vc = 0;    // round-robin pointer over its VCs
   };
   struct Output {
-    int64_t free_ps = 0;       // the link has sent its last packet's flits by then
     int64_t stall_since = -1;  // a ready packet waits here for credits since then (-1: none)
     int64_t ps_per_flit = 0;
     uint32_t next_input = 0;   // round-robin pointer of the output arbiter
@@ -115,6 +114,10 @@ class Router final : public Component, private PortLoad {
   std::vector<RingQueue<Waiting>> queues_;  // [port * vcs + vc]
   std::vector<uint32_t> credits_;           // [port * vcs + vc], downstream space in flits
   std::vector<Output> outputs_;
+  // [port]: the link has sent its last packet's flits by then. Apart from Output, which fills
+  // a cache line, because select() reads it for every candidate: a router's fit in a line or
+  // two, which prefetch() loads before the allocation round.
+  std::vector<int64_t> output_free_ps_;
   std::vector<Return> returns_;  // ascending by at_ps
   // Scratch space, kept to avoid allocating per allocation round.
   std::vector<int32_t> grant_;
