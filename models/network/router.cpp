@@ -339,7 +339,7 @@ void Router::allocate() {
 
 void Router::forward(const Request& r, int64_t now) {
   RingQueue<Waiting>& q = queue(r.input, r.vc);
-  const Waiting w = q.front();
+  Waiting& w = q.front();  // stays readable: popping moves the head index, nothing else
   q.pop_front();
   Input& input = inputs_[r.input];
   if (q.empty()) {
@@ -371,7 +371,8 @@ void Router::forward(const Request& r, int64_t now) {
   input.next_vc = static_cast<uint8_t>((r.vc + 1) % vcs_);
   credits(r.candidate.port, r.candidate.vc) -= flits;
 
-  Packet p = w.packet;
+  Packet& p = w.packet;  // leaves in place, as the next hop sees it
+  const uint8_t in_vc = p.vc;
   p.vc = r.candidate.vc;
   p.stream_ps = static_cast<int32_t>(tail_out - now);
   if (!out.to_endpoint) ++p.hops;
@@ -386,7 +387,7 @@ void Router::forward(const Request& r, int64_t now) {
     extend_run_to(SimTime::ps(at));
   }
   // The upstream VC regains the packet's space when its tail has left this buffer.
-  send(r.input, kCreditArrival, Credit{flits, w.packet.vc}, SimTime::ps(tail_out - now));
+  send(r.input, kCreditArrival, Credit{flits, in_vc}, SimTime::ps(tail_out - now));
 }
 
 // UGAL weighs the ports towards other groups, never those to endpoints, so the endpoint credits
