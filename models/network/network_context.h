@@ -53,6 +53,10 @@ struct NetworkContext {
   std::vector<int64_t> ps_per_flit;  // per link class: serialisation time of one flit
   int64_t window_begin_ps = 0;       // measurement window [begin, end)
   int64_t window_end_ps = 0;
+  // Scratch space for a router's routing decision, shared by the rank's routers: one works at
+  // a time and each clears it first. One block that stays in cache, instead of one per router
+  // that a routing decision must first bring in (a rank can hold tens of thousands).
+  mutable Candidates candidates;
 
   bool in_window(int64_t t) const { return t >= window_begin_ps && t < window_end_ps; }
   /// Length of the window as far as a run that reached `now` has seen it (a workload's window

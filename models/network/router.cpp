@@ -28,7 +28,8 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
       classes_(net.routing->vcs()),
       rng_(ctx.seed, id, static_cast<uint64_t>(RngPurpose::kRouting)),
       links_(&ctx.stats->table("links")),
-      totals_(&ctx.stats->table("network_totals")) {
+      totals_(&ctx.stats->table("network_totals")),
+      candidates_(net.candidates) {
   std::vector<PortSpec> ports;
   net.topology->ports(id, ports);
   const std::size_t n = ports.size();

@@ -127,7 +127,7 @@ class Router final : public Component, private PortLoad {
   Rng rng_;
   Table* links_;
   Table* totals_;
-  Candidates candidates_;
+  Candidates& candidates_;  // net_.candidates
 };
 
 }  // namespace hx::net
