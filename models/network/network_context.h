@@ -41,6 +41,21 @@ struct MessageDone {
   uint32_t src = 0;
 };
 
+/// A router's allocation request: the head of VC `vc` at input `input` asks for `candidate`.
+struct Request {
+  PortId input;
+  uint8_t vc;
+  Candidate candidate;
+};
+
+/// Scratch space of a router's allocation round. Each round clears `candidates` and
+/// `requests` before use and leaves `grant` all -1, as it found it.
+struct RouterScratch {
+  Candidates candidates;
+  std::vector<Request> requests;
+  std::vector<int32_t> grant;  // [output port]: the request granted in this round, or -1
+};
+
 struct NetworkContext {
   const Topology* topology = nullptr;
   const Routing* routing = nullptr;
@@ -53,10 +68,10 @@ struct NetworkContext {
   std::vector<int64_t> ps_per_flit;  // per link class: serialisation time of one flit
   int64_t window_begin_ps = 0;       // measurement window [begin, end)
   int64_t window_end_ps = 0;
-  // Scratch space for a router's routing decision, shared by the rank's routers: one works at
-  // a time and each clears it first. One block that stays in cache, instead of one per router
-  // that a routing decision must first bring in (a rank can hold tens of thousands).
-  mutable Candidates candidates;
+  // Shared by the rank's routers: one works at a time. One block that stays in cache, instead
+  // of one per router that each decision must first bring in (a rank can hold tens of
+  // thousands of routers).
+  mutable RouterScratch scratch;
 
   bool in_window(int64_t t) const { return t >= window_begin_ps && t < window_end_ps; }
   /// Length of the window as far as a run that reached `now` has seen it (a workload's window

@@ -2,11 +2,11 @@
 #include "models/network/router.h"
 
 #include <algorithm>
-#include <cstddef>
-#include <cstring>
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
 #include <boost/serialization/array.hpp>
+#include <cstddef>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -29,7 +29,9 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
       rng_(ctx.seed, id, static_cast<uint64_t>(RngPurpose::kRouting)),
       links_(&ctx.stats->table("links")),
       totals_(&ctx.stats->table("network_totals")),
-      candidates_(net.candidates) {
+      candidates_(net.scratch.candidates),
+      requests_(net.scratch.requests),
+      grant_(net.scratch.grant) {
   std::vector<PortSpec> ports;
   net.topology->ports(id, ports);
   const std::size_t n = ports.size();
@@ -39,7 +41,7 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
   credits_.assign(n * vcs_, net.router.buffer_flits);
   outputs_.resize(n);
   output_free_ps_.assign(n, 0);
-  grant_.assign(n, -1);
+  if (grant_.size() < n) grant_.resize(n, -1);
   for (std::size_t p = 0; p < n; ++p) {
     outputs_[p].to_endpoint = net.topology->node(ports[p].peer).kind == NodeKind::kEndpoint;
     outputs_[p].ps_per_flit = net.ps_per_flit[ports[p].link_class];

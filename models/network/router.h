@@ -56,11 +56,6 @@ class Router final : public Component, private PortLoad {
     bool credit_waiter = false;
     LinkStats stats;
   };
-  struct Request {
-    PortId input;
-    uint8_t vc;
-    Candidate candidate;
-  };
   // Credits on their way back from an endpoint. An endpoint takes a packet at link rate and
   // frees its space when the tail is in, so the router knows at sending when the credit will
   // arrive and counts it itself, without an event per packet (docs/PERFORMANCE.md).
@@ -118,16 +113,16 @@ class Router final : public Component, private PortLoad {
   // a cache line, because select() reads it for every candidate: a router's fit in a line or
   // two, which prefetch() loads before the allocation round.
   std::vector<int64_t> output_free_ps_;
-  std::vector<Return> returns_;  // ascending by at_ps
-  // Scratch space, kept to avoid allocating per allocation round.
-  std::vector<int32_t> grant_;
-  std::vector<Request> requests_;
+  std::vector<Return> returns_;               // ascending by at_ps
   std::vector<int64_t> pending_allocations_;  // times of scheduled kAllocate events, ascending
 
   Rng rng_;
   Table* links_;
   Table* totals_;
-  Candidates& candidates_;  // net_.candidates
+  // Scratch space, shared with the rank's other routers (NetworkContext::scratch).
+  Candidates& candidates_;
+  std::vector<Request>& requests_;
+  std::vector<int32_t>& grant_;
 };
 
 }  // namespace hx::net
