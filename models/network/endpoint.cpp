@@ -25,12 +25,12 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
       net_(net),
       index_(index),
       vcs_(net.router.vcs),
+      histogram_(&ctx.stats->table("latency_histogram")),
       rng_(ctx.seed, id, static_cast<uint64_t>(RngPurpose::kTraffic)),
       links_(&ctx.stats->table("links")),
       flows_(&ctx.stats->table("flows")),
       endpoints_(&ctx.stats->table("endpoints")),
-      totals_(&ctx.stats->table("network_totals")),
-      histogram_(&ctx.stats->table("latency_histogram")) {
+      totals_(&ctx.stats->table("network_totals")) {
   std::vector<PortSpec> ports;
   net.topology->ports(id, ports);
   injectors_.resize(ports.size());

@@ -87,31 +87,23 @@ class Endpoint final : public Component, private ProgramHost {
   void wake(int64_t delay_ps, uint32_t op) override;
   uint32_t& credits(PortId port, uint8_t vc) { return credits_[port * vcs_ + vc]; }
 
+  // What the events touch comes first: the engine prefetches a component's first cache lines.
   const NetworkContext& net_;
   uint32_t index_;
   uint8_t vcs_;
-  Rng rng_;
-  Table* links_;
-  Table* flows_;
-  Table* endpoints_;
-  Table* totals_;
-  Table* histogram_;
   bool sends_ = false;
+  uint32_t next_message_ = 0;  // active_ slot whose turn is next
+  uint32_t next_port_ = 0;
+  int64_t inject_pending_ = -1;  // time of the scheduled kInject, -1: none
+  uint64_t queued_packets_ = 0;
   double slot_probability_ = 0;  // of a new message in each slot
   double log_miss_ = 0;          // log(1 - slot_probability_): the geometric gap's scale
   int64_t slot_ps_ = 0;          // generation slots: one cycle, or a fraction above 1 msg/cycle
   int64_t next_slot_ = 0;        // index of the slot of the next message
-
-  RingQueue<Message> queue_;     // messages waiting to start
   std::vector<Message> active_;  // messages being injected, at most net_.injection_queues
-  uint32_t next_message_ = 0;    // active_ slot whose turn is next
-  uint64_t queued_packets_ = 0;
   std::vector<Injector> injectors_;
   std::vector<uint32_t> credits_;  // [port * vcs + vc] at the router's input
-  int64_t inject_pending_ = -1;    // time of the scheduled kInject, -1: none
-  uint32_t next_port_ = 0;
-  std::unordered_map<PartialKey, Partial, PartialHash> partial_;
-  std::unique_ptr<ProgramRunner> runner_;  // workloads only
+  Table* histogram_;
 
   uint64_t messages_ = 0;
   uint64_t injected_ = 0;
@@ -125,6 +117,15 @@ class Endpoint final : public Component, private ProgramHost {
   uint64_t hops_sum_ = 0;
   uint64_t max_queue_ = 0;
   uint64_t flows_recorded_ = 0;
+
+  Rng rng_;
+  RingQueue<Message> queue_;               // messages waiting to start
+  std::unique_ptr<ProgramRunner> runner_;  // workloads only
+  std::unordered_map<PartialKey, Partial, PartialHash> partial_;
+  Table* links_;
+  Table* flows_;
+  Table* endpoints_;
+  Table* totals_;
 };
 
 }  // namespace hx::net
