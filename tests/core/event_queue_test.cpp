@@ -109,8 +109,7 @@ TEST(EventQueue, ManyEventsAtOneTimePopInTotalOrder) {
             std::swap(order[i - 1], order[rng.below(i)]);
         }
         EventQueue q;
-        // 1,000 destinations for 6,500 events: the counting pass; 2^20: still radix passes.
-        // (At least 8: the run goes to destination 7.)
+        // At least 8 destinations: the run goes to destination 7.
         if (declared && spread <= (uint64_t{1} << 20)) {
           q.set_destinations(static_cast<uint32_t>(std::max<uint64_t>(spread, 8)));
         }
