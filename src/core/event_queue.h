@@ -156,7 +156,10 @@ class EventQueue {
     const int level = (63 - __builtin_clzll(en.time ^ last_)) / kDigitBits;
     const auto digit = static_cast<int>(en.time >> (level * kDigitBits)) & (kDigitValues - 1);
     const auto b = static_cast<std::size_t>(level * kDigitValues + digit);
-    buckets_[b].push_back(en);
+    std::vector<Entry>& bucket = buckets_[b];
+    bucket.push_back(en);
+    // A bucket fills in order, its tail cold since it was last drained: fetch the next line.
+    __builtin_prefetch(bucket.data() + bucket.size() + 2, 1);
     if (en.time < bucket_min_[b]) bucket_min_[b] = en.time;
     digit_mask_[static_cast<std::size_t>(level)] |= static_cast<uint16_t>(1u << digit);
     level_mask_ |= 1u << level;
