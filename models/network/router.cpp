@@ -82,6 +82,7 @@ void Router::prefetch(const Event& e) const {
       __builtin_prefetch(&inputs_[e.port]);
       __builtin_prefetch(&outputs_[e.port]);
       // The allocation round after it scans the inputs, weighs outputs and arbitrates.
+      __builtin_prefetch(busy_inputs_.data());
       __builtin_prefetch(inputs_.data());
       __builtin_prefetch(grant_.data());
       __builtin_prefetch(output_free_ps_.data());
@@ -97,6 +98,7 @@ void Router::prefetch(const Event& e) const {
       __builtin_prefetch(&outputs_[e.port]);
       break;
     case kAllocate:
+      __builtin_prefetch(busy_inputs_.data());
       __builtin_prefetch(inputs_.data());
       __builtin_prefetch(output_free_ps_.data());
       __builtin_prefetch(queues_.data());
@@ -299,6 +301,8 @@ void Router::allocate() {
           Candidate best;
           if (select(head.packet.flits, now, wake, best, head.blocked_until_ps)) {
             requests_.push_back({in, vc, best});
+            // forward() updates the output if granted: start its load behind the other inputs.
+            __builtin_prefetch(&outputs_[best.port], 1);
             break;
           }
         }
