@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "models/network/network_stats.h"
@@ -35,12 +37,21 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
   std::vector<PortSpec> ports;
   net.topology->ports(id, ports);
   const std::size_t n = ports.size();
-  inputs_.resize(n);
-  busy_inputs_.assign((n + 63) / 64, 0);
+  ports_ = static_cast<uint16_t>(n);
+  const auto words = [](std::size_t bytes) { return (bytes + 7) / 8; };
+  const std::size_t busy_words = (n + 63) / 64;
+  const std::size_t inputs_at = busy_words;
+  const std::size_t free_at = inputs_at + words(n * sizeof(Input));
+  const std::size_t credits_at = free_at + n;
+  packed_.assign(credits_at + words(n * vcs_ * sizeof(uint32_t)), 0);
+  busy_inputs_ = packed_.data();
+  inputs_ = reinterpret_cast<Input*>(packed_.data() + inputs_at);
+  std::uninitialized_default_construct_n(inputs_, n);
+  output_free_ps_ = reinterpret_cast<int64_t*>(packed_.data() + free_at);
+  credits_ = reinterpret_cast<uint32_t*>(packed_.data() + credits_at);
+  std::fill_n(credits_, n * vcs_, net.router.buffer_flits);
   queues_.resize(n * vcs_);
-  credits_.assign(n * vcs_, net.router.buffer_flits);
   outputs_.resize(n);
-  output_free_ps_.assign(n, 0);
   if (grant_.size() < n) grant_.resize(n, -1);
   for (std::size_t p = 0; p < n; ++p) {
     outputs_[p].to_endpoint = net.topology->node(ports[p].peer).kind == NodeKind::kEndpoint;
@@ -82,11 +93,11 @@ void Router::prefetch(const Event& e) const {
       __builtin_prefetch(&inputs_[e.port]);
       __builtin_prefetch(&outputs_[e.port]);
       // The allocation round after it scans the inputs, weighs outputs and arbitrates.
-      __builtin_prefetch(busy_inputs_.data());
-      __builtin_prefetch(inputs_.data());
+      __builtin_prefetch(busy_inputs_);
+      __builtin_prefetch(inputs_);
       __builtin_prefetch(grant_.data());
-      __builtin_prefetch(output_free_ps_.data());
-      __builtin_prefetch(credits_.data());
+      __builtin_prefetch(output_free_ps_);
+      __builtin_prefetch(credits_);
       // The wiring its sends read: the packet's way on (often among the first ports) and the
       // credit's way back.
       __builtin_prefetch(&port(0));
@@ -98,11 +109,11 @@ void Router::prefetch(const Event& e) const {
       __builtin_prefetch(&outputs_[e.port]);
       break;
     case kAllocate:
-      __builtin_prefetch(busy_inputs_.data());
-      __builtin_prefetch(inputs_.data());
-      __builtin_prefetch(output_free_ps_.data());
+      __builtin_prefetch(busy_inputs_);
+      __builtin_prefetch(inputs_);
+      __builtin_prefetch(output_free_ps_);
       __builtin_prefetch(queues_.data());
-      __builtin_prefetch(credits_.data());
+      __builtin_prefetch(credits_);
       __builtin_prefetch(grant_.data());
       __builtin_prefetch(pending_allocations_.data());
       break;
@@ -268,13 +279,14 @@ bool Router::select_with_detours(uint16_t flits, int64_t now, int64_t& wake, Can
 // blocked on credits wake when credits arrive.
 void Router::allocate() {
   const int64_t now = this->now().count_ps();
-  const auto ports = static_cast<PortId>(outputs_.size());
+  const PortId ports = ports_;
+  const std::size_t busy_words = (ports_ + 63u) / 64u;
   int64_t wake = kNever;
   if (!returns_.empty()) absorb_returns(now);
   for (;;) {
     requests_.clear();
     wake = kNever;
-    for (std::size_t word = 0; word < busy_inputs_.size(); ++word) {
+    for (std::size_t word = 0; word < busy_words; ++word) {
       for (uint64_t busy = busy_inputs_[word]; busy != 0; busy &= busy - 1) {
         const auto bit = static_cast<unsigned>(__builtin_ctzll(busy));
         const auto in = static_cast<PortId>(64 * word + bit);
@@ -366,7 +378,7 @@ void Router::forward(const Request& r, int64_t now) {
   const int64_t sent = now + flits * out.ps_per_flit;
   const int64_t tail_out = std::max(sent, w.tail_ps);
   output_free_ps_[r.candidate.port] = sent;
-  out.next_input = (r.input + 1u) % static_cast<uint32_t>(outputs_.size());
+  out.next_input = (r.input + 1u) % ports_;
   if (out.stall_since >= 0) {
     out.stats.stall_ps += net_.window_overlap(out.stall_since, now);
     out.stall_since = -1;
@@ -485,10 +497,8 @@ void Router::finish() {
 void Router::save_state(boost::archive::binary_oarchive& ar) const {
   ar << rng_;
   for (const auto& q : queues_) save_queue(ar, q);
-  save_pods(ar, credits_);
+  save_pods(ar, packed_);
   save_pods(ar, outputs_);
-  save_pods(ar, output_free_ps_);
-  save_pods(ar, inputs_);
   save_pods(ar, pending_allocations_);
   save_pods(ar, returns_);
   ar << held_ << last_move_ps_ << loaded_since_ps_ << watchdog_armed_ << received_ << sent_;
@@ -497,14 +507,14 @@ void Router::save_state(boost::archive::binary_oarchive& ar) const {
 void Router::load_state(boost::archive::binary_iarchive& ar) {
   ar >> rng_;
   for (auto& q : queues_) load_queue(ar, q);
-  load_pods(ar, credits_);
-  load_pods(ar, outputs_);
-  load_pods(ar, output_free_ps_);
-  load_pods(ar, inputs_);
-  std::fill(busy_inputs_.begin(), busy_inputs_.end(), 0);  // derived from inputs_
-  for (PortId in = 0; in < inputs_.size(); ++in) {
-    if (inputs_[in].busy_vcs != 0) busy_inputs_[in / 64] |= uint64_t{1} << (in % 64);
+  std::vector<uint64_t> packed;
+  load_pods(ar, packed);
+  if (packed.size() != packed_.size()) {
+    throw std::runtime_error("router " + std::to_string(index_) +
+                             ": checkpoint state of another size (another topology?)");
   }
+  std::copy(packed.begin(), packed.end(), packed_.begin());  // the arrays point into packed_
+  load_pods(ar, outputs_);
   load_pods(ar, pending_allocations_);
   load_pods(ar, returns_);
   ar >> held_ >> last_move_ps_ >> loaded_since_ps_ >> watchdog_armed_ >> received_ >> sent_;

@@ -22,6 +22,8 @@ namespace hx::net {
 class Router final : public Component, private PortLoad {
  public:
   Router(ComponentId id, uint32_t index, const NetworkContext& net, const BuildContext& ctx);
+  Router(const Router&) = delete;  // its array pointers point into its own buffer
+  Router& operator=(const Router&) = delete;
 
   void handle(const Event& e) override;
   void prefetch(const Event& e) const override;
@@ -100,23 +102,27 @@ class Router final : public Component, private PortLoad {
   uint8_t classes_;  // VC classes the routing uses; physical VC v is in class v % classes_
   bool watchdog_armed_ = false;
   uint32_t held_ = 0;  // packets in the input buffers
+  uint16_t ports_;
   uint64_t received_ = 0;
   uint64_t sent_ = 0;
   int64_t last_move_ps_ = 0;
   int64_t loaded_since_ps_ = 0;
-  std::vector<uint64_t> busy_inputs_;  // bit `in` set when input `in` has a non-empty VC
-  std::vector<Input> inputs_;
-  std::vector<RingQueue<Waiting>> queues_;  // [port * vcs + vc]
-  std::vector<uint32_t> credits_;           // [port * vcs + vc], downstream space in flits
-  std::vector<Output> outputs_;
+  // The small per-port arrays every allocation round reads live in one buffer, `packed_`, one
+  // after another in the order the round reads them: a few neighbouring cache lines instead of
+  // a line (or more) per array, each shared with other routers' data (docs/PERFORMANCE.md).
+  uint64_t* busy_inputs_;  // [ports / 64 words]: bit `in` set when input `in` has a busy VC
+  Input* inputs_;          // [port]
   // [port]: the link has sent its last packet's flits by then. Apart from Output, which fills
-  // a cache line, because select() reads it for every candidate: a router's fit in a line or
-  // two, which prefetch() loads before the allocation round.
-  std::vector<int64_t> output_free_ps_;
+  // a cache line, because select() reads it for every candidate.
+  int64_t* output_free_ps_;
+  uint32_t* credits_;  // [port * vcs + vc], downstream space in flits
+  std::vector<RingQueue<Waiting>> queues_;  // [port * vcs + vc]
+  std::vector<Output> outputs_;
   std::vector<Return> returns_;               // ascending by at_ps
   std::vector<int64_t> pending_allocations_;  // times of scheduled kAllocate events, ascending
 
   Rng rng_;
+  std::vector<uint64_t> packed_;  // what the four pointers above point into
   Table* links_;
   Table* totals_;
   // Scratch space, shared with the rank's other routers (NetworkContext::scratch).
