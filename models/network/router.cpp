@@ -28,12 +28,12 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
       index_(index),
       vcs_(net.router.vcs),
       classes_(net.routing->vcs()),
-      rng_(ctx.seed, id, static_cast<uint64_t>(RngPurpose::kRouting)),
-      links_(&ctx.stats->table("links")),
-      totals_(&ctx.stats->table("network_totals")),
       candidates_(net.scratch.candidates),
       requests_(net.scratch.requests),
-      grant_(net.scratch.grant) {
+      grant_(net.scratch.grant),
+      rng_(ctx.seed, id, static_cast<uint64_t>(RngPurpose::kRouting)),
+      links_(&ctx.stats->table("links")),
+      totals_(&ctx.stats->table("network_totals")) {
   std::vector<PortSpec> ports;
   net.topology->ports(id, ports);
   const std::size_t n = ports.size();

@@ -121,14 +121,15 @@ class Router final : public Component, private PortLoad {
   std::vector<Return> returns_;               // ascending by at_ps
   std::vector<int64_t> pending_allocations_;  // times of scheduled kAllocate events, ascending
 
-  Rng rng_;
-  std::vector<uint64_t> packed_;  // what the four pointers above point into
-  Table* links_;
-  Table* totals_;
   // Scratch space, shared with the rank's other routers (NetworkContext::scratch).
   Candidates& candidates_;
   std::vector<Request>& requests_;
   std::vector<int32_t>& grant_;
+  Rng rng_;  // the hot fields end here, within the five lines the engine prefetches
+
+  std::vector<uint64_t> packed_;  // what the four pointers above point into
+  Table* links_;
+  Table* totals_;
 };
 
 }  // namespace hx::net
