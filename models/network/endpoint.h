@@ -87,7 +87,8 @@ class Endpoint final : public Component, private ProgramHost {
   void wake(int64_t delay_ps, uint32_t op) override;
   uint32_t& credits(PortId port, uint8_t vc) { return credits_[port * vcs_ + vc]; }
 
-  // What the events touch comes first: the engine prefetches a component's first cache lines.
+  // What the events touch comes first, in the order of their first use: the engine prefetches
+  // a component's first five cache lines (docs/PERFORMANCE.md).
   const NetworkContext& net_;
   uint32_t index_;
   uint8_t vcs_;
@@ -100,11 +101,12 @@ class Endpoint final : public Component, private ProgramHost {
   double log_miss_ = 0;          // log(1 - slot_probability_): the geometric gap's scale
   int64_t slot_ps_ = 0;          // generation slots: one cycle, or a fraction above 1 msg/cycle
   int64_t next_slot_ = 0;        // index of the slot of the next message
+  RingQueue<Message> queue_;     // messages waiting to start (a line of its own)
   std::vector<Message> active_;  // messages being injected, at most net_.injection_queues
   std::vector<Injector> injectors_;
-  std::vector<uint32_t> credits_;  // [port * vcs + vc] at the router's input
-  Table* histogram_;
-
+  std::vector<uint32_t> credits_;          // [port * vcs + vc] at the router's input
+  std::unique_ptr<ProgramRunner> runner_;  // workloads only
+  Rng rng_;
   uint64_t messages_ = 0;
   uint64_t injected_ = 0;
   uint64_t received_ = 0;
@@ -116,11 +118,9 @@ class Endpoint final : public Component, private ProgramHost {
   int64_t network_latency_sum_ = 0;
   uint64_t hops_sum_ = 0;
   uint64_t max_queue_ = 0;
-  uint64_t flows_recorded_ = 0;
+  Table* histogram_;
 
-  Rng rng_;
-  RingQueue<Message> queue_;               // messages waiting to start
-  std::unique_ptr<ProgramRunner> runner_;  // workloads only
+  uint64_t flows_recorded_ = 0;
   std::unordered_map<PartialKey, Partial, PartialHash> partial_;
   Table* links_;
   Table* flows_;
