@@ -25,7 +25,7 @@ struct PortLink {
   PortId peer_port = 0;
   uint16_t link_class = 0;
   int32_t outbox = -1;      // -1: peer on this rank; else neighbour-rank index
-  uint32_t peer_local = 0;  // peer's local index when on this rank
+  uint32_t peer_local = 0;  // peer's index among its own rank's components (on any rank)
   SimTime latency;
 };
 

@@ -53,9 +53,9 @@ Simulation::Simulation(const Model& model, const Partition& partition, int rank,
       link.link_class = s.link_class;
       link.latency = s.latency;
       const int peer_rank = partition.rank_of(s.peer);
-      if (peer_rank == rank) {
-        link.peer_local = partition.local_index(s.peer);
-      } else {
+      // Set for remote peers too: the event carries it, so the receiving rank need not look it up.
+      link.peer_local = partition.local_index(s.peer);
+      if (peer_rank != rank) {
         auto it = std::lower_bound(neighbours_.begin(), neighbours_.end(), peer_rank);
         link.outbox = static_cast<int32_t>(it - neighbours_.begin());
       }
@@ -187,15 +187,18 @@ uint64_t Simulation::run_until(SimTime until, uint64_t max_events) {
   return handled - background;
 }
 
+// The sender filled in dst_local, the destination's index on this rank (PortLink::peer_local).
+// A misrouted event would name another component there: the check reads the destination's first
+// line, which handling the event needs soon anyway.
 void Simulation::receive(const std::vector<Event>& events) {
   EventQueue& queue = sink_.queue();
-  for (Event e : events) {
-    if (partition_.rank_of(e.key.dst) != rank_) {
-      throw std::logic_error("event for component " + std::to_string(e.key.dst) +
+  for (const Event& in : events) {
+    if (in.dst_local >= components_.size() || components_[in.dst_local]->id() != in.key.dst) {
+      throw std::logic_error("event for component " + std::to_string(in.key.dst) +
                              " delivered to the wrong rank " + std::to_string(rank_));
     }
-    e.dst_local = partition_.local_index(e.key.dst);
-    queue.push(e);
+    queue.reserve() = in;
+    queue.commit();
   }
 }
 
