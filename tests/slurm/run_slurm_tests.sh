@@ -45,14 +45,15 @@ submit() { sbatch --parsable "$@"; }
 # template's own `#SBATCH --signal=B:USR1@600`, that is the first check after the job starts:
 # the job, submitted as soon as the fresh slurmctld is up, starts 1-3 s after it and gets USR1
 # 27-29 s later, 30 s before its limit. The run must still be going then: the PHOLD run below
-# takes about 60 s on 1 rank of this project's 2-core machine, twice the 30 s. After the
+# takes about 60 s on 1 rank of this project's 2-core machine (8-9 M events/s), twice the 30 s
+# (at 4,500 ns it once took 60 s, then 26 s after the engine got faster). After the
 # requeue, the test raises the job's limit to 30 minutes so that the resumed start is not
 # signalled again: each start of a requeued job gets a new limit, hence a new signal, 10 minutes
 # before it (@600). The requeued job and its uninterrupted reference run on 1 rank each, side by
 # side, so that the minute the signal costs is spent on the reference too; the short jobs run
 # after them. Total: about 60 s + Slurm's requeue delay (cred_expire + 1 = 11 s) + 20 s.
 phold="$root/configs/bench_phold.toml"
-phold_set="sim.end_time=4500ns"
+phold_set="sim.end_time=10000ns"
 
 requeue_job=$(CONFIG=$phold SET=$phold_set OUTPUT=requeue.h5 submit -n 1 --time=1 \
   "$root/slurm/requeue.sbatch")
