@@ -2,13 +2,12 @@
 #include "models/network/endpoint.h"
 
 #include <algorithm>
-#include <boost/archive/binary_iarchive.hpp>
-#include <boost/archive/binary_oarchive.hpp>
 #include <boost/serialization/array.hpp>
 #include <cmath>
 #include <limits>
 
 #include "core/error.h"
+#include "core/state_archive.h"
 #include "models/network/network_stats.h"
 #include "models/network/state_io.h"
 
@@ -120,7 +119,8 @@ void Endpoint::handle(const Event& e) {
       break;
     }
     default:
-      break;
+      throw std::logic_error("endpoint " + std::to_string(index_) + ": event of unknown kind " +
+                             std::to_string(e.kind));
   }
 }
 
@@ -324,39 +324,60 @@ void Endpoint::finish() {
   totals_->add_to(0, kSenders, uint64_t{sends_ || runner_ ? 1u : 0u});
 }
 
-void Endpoint::save_state(boost::archive::binary_oarchive& ar) const {
-  ar << rng_ << next_slot_ << queued_packets_ << inject_pending_ << next_port_;
-  save_queue(ar, queue_);
-  save_pods(ar, active_);
-  ar << next_message_;
-  save_pods(ar, injectors_);
-  save_pods(ar, credits_);
+bool Endpoint::knows_event(uint16_t kind) const {
+  switch (kind) {
+    case kGenerate:
+    case kInject:
+    case kStopInjection:
+    case kPacketArrival:
+    case kCreditArrival:
+      return true;
+    case kOpDone:
+    case kMessageDone:
+      return runner_ != nullptr;
+    default:
+      return false;
+  }
+}
+
+void Endpoint::serialize(StateArchive& ar) {
+  ar & rng_ & next_slot_ & queued_packets_ & inject_pending_ & next_port_;
+  serialize_queue(ar, queue_);
+  serialize_items(ar, active_);
+  ar & next_message_;
+  for (Injector& inj : injectors_) {
+    ar & inj.free_ps & inj.next_vc & inj.stats.packets & inj.stats.flits & inj.stats.busy_ps &
+        inj.stats.stall_ps;
+  }
+  uint64_t credit_count = credits_.size();
+  ar & credit_count;
+  if (credit_count != credits_.size()) {
+    throw InputError("endpoint " + std::to_string(index_) + ": the checkpoint's record has " +
+                     std::to_string(credit_count) + " (port, VC) credit counters, this endpoint " +
+                     std::to_string(credits_.size()) + " (another topology or [router] section?)");
+  }
+  ar.bytes(credits_.data(), credits_.size() * sizeof(uint32_t));
+  // The map goes as records sorted by key, so equal states give equal bytes.
   std::vector<KeyedPartial> partial;
   for (const auto& [key, part] : partial_) partial.push_back({key, part});
   std::sort(partial.begin(), partial.end(),
             [](const KeyedPartial& a, const KeyedPartial& b) { return a.key < b.key; });
-  save_pods(ar, partial);
-  if (runner_) runner_->save(ar);
-  ar << messages_ << injected_ << received_ << flits_offered_ << flits_accepted_
-     << measured_created_ << measured_delivered_ << latency_sum_ << network_latency_sum_
-     << hops_sum_ << max_queue_ << flows_recorded_;
-}
-
-void Endpoint::load_state(boost::archive::binary_iarchive& ar) {
-  ar >> rng_ >> next_slot_ >> queued_packets_ >> inject_pending_ >> next_port_;
-  load_queue(ar, queue_);
-  load_pods(ar, active_);
-  ar >> next_message_;
-  load_pods(ar, injectors_);
-  load_pods(ar, credits_);
-  std::vector<KeyedPartial> partial;
-  load_pods(ar, partial);
-  partial_.clear();
-  for (const KeyedPartial& k : partial) partial_.emplace(k.key, k.partial);
-  if (runner_) runner_->load(ar);
-  ar >> messages_ >> injected_ >> received_ >> flits_offered_ >> flits_accepted_ >>
-      measured_created_ >> measured_delivered_ >> latency_sum_ >> network_latency_sum_ >>
-      hops_sum_ >> max_queue_ >> flows_recorded_;
+  serialize_items(ar, partial);
+  if (ar.loading()) {
+    partial_.clear();
+    for (const KeyedPartial& k : partial) partial_.emplace(k.key, k.partial);
+  }
+  bool has_runner = runner_ != nullptr;
+  ar & has_runner;
+  if (has_runner != (runner_ != nullptr)) {
+    throw InputError("endpoint " + std::to_string(index_) +
+                     ": the checkpoint's record is of a run with" + (has_runner ? "" : "out") +
+                     " a workload program, this run is not");
+  }
+  if (runner_) runner_->serialize(ar);
+  ar & messages_ & injected_ & received_ & flits_offered_ & flits_accepted_ & measured_created_ &
+      measured_delivered_ & latency_sum_ & network_latency_sum_ & hops_sum_ & max_queue_ &
+      flows_recorded_;
 }
 
 }  // namespace hx::net

@@ -390,62 +390,50 @@ void ProgramRunner::finish() {
                      uint64_t{endpoint_}, last_path_});
 }
 
-void ProgramRunner::save(boost::archive::binary_oarchive& ar) const {
-  ar << phase_ << done_ << last_end_ps_ << last_path_ << last_group_ << computing_ << idle_mark_
-     << finished_ << compute_ps_ << ops_;
-  save_pods(ar, remaining_);
-  save_pods(ar, start_ps_);
-  save_pods(ar, ready_ps_);
-  save_pods(ar, ready_path_);
-  save_pods(ar, ready_group_);
-  save_pods(ar, exposed_);
+void ProgramRunner::serialize(StateArchive& ar) {
+  ar & phase_ & done_ & last_end_ps_ & last_path_ & last_group_ & computing_ & idle_mark_ &
+      finished_ & compute_ps_ & ops_;
+  if (ar.loading()) {
+    // The phase's ops are a pure function of (endpoint, phase): regenerate them.
+    program_.clear();
+    if (phase_ < phases_) {
+      workload_.generate(endpoint_, phase_, program_);
+      const uint32_t done = done_;
+      load_phase();
+      done_ = done;
+    }
+  }
+  serialize_items(ar, remaining_);
+  serialize_items(ar, start_ps_);
+  serialize_items(ar, ready_ps_);
+  serialize_items(ar, ready_path_);
+  serialize_items(ar, ready_group_);
+  serialize_items(ar, exposed_);
+  // The maps go as sorted records, so equal states give equal bytes.
   std::vector<SavedArrival> arrived;
   for (const auto& [key, a] : arrived_)
     arrived.push_back({key.second, a.at_ps, a.path_compute_ps, key.first});
-  save_pods(ar, arrived);
+  serialize_items(ar, arrived);
   std::vector<SavedPost> posted;
   for (const auto& [key, op] : posted_) posted.push_back({key.second, key.first, op});
-  save_pods(ar, posted);
-  for (const auto* counts : {&sends_to_, &recvs_from_}) {
+  serialize_items(ar, posted);
+  if (ar.loading()) {
+    arrived_.clear();
+    for (const SavedArrival& a : arrived)
+      arrived_.emplace(Key{a.src, a.message}, Arrival{a.at_ps, a.path_compute_ps});
+    posted_.clear();
+    for (const SavedPost& p : posted) posted_.emplace(Key{p.src, p.message}, p.op);
+  }
+  for (auto* counts : {&sends_to_, &recvs_from_}) {
     std::vector<SavedCount> sorted;
     for (const auto& [key, n] : *counts) sorted.push_back({key, n});
     std::sort(sorted.begin(), sorted.end(),
               [](const SavedCount& a, const SavedCount& b) { return a.key < b.key; });
-    save_pods(ar, sorted);
-  }
-}
-
-void ProgramRunner::load(boost::archive::binary_iarchive& ar) {
-  ar >> phase_ >> done_ >> last_end_ps_ >> last_path_ >> last_group_ >> computing_ >> idle_mark_ >>
-      finished_ >> compute_ps_ >> ops_;
-  // The phase's ops are a pure function of (endpoint, phase): regenerate them.
-  program_.clear();
-  if (phase_ < phases_) {
-    workload_.generate(endpoint_, phase_, program_);
-    const uint32_t done = done_;
-    load_phase();
-    done_ = done;
-  }
-  load_pods(ar, remaining_);
-  load_pods(ar, start_ps_);
-  load_pods(ar, ready_ps_);
-  load_pods(ar, ready_path_);
-  load_pods(ar, ready_group_);
-  load_pods(ar, exposed_);
-  std::vector<SavedArrival> arrived;
-  load_pods(ar, arrived);
-  arrived_.clear();
-  for (const SavedArrival& a : arrived)
-    arrived_.emplace(Key{a.src, a.message}, Arrival{a.at_ps, a.path_compute_ps});
-  std::vector<SavedPost> posted;
-  load_pods(ar, posted);
-  posted_.clear();
-  for (const SavedPost& p : posted) posted_.emplace(Key{p.src, p.message}, p.op);
-  for (auto* counts : {&sends_to_, &recvs_from_}) {
-    std::vector<SavedCount> saved;
-    load_pods(ar, saved);
-    counts->clear();
-    for (const SavedCount& c : saved) counts->emplace(c.key, c.count);
+    serialize_items(ar, sorted);
+    if (ar.loading()) {
+      counts->clear();
+      for (const SavedCount& c : sorted) counts->emplace(c.key, c.count);
+    }
   }
 }
 

@@ -5,8 +5,6 @@
 // dimension (exposed communication) and per run.
 #pragma once
 
-#include <boost/archive/binary_iarchive.hpp>
-#include <boost/archive/binary_oarchive.hpp>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -17,6 +15,10 @@
 
 #include "core/stats.h"
 #include "models/workloads/program.h"
+
+namespace hx {
+class StateArchive;  // core/state_archive.h
+}  // namespace hx
 
 namespace hx::net {
 
@@ -57,8 +59,8 @@ class ProgramRunner {
                        ProgramHost& host);
   void finish();
 
-  void save(boost::archive::binary_oarchive& ar) const;
-  void load(boost::archive::binary_iarchive& ar);
+  /// Checkpoints (Component::serialize): writes or reads back the runner's state.
+  void serialize(StateArchive& ar);
 
  private:
   struct Arrival {

@@ -2,23 +2,27 @@
 #include "models/network/router.h"
 
 #include <algorithm>
-#include <boost/archive/binary_iarchive.hpp>
-#include <boost/archive/binary_oarchive.hpp>
 #include <boost/serialization/array.hpp>
 #include <cstddef>
 #include <cstring>
-#include <limits>
-#include <memory>
 #include <stdexcept>
 #include <string>
 
+#include "core/prefetch.h"
+#include "core/state_archive.h"
 #include "models/network/network_stats.h"
 #include "models/network/state_io.h"
 
 namespace hx::net {
 namespace {
 
-constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+constexpr SimTime kNever = SimTime::infinity();
+
+uint16_t port_count(const NetworkContext& net, ComponentId id) {
+  std::vector<PortSpec> ports;
+  net.topology->ports(id, ports);
+  return static_cast<uint16_t>(ports.size());
+}
 
 }  // namespace
 
@@ -28,6 +32,8 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
       index_(index),
       vcs_(net.router.vcs),
       classes_(net.routing->vcs()),
+      ports_(port_count(net, id)),
+      state_(ports_, vcs_, net.router.buffer_flits),
       candidates_(net.scratch.candidates),
       requests_(net.scratch.requests),
       grant_(net.scratch.grant),
@@ -37,26 +43,18 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
   std::vector<PortSpec> ports;
   net.topology->ports(id, ports);
   const std::size_t n = ports.size();
-  ports_ = static_cast<uint16_t>(n);
-  const auto words = [](std::size_t bytes) { return (bytes + 7) / 8; };
-  const std::size_t busy_words = (n + 63) / 64;
-  const std::size_t inputs_at = busy_words;
-  const std::size_t free_at = inputs_at + words(n * sizeof(Input));
-  const std::size_t credits_at = free_at + n;
-  packed_.assign(credits_at + words(n * vcs_ * sizeof(uint32_t)), 0);
-  busy_inputs_ = packed_.data();
-  inputs_ = reinterpret_cast<Input*>(packed_.data() + inputs_at);
-  std::uninitialized_default_construct_n(inputs_, n);
-  output_free_ps_ = reinterpret_cast<int64_t*>(packed_.data() + free_at);
-  credits_ = reinterpret_cast<uint32_t*>(packed_.data() + credits_at);
-  std::fill_n(credits_, n * vcs_, net.router.buffer_flits);
   queues_.resize(n * vcs_);
   outputs_.resize(n);
   if (grant_.size() < n) grant_.resize(n, -1);
   for (std::size_t p = 0; p < n; ++p) {
     outputs_[p].to_endpoint = net.topology->node(ports[p].peer).kind == NodeKind::kEndpoint;
-    outputs_[p].ps_per_flit = net.ps_per_flit[ports[p].link_class];
+    outputs_[p].per_flit = SimTime::ps(net.ps_per_flit[ports[p].link_class]);
   }
+}
+
+bool Router::knows_event(uint16_t kind) const {
+  return kind == kPacketArrival || kind == kCreditArrival || kind == kAllocate ||
+         kind == kWatchdog;
 }
 
 void Router::handle(const Event& e) {
@@ -77,7 +75,8 @@ void Router::handle(const Event& e) {
       check_watchdog();
       break;
     default:
-      break;
+      throw std::logic_error("router " + std::to_string(index_) + ": event of unknown kind " +
+                             std::to_string(e.kind));
   }
 }
 
@@ -88,34 +87,28 @@ void Router::prefetch(const Event& e) const {
       std::memcpy(&vc, e.payload.data() + offsetof(Packet, vc), sizeof vc);
       // The queue and, when it is empty, the slot the packet will take.
       const char* queue = reinterpret_cast<const char*>(&queues_[e.port * vcs_ + vc]);
-      __builtin_prefetch(queue);
-      __builtin_prefetch(queue + 64);
-      __builtin_prefetch(&inputs_[e.port]);
-      __builtin_prefetch(&outputs_[e.port]);
+      prefetch_read(queue);
+      prefetch_read(queue + kCacheLine);
+      state_.prefetch_input(e.port);
+      prefetch_read(&outputs_[e.port]);
       // The allocation round after it scans the inputs, weighs outputs and arbitrates.
-      __builtin_prefetch(busy_inputs_);
-      __builtin_prefetch(inputs_);
-      __builtin_prefetch(grant_.data());
-      __builtin_prefetch(output_free_ps_);
-      __builtin_prefetch(credits_);
+      state_.prefetch_round();
+      prefetch_read(grant_.data());
       // The wiring its sends read: the packet's way on (often among the first ports) and the
       // credit's way back.
-      __builtin_prefetch(&port(0));
-      __builtin_prefetch(&port(e.port));
+      prefetch_read(&port(0));
+      prefetch_read(&port(e.port));
       break;
     }
     case kCreditArrival:
-      __builtin_prefetch(&credits_[e.port * vcs_]);
-      __builtin_prefetch(&outputs_[e.port]);
+      state_.prefetch_credits(e.port);
+      prefetch_read(&outputs_[e.port]);
       break;
     case kAllocate:
-      __builtin_prefetch(busy_inputs_);
-      __builtin_prefetch(inputs_);
-      __builtin_prefetch(output_free_ps_);
-      __builtin_prefetch(queues_.data());
-      __builtin_prefetch(credits_);
-      __builtin_prefetch(grant_.data());
-      __builtin_prefetch(pending_allocations_.data());
+      state_.prefetch_round();
+      prefetch_read(queues_.data());
+      prefetch_read(grant_.data());
+      prefetch_read(pending_allocations_.data());
       break;
     default:
       break;
@@ -125,17 +118,16 @@ void Router::prefetch(const Event& e) const {
 // The packet arrives when its head has crossed the pipeline (the sender adds the delay), so it
 // can leave in this instant's allocation round.
 void Router::on_packet(PortId port, const Packet& packet) {
-  const int64_t now = this->now().count_ps();
-  Waiting w{0, now + packet.stream_ps, packet};
+  const SimTime now = this->now();
+  Waiting w{SimTime::zero(), now + SimTime::ps(packet.stream_ps), packet};
   // Source decisions (Valiant intermediate, UGAL) are made once, at the first router.
   if (outputs_[port].to_endpoint) net_.routing->start(index_, *this, rng_, w.packet);
   RingQueue<Waiting>& q = queue(port, packet.vc);
   q.push_back(w);
   ++received_;
-  if (held_++ == 0) loaded_since_ps_ = now;
+  if (held_++ == 0) loaded_since_ = now;
   if (q.size() == 1) {
-    if (inputs_[port].busy_vcs == 0) busy_inputs_[port / 64] |= uint64_t{1} << (port % 64);
-    inputs_[port].busy_vcs |= 1u << packet.vc;
+    state_.set_busy(port, packet.vc);
     request_end_of_instant();
   }
   if (!watchdog_armed_) {
@@ -147,50 +139,49 @@ void Router::on_packet(PortId port, const Packet& packet) {
 void Router::on_credit(PortId port, const Credit& credit) {
   credits(port, credit.vc) += credit.flits;
   Output& out = outputs_[port];
-  if (out.stall_since >= 0) {
-    const int64_t now = this->now().count_ps();
-    out.stats.stall_ps += net_.window_overlap(out.stall_since, now);
-    out.stall_since = -1;
+  if (out.stall_since != kNotStalled) {
+    out.stats.stall_ps += net_.window_overlap(out.stall_since.count_ps(), now().count_ps());
+    out.stall_since = kNotStalled;
   }
   // Every other blocked head already has a wake-up scheduled (its ready time, its input's or
   // output's free time), so only heads short of credits here need an allocation now.
   if (out.credit_waiter) {
     out.credit_waiter = false;
-    request_allocation(this->now().count_ps());
+    request_allocation(now());
   }
 }
 
-void Router::absorb_returns(int64_t until) {
+void Router::absorb_returns(SimTime until) {
   std::size_t n = 0;
-  for (; n < returns_.size() && returns_[n].at_ps <= until; ++n) {
+  for (; n < returns_.size() && returns_[n].at <= until; ++n) {
     const Return& r = returns_[n];
     credits(r.port, r.vc) += r.flits;
     Output& out = outputs_[r.port];
     out.credit_waiter = false;  // the allocation absorbing it is the one the credit triggers
-    if (out.stall_since >= 0) {
-      out.stats.stall_ps += net_.window_overlap(out.stall_since, r.at_ps);
-      out.stall_since = -1;
+    if (out.stall_since != kNotStalled) {
+      out.stats.stall_ps += net_.window_overlap(out.stall_since.count_ps(), r.at.count_ps());
+      out.stall_since = kNotStalled;
     }
   }
   returns_.erase(returns_.begin(), returns_.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
-int64_t Router::earliest_awaited_return() const {
+SimTime Router::earliest_awaited_return() const {
   for (const Return& r : returns_) {
-    if (outputs_[r.port].credit_waiter) return r.at_ps;
+    if (outputs_[r.port].credit_waiter) return r.at;
   }
   return kNever;
 }
 
-void Router::request_allocation(int64_t at) {
-  if (at <= now().count_ps()) {
+void Router::request_allocation(SimTime at) {
+  if (at <= now()) {
     request_end_of_instant();
     return;
   }
   // An earlier (or simultaneous) allocation will look again and schedule what it still needs.
   if (!pending_allocations_.empty() && pending_allocations_.front() <= at) return;
   pending_allocations_.insert(pending_allocations_.begin(), at);
-  schedule(SimTime::ps(at - now().count_ps()), kAllocate, uint8_t{0});
+  schedule(at - now(), kAllocate, uint8_t{0});
 }
 
 // The routing sees VC classes: with more VCs than it needs, physical VC v belongs to class
@@ -204,19 +195,19 @@ void Router::route(PortId in, Packet& packet) {
   packet.vc = physical;
 }
 
-bool Router::select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best,
-                    int64_t& blocked_until) {
-  blocked_until = 0;
+bool Router::select(uint16_t flits, SimTime now, SimTime& wake, Candidate& best,
+                    SimTime& blocked_until) {
+  blocked_until = SimTime::zero();
   if (candidates_.has_detours()) return select_with_detours(flits, now, wake, best);
   uint32_t best_credits = 0;
   bool found = false;
-  int64_t first_free = kNever;
+  SimTime first_free = kNever;
   bool all_busy = true;
   for (const Candidate& c : candidates_) {
-    const int64_t free_ps = output_free_ps_[c.port];
-    if (free_ps > now) {
-      wake = std::min(wake, free_ps);
-      first_free = std::min(first_free, free_ps);
+    const SimTime free = state_.output_free(c.port);
+    if (free > now) {
+      wake = std::min(wake, free);
+      first_free = std::min(first_free, free);
       continue;
     }
     Output& out = outputs_[c.port];
@@ -224,7 +215,7 @@ bool Router::select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best,
     for (uint32_t vc = c.vc; vc < vcs_; vc += classes_) {
       const uint32_t space = credits(c.port, static_cast<uint8_t>(vc));
       if (space < flits) {
-        if (out.stall_since < 0) out.stall_since = now;
+        if (out.stall_since == kNotStalled) out.stall_since = now;
         out.credit_waiter = true;
         continue;
       }
@@ -241,16 +232,16 @@ bool Router::select(uint16_t flits, int64_t now, int64_t& wake, Candidate& best,
 
 // As select(), scoring each usable candidate by its space less its penalty; a detour wins only
 // when it beats the best space of the direct candidates, counting those it would wait for.
-bool Router::select_with_detours(uint16_t flits, int64_t now, int64_t& wake, Candidate& best) {
+bool Router::select_with_detours(uint16_t flits, SimTime now, SimTime& wake, Candidate& best) {
   int32_t best_score = 0, direct_score = -1;
   bool found = false;
   for (const Candidate& c : candidates_) {
     Output& out = outputs_[c.port];
     out.credit_waiter = true;  // any credit here can change the choice between direct and detour
-    const int64_t free_ps = output_free_ps_[c.port];
-    const bool busy = free_ps > now;
+    const SimTime free = state_.output_free(c.port);
+    const bool busy = free > now;
     if (busy) {
-      wake = std::min(wake, free_ps);
+      wake = std::min(wake, free);
       if (c.penalty > 0) continue;
     }
     for (uint32_t vc = c.vc; vc < vcs_; vc += classes_) {
@@ -258,7 +249,7 @@ bool Router::select_with_detours(uint16_t flits, int64_t now, int64_t& wake, Can
       if (c.penalty == 0) direct_score = std::max(direct_score, space);
       if (busy) continue;
       if (space < flits) {
-        if (out.stall_since < 0) out.stall_since = now;
+        if (out.stall_since == kNotStalled) out.stall_since = now;
         continue;
       }
       const int32_t score = space - c.penalty;
@@ -278,21 +269,21 @@ bool Router::select_with_detours(uint16_t flits, int64_t now, int64_t& wake, Can
 // proposal of a round is granted. What blocks the remaining heads sets the next wake-up; heads
 // blocked on credits wake when credits arrive.
 void Router::allocate() {
-  const int64_t now = this->now().count_ps();
+  const SimTime now = this->now();
   const PortId ports = ports_;
-  const std::size_t busy_words = (ports_ + 63u) / 64u;
-  int64_t wake = kNever;
+  const std::size_t busy_words = state_.busy_words();
+  SimTime wake = kNever;
   if (!returns_.empty()) absorb_returns(now);
   for (;;) {
     requests_.clear();
     wake = kNever;
     for (std::size_t word = 0; word < busy_words; ++word) {
-      for (uint64_t busy = busy_inputs_[word]; busy != 0; busy &= busy - 1) {
+      for (uint64_t busy = state_.busy_word(word); busy != 0; busy &= busy - 1) {
         const auto bit = static_cast<unsigned>(__builtin_ctzll(busy));
         const auto in = static_cast<PortId>(64 * word + bit);
-        const Input& input = inputs_[in];
-        if (input.free_ps > now) {
-          wake = std::min(wake, input.free_ps);
+        const PortState::Input& input = state_.input(in);
+        if (input.free > now) {
+          wake = std::min(wake, input.free);
           continue;
         }
         // The non-empty VCs in round-robin order from next_vc: the mask rotated to start there.
@@ -305,16 +296,16 @@ void Router::allocate() {
           if (vc32 >= vcs_) vc32 -= vcs_;
           const auto vc = static_cast<uint8_t>(vc32);
           Waiting& head = queue(in, vc).front();
-          if (head.blocked_until_ps > now) {
-            wake = std::min(wake, head.blocked_until_ps);
+          if (head.blocked_until > now) {
+            wake = std::min(wake, head.blocked_until);
             continue;
           }
           route(in, head.packet);
           Candidate best;
-          if (select(head.packet.flits, now, wake, best, head.blocked_until_ps)) {
+          if (select(head.packet.flits, now, wake, best, head.blocked_until)) {
             requests_.push_back({in, vc, best});
             // forward() updates the output if granted: start its load behind the other inputs.
-            __builtin_prefetch(&outputs_[best.port], 1);
+            prefetch_write(&outputs_[best.port]);
             break;
           }
         }
@@ -343,8 +334,9 @@ void Router::allocate() {
       if (g < 0 || &requests_[static_cast<std::size_t>(g)] != &r) continue;
       forward(r, now);
       ++granted;
-      // The input reads this packet out until its free_ps; what else waits there goes then.
-      if (inputs_[r.input].busy_vcs > 0) wake = std::min(wake, inputs_[r.input].free_ps);
+      // The input reads this packet out until it is free; what else waits there goes then.
+      const PortState::Input& input = state_.input(r.input);
+      if (input.busy_vcs > 0) wake = std::min(wake, input.free);
     }
     for (const Request& r : requests_) grant_[r.candidate.port] = -1;
     // Without losers another round finds nothing new: granted inputs are busy now, and every
@@ -356,18 +348,15 @@ void Router::allocate() {
   if (wake != kNever) request_allocation(wake);
 }
 
-void Router::forward(const Request& r, int64_t now) {
+void Router::forward(const Request& r, SimTime now) {
   RingQueue<Waiting>& q = queue(r.input, r.vc);
   Waiting& w = q.front();  // stays readable: popping moves the head index, nothing else
   q.pop_front();
-  Input& input = inputs_[r.input];
-  if (q.empty()) {
-    input.busy_vcs &= ~(1u << r.vc);
-    if (input.busy_vcs == 0) busy_inputs_[r.input / 64] &= ~(uint64_t{1} << (r.input % 64));
-  }
+  if (q.empty()) state_.clear_busy(r.input, r.vc);
+  PortState::Input& input = state_.input(r.input);
   --held_;
   ++sent_;
-  last_move_ps_ = now;
+  last_move_ = now;
 
   Output& out = outputs_[r.candidate.port];
   const uint16_t flits = w.packet.flits;
@@ -375,38 +364,38 @@ void Router::forward(const Request& r, int64_t now) {
   // arrived and crossed the pipeline (a faster output waits for a slower input). The link is
   // spent only for the serialisation: a stream slower than the link leaves gaps that other
   // packets' flits fill, as flit-level VC multiplexing does (RailX's k-times meshes rely on it).
-  const int64_t sent = now + flits * out.ps_per_flit;
-  const int64_t tail_out = std::max(sent, w.tail_ps);
-  output_free_ps_[r.candidate.port] = sent;
+  const SimTime sent = now + out.per_flit * flits;
+  const SimTime tail_out = std::max(sent, w.tail);
+  state_.output_free(r.candidate.port) = sent;
   out.next_input = (r.input + 1u) % ports_;
-  if (out.stall_since >= 0) {
-    out.stats.stall_ps += net_.window_overlap(out.stall_since, now);
-    out.stall_since = -1;
+  if (out.stall_since != kNotStalled) {
+    out.stats.stall_ps += net_.window_overlap(out.stall_since.count_ps(), now.count_ps());
+    out.stall_since = kNotStalled;
   }
-  out.stats.record(net_, now, sent, flits);
+  out.stats.record(net_, now.count_ps(), sent.count_ps(), flits);
   // The input reads the packet out at its own link's rate; a slower output (or a tail still
   // arriving) leaves it free for other VCs' packets in the meantime, as flit interleaving does.
-  input.free_ps = now + flits * outputs_[r.input].ps_per_flit;
+  input.free = now + outputs_[r.input].per_flit * flits;
   input.next_vc = static_cast<uint8_t>((r.vc + 1) % vcs_);
   credits(r.candidate.port, r.candidate.vc) -= flits;
 
   Packet& p = w.packet;  // leaves in place, as the next hop sees it
   const uint8_t in_vc = p.vc;
   p.vc = r.candidate.vc;
-  p.stream_ps = static_cast<int32_t>(tail_out - now);
+  p.stream_ps = static_cast<int32_t>((tail_out - now).count_ps());
   if (!out.to_endpoint) ++p.hops;
   const SimTime pipeline = out.to_endpoint ? SimTime::zero() : net_.router.pipeline;  // the peer's
   send(r.candidate.port, kPacketArrival, p, pipeline);
   if (out.to_endpoint) {
     // The endpoint frees the space when the tail is in; the credit then crosses the link back.
-    const int64_t at = tail_out + 2 * port(r.candidate.port).latency.count_ps();
+    const SimTime at = tail_out + port(r.candidate.port).latency * 2;
     auto pos = returns_.end();
-    while (pos != returns_.begin() && (pos - 1)->at_ps > at) --pos;
+    while (pos != returns_.begin() && (pos - 1)->at > at) --pos;
     returns_.insert(pos, Return{at, r.candidate.port, r.candidate.vc, flits});
-    extend_run_to(SimTime::ps(at));
+    extend_run_to(at);
   }
   // The upstream VC regains the packet's space when its tail has left this buffer.
-  send(r.input, kCreditArrival, Credit{flits, in_vc}, SimTime::ps(tail_out - now));
+  send(r.input, kCreditArrival, Credit{flits, in_vc}, tail_out - now);
 }
 
 // UGAL weighs the ports towards other groups, never those to endpoints, so the endpoint credits
@@ -414,9 +403,9 @@ void Router::forward(const Request& r, int64_t now) {
 uint32_t Router::load(PortId port) const {
   uint32_t used = 0;
   for (uint8_t vc = 0; vc < vcs_; ++vc) used += net_.router.buffer_flits - credits(port, vc);
-  const int64_t now = this->now().count_ps();
+  const SimTime now = this->now();
   for (const Return& r : returns_) {
-    if (r.at_ps > now) break;
+    if (r.at > now) break;
     if (r.port == port) used -= r.flits;
   }
   return used;
@@ -425,23 +414,23 @@ uint32_t Router::load(PortId port) const {
 void Router::check_watchdog() {
   watchdog_armed_ = false;
   if (held_ == 0) return;
-  const int64_t now = this->now().count_ps();
-  const int64_t since = std::max(last_move_ps_, loaded_since_ps_);
-  const int64_t limit = net_.router.watchdog.count_ps();
+  const SimTime now = this->now();
+  const SimTime since = std::max(last_move_, loaded_since_);
+  const SimTime limit = net_.router.watchdog;
   if (now - since >= limit) {
     absorb_returns(now);
     stop_run(blocked_report());
     return;
   }
   watchdog_armed_ = true;
-  schedule_background(SimTime::ps(since + limit - now), kWatchdog, uint8_t{0});
+  schedule_background(since + limit - now, kWatchdog, uint8_t{0});
 }
 
 std::string Router::blocked_report() const {
-  const int64_t since = std::max(last_move_ps_, loaded_since_ps_);
+  const SimTime since = std::max(last_move_, loaded_since_);
   std::string report = "deadlock: router " + std::to_string(index_) + " (component " +
                        std::to_string(id()) + ") holds " + std::to_string(held_) +
-                       " packet(s) and has moved none since " + format_time(SimTime::ps(since)) +
+                       " packet(s) and has moved none since " + format_time(since) +
                        " (router.watchdog = " + format_time(net_.router.watchdog) + ")";
   int listed = 0;
   Candidates candidates;
@@ -475,7 +464,7 @@ std::string Router::blocked_report() const {
 void Router::finish() {
   // As the credits' events would have been: a drained run handled them all (it lasts until the
   // last, extend_run_to), one that reached sim.end_time those before it.
-  absorb_returns(run_drained() ? now().count_ps() : now().count_ps() - 1);
+  absorb_returns(run_drained() ? now() : now() - SimTime::ps(1));
   // Nothing is scheduled anywhere, yet packets wait here: they wait for credits that can never
   // come (a deadlock the watchdog had no time to see, e.g. after injection stopped).
   if (run_drained() && held_ > 0) stop_run(blocked_report());
@@ -494,30 +483,17 @@ void Router::finish() {
   totals_->add_to(0, totals::kLinkReceived, received_);
 }
 
-void Router::save_state(boost::archive::binary_oarchive& ar) const {
-  ar << rng_;
-  for (const auto& q : queues_) save_queue(ar, q);
-  save_pods(ar, packed_);
-  save_pods(ar, outputs_);
-  save_pods(ar, pending_allocations_);
-  save_pods(ar, returns_);
-  ar << held_ << last_move_ps_ << loaded_since_ps_ << watchdog_armed_ << received_ << sent_;
-}
-
-void Router::load_state(boost::archive::binary_iarchive& ar) {
-  ar >> rng_;
-  for (auto& q : queues_) load_queue(ar, q);
-  std::vector<uint64_t> packed;
-  load_pods(ar, packed);
-  if (packed.size() != packed_.size()) {
-    throw std::runtime_error("router " + std::to_string(index_) +
-                             ": checkpoint state of another size (another topology?)");
+void Router::serialize(StateArchive& ar) {
+  ar & rng_;
+  for (auto& q : queues_) serialize_queue(ar, q);
+  state_.serialize(ar, index_);
+  for (Output& out : outputs_) {
+    ar & out.stall_since & out.next_input & out.credit_waiter & out.stats.packets &
+        out.stats.flits & out.stats.busy_ps & out.stats.stall_ps;
   }
-  std::copy(packed.begin(), packed.end(), packed_.begin());  // the arrays point into packed_
-  load_pods(ar, outputs_);
-  load_pods(ar, pending_allocations_);
-  load_pods(ar, returns_);
-  ar >> held_ >> last_move_ps_ >> loaded_since_ps_ >> watchdog_armed_ >> received_ >> sent_;
+  serialize_items(ar, pending_allocations_);
+  serialize_items(ar, returns_);
+  ar & held_ & last_move_ & loaded_since_ & watchdog_armed_ & received_ & sent_;
 }
 
 }  // namespace hx::net

@@ -1,13 +1,12 @@
 // PHOLD model: the topology as pure functions of an LP id, and the LP component.
 #include "models/phold/phold.h"
 
-#include <boost/archive/binary_iarchive.hpp>
-#include <boost/archive/binary_oarchive.hpp>
 #include <boost/serialization/array.hpp>
 #include <cmath>
 
 #include "core/error.h"
 #include "core/rng.h"
+#include "core/state_archive.h"
 
 namespace hx::phold {
 namespace {
@@ -71,12 +70,10 @@ class PholdLp final : public Component {
                            events_ ? last_event_.count_ps() : int64_t{-1}, checksum_});
   }
 
-  void save_state(boost::archive::binary_oarchive& ar) const override {
-    ar << rng_ << events_ << remote_sent_ << local_sent_ << last_event_ << checksum_;
+  void serialize(StateArchive& ar) override {
+    ar & rng_ & events_ & remote_sent_ & local_sent_ & last_event_ & checksum_;
   }
-  void load_state(boost::archive::binary_iarchive& ar) override {
-    ar >> rng_ >> events_ >> remote_sent_ >> local_sent_ >> last_event_ >> checksum_;
-  }
+  bool knows_event(uint16_t kind) const override { return kind == kEventKind; }
 
  private:
   SimTime exponential() {

@@ -10,14 +10,12 @@
 #include "core/event.h"
 #include "core/event_sink.h"
 #include "core/ids.h"
+#include "core/prefetch.h"
 #include "core/units.h"
 
-namespace boost::archive {
-class binary_oarchive;
-class binary_iarchive;
-}  // namespace boost::archive
-
 namespace hx {
+
+class StateArchive;  // core/state_archive.h
 
 /// A port as the engine wired it: the far end, the latency, and where events for it go.
 struct PortLink {
@@ -47,9 +45,13 @@ class Component {
   /// see everything that arrives in one instant, such as a router's allocation round, without
   /// an event of its own. It may send and schedule, but nothing at the current time.
   virtual void end_of_instant() {}
-  /// A hint, a few events before handle(e): start loading (__builtin_prefetch) the state that
-  /// handling `e` will touch beyond the component object itself, which the engine prefetches.
-  /// Must not change anything. Large networks are memory-bound without it.
+  /// The state every event of this component touches, which the engine starts loading (up to
+  /// Simulation::kMaxHotLines cache lines) several events before handling one. Asked once,
+  /// after construction: the span must not move. Default: the first line of the object.
+  virtual HotSpan hot_state() const { return {this, kCacheLine}; }
+  /// A hint, a few events before handle(e), with the hot state loaded by then: start loading
+  /// (prefetch_read, core/prefetch.h) what handling `e` will touch beyond it. Must not change
+  /// anything. Large networks are memory-bound without it.
   virtual void prefetch(const Event& /*e*/) const {}
   /// Called once after the run: write statistics rows here.
   virtual void finish() {}
@@ -57,10 +59,14 @@ class Component {
   /// models that have such a unit; the engine sums them per rank after the run.
   virtual uint64_t work_done() const { return 0; }
 
-  /// Checkpoint hooks: save and restore all mutable state (counters, random streams, queues).
-  /// The engine saves the send counter and the pending events itself.
-  virtual void save_state(boost::archive::binary_oarchive& ar) const = 0;
-  virtual void load_state(boost::archive::binary_iarchive& ar) = 0;
+  /// Checkpoints: writes or reads back (ar.loading()) all mutable state (counters, random
+  /// streams, queues), each field once, in one order for both directions. The engine saves the
+  /// send counter and the pending events itself. A record that does not fit this component
+  /// (another topology, a damaged file) must throw InputError.
+  virtual void serialize(StateArchive& ar) = 0;
+  /// Whether this component handles events of `kind` (without Event::kBackground): a
+  /// checkpoint's pending events of another kind mean it was written by another model.
+  virtual bool knows_event(uint16_t /*kind*/) const { return true; }
 
   /// Engine only: installs the wiring. `local_index` is this component's index on its rank;
   /// `ports[0, count)` are its ports, owned by the engine (one array for the whole rank, so

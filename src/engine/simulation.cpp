@@ -11,6 +11,8 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/prefetch.h"
+#include "core/state_archive.h"
 
 namespace hx {
 namespace {
@@ -74,6 +76,15 @@ Simulation::Simulation(const Model& model, const Partition& partition, int rank,
     components_.back()->wire(&sink_, static_cast<uint32_t>(i), ports_.data() + first_port[i],
                              static_cast<uint32_t>(first_port[i + 1] - first_port[i]));
   }
+  hot_.reserve(components_.size());
+  for (const auto& c : components_) {
+    const HotSpan span = c->hot_state();
+    const auto* begin = static_cast<const char*>(span.begin);
+    // Lines touched, counting the partial ones at either end.
+    const auto offset = reinterpret_cast<uintptr_t>(begin) % kCacheLine;
+    const auto lines = static_cast<uint32_t>((offset + span.bytes + kCacheLine - 1) / kCacheLine);
+    hot_.push_back({begin - offset, std::min(lines, kMaxHotLines)});
+  }
 }
 
 void Simulation::setup() {
@@ -97,7 +108,9 @@ void Simulation::save(CheckpointRankWriter& writer) const {
       const uint64_t seq = c.sent_count();
       const uint64_t n = pending[i].size();
       ar << id << seq;
-      c.save_state(ar);
+      StateArchive state(ar);
+      // serialize() is one function for both directions; saving leaves the component as it was.
+      const_cast<Component&>(c).serialize(state);
       ar << n;
       if (n) ar.save_binary(pending[i].data(), n * sizeof(Event));
     }
@@ -118,11 +131,17 @@ void Simulation::restore(CheckpointReader& reader, SimTime last_work) {
       ar >> id >> seq;
       if (id != c.id()) throw InputError(where + " is filed under another id");
       c.restore_sent_count(seq);
-      c.load_state(ar);
+      StateArchive state(ar);
+      c.serialize(state);
       ar >> n;
       std::vector<Event> events(n);
       if (n) ar.load_binary(events.data(), n * sizeof(Event));
       for (Event& e : events) {
+        const auto kind = static_cast<uint16_t>(e.kind & ~Event::kBackground);
+        if (e.key.dst != c.id() || !c.knows_event(kind)) {
+          throw InputError(where + " holds a pending event (kind " + std::to_string(kind) +
+                           ") it cannot handle: was it written by another model?");
+        }
         e.dst_local = static_cast<uint32_t>(i);
         sink_.queue().push(e);
       }
@@ -130,9 +149,10 @@ void Simulation::restore(CheckpointReader& reader, SimTime last_work) {
       throw InputError(where + " cannot be read (" + e.what() +
                        "): was it written by another model?");
     }
-    // Every byte must have been read: anything else means save_state and load_state disagree.
+    // Every byte must have been read: anything else means the record is of another shape.
     if (bytes.peek() != std::char_traits<char>::eof()) {
-      throw std::logic_error(where + " has unread bytes: save_state and load_state disagree");
+      throw InputError(where + " is longer than this model's state: was it written by another "
+                       "model or version?");
     }
   }
 }
@@ -160,14 +180,11 @@ uint64_t Simulation::run_until(SimTime until, uint64_t max_events) {
     // components these loads are cache misses that otherwise stall one after another.
     const uint32_t far = queue.prefetch_ahead(kPrefetchFar);
     if (far != UINT32_MAX) {
-      // The object's first five cache lines: components keep what every event needs there (a
-      // router's state vectors reach into the fifth).
-      const char* c = reinterpret_cast<const char*>(components_[far].get());
-      __builtin_prefetch(c);
-      __builtin_prefetch(c + 64);
-      __builtin_prefetch(c + 128);
-      __builtin_prefetch(c + 192);
-      __builtin_prefetch(c + 256);
+      // The state every event of that component needs, as it declared it (hot_state).
+      const Hot& hot = hot_[far];
+      for (uint32_t line = 0; line < hot.lines; ++line) {
+        prefetch_read(hot.begin + line * kCacheLine);
+      }
     }
     if (const Event* near = queue.peek_ahead(kPrefetchNear)) {
       components_[near->dst_local]->prefetch(*near);

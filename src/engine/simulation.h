@@ -61,7 +61,16 @@ class Simulation {
   std::vector<std::vector<Event>>& outboxes() { return sink_.outboxes(); }
   const EventQueue& queue() const { return sink_.queue(); }
 
+  /// The most of a component's hot state (Component::hot_state) the engine prefetches.
+  static constexpr uint32_t kMaxHotLines = 8;
+
  private:
+  /// Where a component's hot state starts and how many cache lines it spans, kept beside the
+  /// components so prefetching it does not first load the component.
+  struct Hot {
+    const char* begin;
+    uint32_t lines;
+  };
   const Partition& partition_;
   int rank_;
   EventSink sink_;
@@ -69,6 +78,7 @@ class Simulation {
   std::vector<int> neighbours_;
   std::vector<PortLink> ports_;  // every local component's ports, component by component
   std::vector<std::unique_ptr<Component>> components_;
+  std::vector<Hot> hot_;  // [local index]
 };
 
 }  // namespace hx

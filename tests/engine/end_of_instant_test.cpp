@@ -2,8 +2,6 @@
 // of that instant's handlers asked for it, however the run is cut into run_until calls.
 #include <gtest/gtest.h>
 
-#include <boost/archive/binary_iarchive.hpp>
-#include <boost/archive/binary_oarchive.hpp>
 #include <map>
 #include <utility>
 
@@ -39,8 +37,7 @@ class Forwarder final : public Component {
     request_end_of_instant();
   }
   void end_of_instant() override { ++log_->ends[std::make_pair(now().count_ps(), id())]; }
-  void save_state(boost::archive::binary_oarchive&) const override {}
-  void load_state(boost::archive::binary_iarchive&) override {}
+  void serialize(StateArchive&) override {}
 
  private:
   Log* log_;

@@ -74,13 +74,15 @@ TEST(RingQueue, CheckpointRoundTrip) {
     }
     std::stringstream bytes;
     {
-      boost::archive::binary_oarchive ar(bytes);
-      save_queue(ar, q);
+      boost::archive::binary_oarchive out(bytes);
+      StateArchive ar(out);
+      serialize_queue(ar, q);
     }
     RingQueue<Value> back;
     back.push_back(Value{99, {}});  // overwritten by the load
-    boost::archive::binary_iarchive ar(bytes);
-    load_queue(ar, back);
+    boost::archive::binary_iarchive in(bytes);
+    StateArchive ar(in);
+    serialize_queue(ar, back);
     expect_same(back, want);
   }
 }

@@ -13,8 +13,7 @@ class IdleComponent final : public Component {
  public:
   using Component::Component;
   void handle(const Event&) override {}
-  void save_state(boost::archive::binary_oarchive&) const override {}
-  void load_state(boost::archive::binary_iarchive&) override {}
+  void serialize(StateArchive&) override {}
 };
 
 class RingModel final : public Model {

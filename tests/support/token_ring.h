@@ -16,8 +16,7 @@ class TokenComponent final : public Component {
     const auto hop = e.payload_as<uint64_t>();
     if (hop < hops_) send(0, 0, hop + 1);
   }
-  void save_state(boost::archive::binary_oarchive&) const override {}
-  void load_state(boost::archive::binary_iarchive&) override {}
+  void serialize(StateArchive&) override {}
   uint64_t received() const { return received_; }
 
  private:

@@ -1,0 +1,54 @@
+#include "models/network/port_state.h"
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+
+#include "core/error.h"
+#include "core/state_archive.h"
+
+namespace hx::net {
+namespace {
+
+// The arrays start on 8-byte boundaries, counted in words of the buffer.
+constexpr std::size_t words(std::size_t bytes) { return (bytes + 7) / 8; }
+
+static_assert(std::is_trivially_destructible_v<PortState::Input>);
+static_assert(alignof(PortState::Input) <= 8 && alignof(SimTime) <= 8);
+
+}  // namespace
+
+PortState::PortState(uint16_t ports, uint8_t vcs, uint32_t credits) : ports_(ports), vcs_(vcs) {
+  const std::size_t n = ports;
+  const std::size_t inputs_at = busy_words();
+  const std::size_t free_at = inputs_at + words(n * sizeof(Input));
+  const std::size_t credits_at = free_at + words(n * sizeof(SimTime));
+  const std::size_t total = credits_at + words(n * vcs * sizeof(uint32_t));
+  buffer_ = std::make_unique<uint64_t[]>(total);  // zeroed
+  busy_ = buffer_.get();
+  inputs_ = reinterpret_cast<Input*>(buffer_.get() + inputs_at);
+  std::uninitialized_default_construct_n(inputs_, n);
+  output_free_ = reinterpret_cast<SimTime*>(buffer_.get() + free_at);
+  std::uninitialized_default_construct_n(output_free_, n);
+  credits_ = reinterpret_cast<uint32_t*>(buffer_.get() + credits_at);
+  std::fill_n(credits_, n * vcs, credits);
+}
+
+void PortState::serialize(StateArchive& ar, uint32_t router) {
+  uint16_t ports = ports_;
+  uint8_t vcs = vcs_;
+  ar & ports & vcs;
+  if (ports != ports_ || vcs != vcs_) {
+    throw InputError("router " + std::to_string(router) + ": the checkpoint's record has " +
+                     std::to_string(ports) + " ports x " + std::to_string(vcs) +
+                     " VCs, this router " + std::to_string(ports_) + " x " +
+                     std::to_string(vcs_) + " (another topology or [router] section?)");
+  }
+  for (std::size_t w = 0; w < busy_words(); ++w) ar & busy_[w];
+  for (PortId p = 0; p < ports_; ++p) {
+    ar & inputs_[p].free & inputs_[p].busy_vcs & inputs_[p].next_vc & output_free_[p];
+  }
+  ar.bytes(credits_, std::size_t{ports_} * vcs_ * sizeof(uint32_t));
+}
+
+}  // namespace hx::net

@@ -1,0 +1,87 @@
+// A router's small per-port state, the part every allocation round reads: which inputs hold
+// packets, each input's crossbar state, when each output link is free, and the downstream
+// credits of each (port, VC). It lives in one buffer, one array after another in the order the
+// round reads them, so a round touches a few neighbouring cache lines instead of a line (or
+// more) per array, each shared with other routers' data (docs/PERFORMANCE.md). That layout is
+// this class's own business: others see typed accessors, the checkpoint sees fields.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "core/ids.h"
+#include "core/prefetch.h"
+#include "core/units.h"
+
+namespace hx {
+class StateArchive;
+}
+
+namespace hx::net {
+
+class PortState {
+ public:
+  struct Input {
+    SimTime free;           // the crossbar input is streaming a packet until then
+    uint32_t busy_vcs = 0;  // bit v set when VC v's queue is non-empty
+    uint8_t next_vc = 0;    // round-robin pointer over its VCs
+  };
+
+  /// `ports` ports of `vcs` VCs each, every VC starting with `credits` credits.
+  PortState(uint16_t ports, uint8_t vcs, uint32_t credits);
+
+  uint16_t ports() const { return ports_; }
+  /// Words of the busy-input bit set: bit `in % 64` of word `in / 64` is set while input `in`
+  /// holds a packet in any VC.
+  std::size_t busy_words() const { return (ports_ + 63u) / 64u; }
+  uint64_t busy_word(std::size_t w) const { return busy_[w]; }
+
+  Input& input(PortId in) { return inputs_[in]; }
+  const Input& input(PortId in) const { return inputs_[in]; }
+  /// Marks VC `vc` of input `in` non-empty.
+  void set_busy(PortId in, uint8_t vc) {
+    if (inputs_[in].busy_vcs == 0) busy_[in / 64] |= uint64_t{1} << (in % 64);
+    inputs_[in].busy_vcs |= 1u << vc;
+  }
+  /// Marks VC `vc` of input `in` empty.
+  void clear_busy(PortId in, uint8_t vc) {
+    inputs_[in].busy_vcs &= ~(1u << vc);
+    if (inputs_[in].busy_vcs == 0) busy_[in / 64] &= ~(uint64_t{1} << (in % 64));
+  }
+
+  /// The output link has sent its last packet's flits by then.
+  SimTime& output_free(PortId out) { return output_free_[out]; }
+  SimTime output_free(PortId out) const { return output_free_[out]; }
+
+  /// Space in flits downstream of output `out` in VC `vc`.
+  uint32_t& credits(PortId out, uint8_t vc) { return credits_[out * vcs_ + vc]; }
+  uint32_t credits(PortId out, uint8_t vc) const { return credits_[out * vcs_ + vc]; }
+
+  /// Starts loading what an allocation round reads.
+  void prefetch_round() const {
+    prefetch_read(busy_);
+    prefetch_read(inputs_);
+    prefetch_read(output_free_);
+    prefetch_read(credits_);
+  }
+  /// Starts loading what a credit arriving at output `out` touches.
+  void prefetch_credits(PortId out) const { prefetch_read(&credits_[out * vcs_]); }
+  /// Starts loading what a packet arriving at input `in` touches.
+  void prefetch_input(PortId in) const { prefetch_read(&inputs_[in]); }
+
+  /// Field by field, so the format does not depend on the layout. InputError when a record
+  /// of another shape (ports, VCs) is read.
+  void serialize(StateArchive& ar, uint32_t router);
+
+ private:
+  uint64_t* busy_;
+  Input* inputs_;
+  SimTime* output_free_;
+  uint32_t* credits_;
+  std::unique_ptr<uint64_t[]> buffer_;  // what the four pointers point into
+  uint16_t ports_;
+  uint8_t vcs_;
+};
+
+}  // namespace hx::net
