@@ -26,10 +26,10 @@ uint64_t mix(uint64_t x) {  // splitmix64's finaliser: cheap and scatters dense 
 // current generation, so the per-pair state set costs nothing to reset a million times.
 class KeySet {
  public:
-  /// Inserts (a, b); false if it was already there.
-  bool insert(uint64_t a, uint64_t b) {
+  /// Inserts (a, b, c); false if it was already there.
+  bool insert(uint64_t a, uint64_t b, uint32_t c) {
     if ((size_ + 1) * 2 > slots_.size()) grow();
-    return place(a, b);
+    return place(a, b, c);
   }
   void clear() {
     size_ = 0;
@@ -42,19 +42,20 @@ class KeySet {
  private:
   struct Slot {
     uint64_t a = 0, b = 0;
+    uint32_t c = 0;           // in what would be padding
     uint32_t generation = 0;  // 0: never used
   };
 
-  bool place(uint64_t a, uint64_t b) {
+  bool place(uint64_t a, uint64_t b, uint32_t c) {
     const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = mix(a * 0x9E3779B97F4A7C15ULL ^ b) & mask;; i = (i + 1) & mask) {
+    for (std::size_t i = mix((a * 0x9E3779B97F4A7C15ULL ^ b) + c) & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
       if (s.generation != generation_) {
-        s = Slot{a, b, generation_};
+        s = Slot{a, b, c, generation_};
         ++size_;
         return true;
       }
-      if (s.a == a && s.b == b) return false;
+      if (s.a == a && s.b == b && s.c == c) return false;
     }
   }
   void grow() {
@@ -64,7 +65,7 @@ class KeySet {
     size_ = 0;
     generation_ = 1;
     for (const Slot& s : old) {
-      if (s.generation == old_generation) place(s.a, s.b);
+      if (s.generation == old_generation) place(s.a, s.b, s.c);
     }
   }
 
@@ -253,9 +254,11 @@ class ChannelExplorer {
     const Packet& p = s.packet;
     const uint64_t key_a = static_cast<uint64_t>(s.router) << 32 | p.intermediate;
     const uint64_t key_b = static_cast<uint64_t>(s.in_port) << 48 |
-                           static_cast<uint64_t>(p.vc) << 40 | static_cast<uint64_t>(p.hops) << 16 |
+                           static_cast<uint64_t>(p.vc) << 40 |
+                           static_cast<uint64_t>(p.route_aux) << 32 |
+                           static_cast<uint64_t>(p.hops) << 16 |
                            static_cast<uint64_t>(p.phase) << 8 | p.flags;
-    if (seen_.insert(key_a, key_b)) stack_.push_back(s);
+    if (seen_.insert(key_a, key_b, p.route_data)) stack_.push_back(s);
   }
 
   const Topology& topology_;

@@ -33,12 +33,12 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
   std::vector<PortSpec> ports;
   net.topology->ports(id, ports);
   injectors_.resize(ports.size());
+  const LinkProtocol& self = net.element_of(id).protocol;
   for (std::size_t p = 0; p < ports.size(); ++p) {
+    const LinkProtocol& peer = net.element_of(ports[p].peer).protocol;
     injectors_[p].ps_per_flit = net.ps_per_flit[ports[p].link_class];
-    if (net.topology->node(ports[p].peer).kind == NodeKind::kRouter) {
-      injectors_[p].pipeline = net.router.pipeline;
-      injectors_[p].peer_counts_credits = true;
-    }
+    if (peer.has_pipeline) injectors_[p].pipeline = net.router.pipeline;
+    injectors_[p].peer_counts_credits = credits_counted_by_sender(peer, self);
   }
   credits_.assign(ports.size() * vcs_, net.router.buffer_flits);
 

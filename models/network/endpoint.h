@@ -47,7 +47,7 @@ class Endpoint final : public Component, private ProgramHost {
     int64_t free_ps = 0;
     int64_t ps_per_flit = 0;
     SimTime pipeline;  // the peer's: a router takes the packet when its head has crossed it
-    bool peer_counts_credits = false;  // a router peer counts what we return (Router::Return)
+    bool peer_counts_credits = false;  // the peer counts what we return (element.h)
     uint8_t next_vc = 0;
     LinkStats stats;
   };

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/error.h"
 #include "core/units.h"
+#include "models/network/element.h"
 #include "models/network/network_config.h"
 #include "models/network/routing.h"
 #include "models/network/topology.h"
@@ -61,6 +63,7 @@ struct NetworkContext {
   const Routing* routing = nullptr;
   const TrafficPattern* pattern = nullptr;  // synthetic traffic, or
   const wl::Workload* workload = nullptr;   // message-DAG programs (then pattern is unused)
+  std::vector<SwitchingElement> elements;   // what components can be built as
   RouterConfig router;
   TrafficConfig traffic;
   int64_t cycle_ps = 0;
@@ -72,6 +75,22 @@ struct NetworkContext {
   // of one per router that each decision must first bring in (a rank can hold tens of
   // thousands of routers).
   mutable RouterScratch scratch;
+
+  /// The element component `id` is built as: "endpoint" for endpoints, the topology's choice
+  /// for routers. Construction only (it compares names).
+  const SwitchingElement& element_of(ComponentId id) const {
+    const Node n = topology->node(id);
+    return element(n.kind == NodeKind::kEndpoint ? "endpoint" : topology->switch_element(n.index));
+  }
+  /// InputError naming the known elements if there is none of that name.
+  const SwitchingElement& element(const std::string& name) const {
+    std::string known;
+    for (const SwitchingElement& e : elements) {
+      if (e.name == name) return e;
+      known += (known.empty() ? "" : ", ") + e.name;
+    }
+    throw InputError("unknown switching element '" + name + "' (known: " + known + ")");
+  }
 
   bool in_window(int64_t t) const { return t >= window_begin_ps && t < window_end_ps; }
   /// Length of the window as far as a run that reached `now` has seen it (a workload's window

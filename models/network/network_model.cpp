@@ -6,11 +6,9 @@
 #include <limits>
 
 #include "core/error.h"
-#include "models/network/endpoint.h"
 #include "models/network/network_context.h"
 #include "models/network/network_stats.h"
 #include "models/network/program_runner.h"
-#include "models/network/router.h"
 #include "models/network/workload_config.h"
 #include "models/workloads/llm.h"
 
@@ -26,6 +24,8 @@ class BuiltNetworkModel final : public NetworkModel {
     const Routing& r = *network_.routing;
     net_.topology = &t;
     net_.routing = &r;
+    net_.elements = standard_elements();
+    for (const std::string& name : t.switch_elements()) net_.element(name);
     net_.router = router_config_from(params.section("router"), r.vcs(), r.name());
     net_.traffic = traffic_config_from(params.section("traffic"));
     net_.cycle_ps = params.sim->time("cycle_time").count_ps();
@@ -95,9 +95,7 @@ class BuiltNetworkModel final : public NetworkModel {
     return tables;
   }
   std::unique_ptr<Component> create(ComponentId id, const BuildContext& ctx) const override {
-    const Node n = topology().node(id);
-    if (n.kind == NodeKind::kRouter) return std::make_unique<Router>(id, n.index, net_, ctx);
-    return std::make_unique<Endpoint>(id, n.index, net_, ctx);
+    return net_.element_of(id).make(id, topology().node(id).index, net_, ctx);
   }
   bool ends_by_itself() const override { return true; }
   SimTime expected_end() const override {

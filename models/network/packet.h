@@ -23,7 +23,11 @@ struct Packet {
   uint8_t vc = 0;     // virtual channel it occupies on the link it last crossed
   uint8_t phase = 0;  // routing-defined (e.g. 0: towards intermediate, 1: towards dst)
   uint8_t flags = 0;  // kMeasured, plus bits the routing may use (kRoutingFlag0..)
+  // Free for the routing, as phase and intermediate are: e.g. a ring position, a K-hop count or
+  // a dimension order. Both sit in what would otherwise be padding.
+  uint8_t route_aux = 0;
   uint32_t message_flits = 0;  // size of the whole message
+  uint32_t route_data = 0;
   uint64_t message = 0;        // per source: a sequence number, or a workload's message_id()
   int64_t created_ps = 0;      // when its message entered the source queue
   int64_t injected_ps = 0;     // when its head left the source endpoint
@@ -34,5 +38,6 @@ struct Packet {
 };
 static_assert(std::is_trivially_copyable_v<Packet>);
 static_assert(sizeof(Packet) <= Event::kPayloadBytes);
+static_assert(sizeof(Packet) == 64, "a packet fills one cache line: keep new fields in padding");
 
 }  // namespace hx::net

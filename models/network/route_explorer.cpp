@@ -17,11 +17,11 @@ struct State {
 
 // Everything route() may read or change, packed for the visited set.
 struct StateKey {
-  uint32_t router, intermediate;
+  uint32_t router, intermediate, route_data;
   PortId in_port;
   uint8_t vc;
   uint16_t hops;
-  uint8_t phase, flags;
+  uint8_t phase, flags, route_aux;
   bool operator==(const StateKey&) const = default;
 };
 struct StateKeyHash {
@@ -29,7 +29,9 @@ struct StateKeyHash {
     uint64_t h = (static_cast<uint64_t>(k.router) << 32) ^ k.intermediate;
     h = h * 0x9E3779B97F4A7C15ULL ^
         (static_cast<uint64_t>(k.in_port) << 48 | static_cast<uint64_t>(k.vc) << 40 |
-         static_cast<uint64_t>(k.hops) << 16 | k.phase << 8 | k.flags);
+         static_cast<uint64_t>(k.route_aux) << 32 | static_cast<uint64_t>(k.hops) << 16 |
+         k.phase << 8 | k.flags);
+    h = (h ^ k.route_data) * 0x9E3779B97F4A7C15ULL;
     return static_cast<std::size_t>(h * 0xBF58476D1CE4E5B9ULL);
   }
 };
@@ -69,8 +71,9 @@ void explore_routes(const Topology& topology, const Routing& routing, uint8_t vc
   while (!stack.empty()) {
     State s = stack.back();
     stack.pop_back();
-    const StateKey key{s.router,      s.packet.intermediate, s.in_port,     s.packet.vc,
-                       s.packet.hops, s.packet.phase,        s.packet.flags};
+    const StateKey key{s.router,        s.packet.intermediate, s.packet.route_data,
+                       s.in_port,       s.packet.vc,           s.packet.hops,
+                       s.packet.phase,  s.packet.flags,        s.packet.route_aux};
     if (!seen.insert(key).second) continue;
 
     candidates.clear();

@@ -46,8 +46,12 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
   queues_.resize(n * vcs_);
   outputs_.resize(n);
   if (grant_.size() < n) grant_.resize(n, -1);
+  const LinkProtocol& self = net.element_of(id).protocol;
   for (std::size_t p = 0; p < n; ++p) {
+    const LinkProtocol& peer = net.element_of(ports[p].peer).protocol;
     outputs_[p].to_endpoint = net.topology->node(ports[p].peer).kind == NodeKind::kEndpoint;
+    outputs_[p].counts_returns = credits_counted_by_sender(self, peer);
+    outputs_[p].peer_pipeline = peer.has_pipeline;
     outputs_[p].per_flit = SimTime::ps(net.ps_per_flit[ports[p].link_class]);
   }
 }
@@ -384,10 +388,10 @@ void Router::forward(const Request& r, SimTime now) {
   p.vc = r.candidate.vc;
   p.stream_ps = static_cast<int32_t>((tail_out - now).count_ps());
   if (!out.to_endpoint) ++p.hops;
-  const SimTime pipeline = out.to_endpoint ? SimTime::zero() : net_.router.pipeline;  // the peer's
+  const SimTime pipeline = out.peer_pipeline ? net_.router.pipeline : SimTime::zero();
   send(r.candidate.port, kPacketArrival, p, pipeline);
-  if (out.to_endpoint) {
-    // The endpoint frees the space when the tail is in; the credit then crosses the link back.
+  if (out.counts_returns) {
+    // The peer frees the space when the tail is in; the credit then crosses the link back.
     const SimTime at = tail_out + port(r.candidate.port).latency * 2;
     auto pos = returns_.end();
     while (pos != returns_.begin() && (pos - 1)->at > at) --pos;
@@ -484,9 +488,9 @@ void Router::finish() {
 }
 
 void Router::serialize(StateArchive& ar) {
+  state_.serialize(ar, index_);  // first: it checks the record's shape
   ar & rng_;
   for (auto& q : queues_) serialize_queue(ar, q);
-  state_.serialize(ar, index_);
   for (Output& out : outputs_) {
     ar & out.stall_since & out.next_input & out.credit_waiter & out.stats.packets &
         out.stats.flits & out.stats.busy_ps & out.stats.stall_ps;

@@ -51,14 +51,18 @@ class Router final : public Component, private PortLoad {
     SimTime per_flit;                   // serialisation time of one flit
     uint32_t next_input = 0;            // round-robin pointer of the output arbiter
     bool to_endpoint = false;  // the port's peer is an endpoint (for its input too)
+    // From the link protocols (element.h): we count the peer's credits ourselves (Return),
+    // and the peer's pipeline delays what we send.
+    bool counts_returns = false;
+    bool peer_pipeline = false;
     // A head found too few credits here (or weighed them against a detour) since the last
     // allocation this output's credits triggered: only then can a credit unblock something.
     bool credit_waiter = false;
     LinkStats stats;
   };
-  // Credits on their way back from an endpoint. An endpoint takes a packet at link rate and
-  // frees its space when the tail is in, so the router knows at sending when the credit will
-  // arrive and counts it itself, without an event per packet (docs/PERFORMANCE.md).
+  // Credits on their way back from a peer that sinks at link rate (an endpoint), which frees a
+  // packet's space when the tail is in: the router knows at sending when the credit will arrive
+  // and counts it itself, without an event per packet (element.h, docs/PERFORMANCE.md).
   struct Return {
     SimTime at;
     PortId port;

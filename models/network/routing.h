@@ -32,8 +32,11 @@ struct Candidate {
 class Candidates {
  public:
   static constexpr std::size_t kCapacity = 64;
+  /// std::length_error past kCapacity: a routing that offers more is a bug, not a choice to
+  /// trim silently.
   void add(PortId port, uint8_t vc, bool escape = true, uint8_t penalty = 0) {
-    if (size_ < kCapacity) items_[size_++] = Candidate{port, vc, escape, penalty};
+    if (size_ == kCapacity) overflow();
+    items_[size_++] = Candidate{port, vc, escape, penalty};
     detours_ = detours_ || penalty > 0;
   }
   void clear() { size_ = 0, detours_ = false; }
@@ -45,6 +48,8 @@ class Candidates {
   const Candidate* end() const { return items_.data() + size_; }
 
  private:
+  [[noreturn]] static void overflow();
+
   std::array<Candidate, kCapacity> items_{};
   std::size_t size_ = 0;
   bool detours_ = false;

@@ -82,6 +82,11 @@ class Topology {
 
   /// Router-to-router hops on the longest minimal path between two endpoints.
   virtual uint32_t diameter() const = 0;
+
+  /// The switching element (element.h) router `router` is built as. Default: "router".
+  virtual std::string switch_element(uint32_t /*router*/) const { return "router"; }
+  /// Every name switch_element() returns, checked against the known elements at build time.
+  virtual std::vector<std::string> switch_elements() const { return {"router"}; }
 };
 
 }  // namespace hx::net

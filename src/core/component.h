@@ -119,8 +119,9 @@ class Component {
   void request_end_of_instant() { sink_->request_end_of_instant(local_index_); }
 
   /// Declares that this component's state changes at `at` without an event (a router counts
-  /// the credits its endpoints return, knowing when they arrive): a run that drains ends no
-  /// earlier than that, as it would if the change were an event.
+  /// the credits its link-rate peers return, knowing when they arrive: the link protocol of
+  /// models/network/element.h): a run that drains ends no earlier than that, as it would if
+  /// the change were an event.
   void extend_run_to(SimTime at) { sink_->extend_work_to(at); }
 
   /// Stops the whole run after this event with `reason` (a DeadlockError on every rank).
