@@ -92,6 +92,7 @@ class Reader {
       }
       return "{" + out + "}";
     }
+    if (const auto* s = n.as_string()) return toml_string(s->get());
     std::ostringstream os;
     n.visit([&](const auto& v) { os << v; });
     return os.str();

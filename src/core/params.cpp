@@ -448,7 +448,10 @@ std::string toml_literal(const std::string& canonical) {
     const auto res = std::from_chars(s.data(), s.data() + s.size(), v);
     bare = res.ec == std::errc() && res.ptr == s.data() + s.size() && std::isfinite(v);
   }
-  if (bare) return s;
+  return bare ? s : toml_string(s);
+}
+
+std::string toml_string(const std::string& s) {
   std::string out = "\"";
   for (const char c : s) {
     const auto u = static_cast<unsigned char>(c);

@@ -138,5 +138,7 @@ void check_sections(const Config& config, const std::vector<std::string>& sectio
 /// `canonical` as a TOML value: bare if it reads back as the same integer, float or boolean,
 /// else a quoted string.
 std::string toml_literal(const std::string& canonical);
+/// `s` as a TOML basic string: quoted, with escapes.
+std::string toml_string(const std::string& s);
 
 }  // namespace hx
