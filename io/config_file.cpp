@@ -31,14 +31,16 @@ std::string line_of(const std::string& text, size_t number) {
   return trim(line);
 }
 
-// "key = 10 ns" fails as TOML because text needs quotes, which today's hand-written configs
-// forget most; the hint shows the fix.
+// "end_time = 10 ns" and "model = torus" are not TOML: text needs quotes, the commonest slip in a
+// hand-written config. For a line that failed with an unquoted value holding a space or a letter
+// (other than e, which numbers use), the hint shows the fix.
 std::string quoting_hint(const std::string& line) {
   const auto eq = line.find('=');
   if (eq == std::string::npos) return "";
   const std::string key = trim(line.substr(0, eq));
-  const std::string value = trim(line.substr(eq + 1, line.find('#') - eq - 1));
-  if (key.empty() || value.empty() || std::string("\"'[{").find(value.front()) != std::string::npos ||
+  const std::string value = trim(line.substr(eq + 1).substr(0, line.substr(eq + 1).find('#')));
+  if (key.empty() || value.empty() ||
+      std::string("\"'[{").find(value.front()) != std::string::npos ||
       value.find_first_of("abcdfghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ ") ==
           std::string::npos) {
     return "";
@@ -172,7 +174,8 @@ Config load_config_file(const std::string& path) {
 Config parse_config_text(const std::string& text, const std::string& origin) {
   // toml++ calls a NUL an "unescaped control character"; name it plainly (a binary file?).
   if (const auto nul = text.find('\0'); nul != std::string::npos) {
-    const auto line = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n') + 1;
+    const auto line =
+        std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n') + 1;
     throw InputError(origin + ":" + std::to_string(line) +
                      ": a NUL character (byte 0); a config file is UTF-8 text: '" +
                      line_of(text.substr(0, nul), static_cast<size_t>(line)) + "'");

@@ -2,8 +2,8 @@
 #include "core/params.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -117,7 +117,8 @@ Parsed parse_scalar(const ParamSpec& spec, const ConfigValue& v, const std::stri
 std::string inline_table(const ParamSet& set) {
   std::string out;
   for (const auto& [name, text] : set.canonical()) {
-    out += (out.empty() ? "" : ", ") + name + " = " + (set.is_array(name) ? text : toml_literal(text));
+    out +=
+        (out.empty() ? "" : ", ") + name + " = " + (set.is_array(name) ? text : toml_literal(text));
   }
   return "{" + out + "}";
 }
@@ -315,7 +316,8 @@ std::vector<T> ParamSet::list(const std::string& name) const {
     throw std::logic_error("parameter '" + section_ + "." + name + "' is not a declared list");
   }
   std::vector<T> out;
-  for (const ParamValue& v : it->second) out.push_back(typed<T>(v, section_, name, "the asked item type"));
+  for (const ParamValue& v : it->second)
+    out.push_back(typed<T>(v, section_, name, "the asked item type"));
   return out;
 }
 template std::vector<int64_t> ParamSet::list(const std::string&) const;
@@ -401,8 +403,8 @@ ParamSet resolve_section(const Config& config, const std::string& section,
     const std::string name = e.key.substr(prefix.size());
     // A deeper key ("phold.a.b") is never declared: declared names have no dots.
     if (std::find(names.begin(), names.end(), name) != names.end()) continue;
-    throw InputError("unknown key '" + e.key + "' in [" + section + "] (from " + e.value.origin + ")" +
-                     suggestion(name, names, "valid keys"));
+    throw InputError("unknown key '" + e.key + "' in [" + section + "] (from " + e.value.origin +
+                     ")" + suggestion(name, names, "valid keys"));
   }
 
   ParamSet set(section);
@@ -424,8 +426,8 @@ void check_sections(const Config& config, const std::vector<std::string>& sectio
     }
     const std::string section = e.key.substr(0, dot);
     if (std::find(sections.begin(), sections.end(), section) == sections.end()) {
-      std::string msg = "unknown section [" + section + "] (key '" + e.key + "', from " + e.value.origin +
-                        "); known sections: " + join(sections);
+      std::string msg = "unknown section [" + section + "] (key '" + e.key + "', from " +
+                        e.value.origin + "); known sections: " + join(sections);
       const std::string hint = suggestion(section, sections, "");
       if (hint.starts_with("; did")) msg += hint;
       throw InputError(msg);

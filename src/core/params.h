@@ -15,7 +15,14 @@
 namespace hx {
 
 enum class ParamType {
-  kInt, kFloat, kBool, kString, kTime, kBandwidth, kBytes, kChoice,
+  kInt,
+  kFloat,
+  kBool,
+  kString,
+  kTime,
+  kBandwidth,
+  kBytes,
+  kChoice,
   kList,   // an array of values of one scalar type
   kTables  // an array of tables, each resolved like a section
 };
@@ -97,13 +104,13 @@ class ParamSet {
   std::vector<std::pair<std::string, std::string>> canonical_;
 };
 
-/// A value as read from a config: a scalar's text (a string without its quotes, a number as
-/// written), an array, or a table (only as an array item: elsewhere a table's keys are dotted keys).
+/// A value as read from a config: a scalar's text (a string without its quotes, a number in
+/// decimal), an array, or a table (only as an array item: elsewhere its keys are dotted keys).
 struct ConfigValue {
   enum class Kind { kScalar, kArray, kTable };
   Kind kind = Kind::kScalar;
-  std::string text;  // kScalar: the value; kArray and kTable: TOML text, for messages
-  std::vector<ConfigValue> items;                           // kArray
+  std::string text;                // kScalar: the value; kArray and kTable: TOML text, for messages
+  std::vector<ConfigValue> items;  // kArray
   std::vector<std::pair<std::string, ConfigValue>> fields;  // kTable, in file order
   std::string origin;  // "file.toml:3" or "--set"; empty for a default
 };

@@ -71,7 +71,7 @@ TEST(ResolveSection, ValuesAndOverrides) {
   c.set("phold.delay", "1500 ps", "a.toml");
   c.set("phold.verbose", "true", "a.toml");
   c.set("sim.end_time", "1us", "a.toml");  // other sections are not this section's business
-  c.set("phold.lps", "2000", "--set");  // replaces
+  c.set("phold.lps", "2000", "--set");     // replaces
   c.set("phold.dist", "exponential", "--set");
   ASSERT_EQ(c.entries().size(), 5u);
   EXPECT_EQ(c.find("phold.lps")->value.text, "2000");

@@ -78,7 +78,8 @@ TEST(ParseConfigText, MalformedTomlNamesFileLineAndText) {
       {"[unclosed\nx = 1\n", "bad.toml:1:10: table header: expected ']'"},
       {"[sim]\nflag\n", "bad.toml:2:5: key-value pair: expected '='"},
       {"[sim]\nx = \"open\n", "bad.toml:2:"},
-      {"[sim]\nx = 1\nx = 2\n", "bad.toml:3:5: key-value pair: cannot redefine existing integer 'x'"},
+      {"[sim]\nx = 1\nx = 2\n",
+       "bad.toml:3:5: key-value pair: cannot redefine existing integer 'x'"},
       {"[sim]\nx = 1\n[phold]\n[sim]\nx = 2\n", "bad.toml:4:1: table header: cannot redefine"},
       {"[bad name]\n", "bad.toml:1:"},
       {"[sim]\n= 3\n", "bad.toml:2:1:"},
@@ -187,9 +188,10 @@ name = "b"
 // against its keys, every error naming the file, the line, the item and the key.
 TEST(ParseConfigText, ScheduleOfTablesResolvesWithPreciseErrors) {
   const std::vector<ParamSpec> specs = {
-      ParamSpec::tables("schedule", {ParamSpec::time("at", "0ns", ""),
-                                     ParamSpec::integer("link", 0, "").range(0, 1e6)},
-                        "faults"),
+      ParamSpec::tables(
+          "schedule",
+          {ParamSpec::time("at", "0ns", ""), ParamSpec::integer("link", 0, "").range(0, 1e6)},
+          "faults"),
       ParamSpec::list("spare", ParamSpec::integer("", 0, ""), {}, "spare links"),
   };
   const std::string text =
@@ -206,8 +208,9 @@ TEST(ParseConfigText, ScheduleOfTablesResolvesWithPreciseErrors) {
   };
   std::string bad = text;
   bad.replace(bad.find("link = 9"), 8, "link = -1");
-  EXPECT_EQ(error(bad), "faults.schedule[1].link = '-1' (from f.toml:5): expected an integer in "
-                        "[0, 1e+06]");
+  EXPECT_EQ(error(bad),
+            "faults.schedule[1].link = '-1' (from f.toml:5): expected an integer in "
+            "[0, 1e+06]");
   bad = text;
   bad.replace(bad.find("[4, 5]"), 6, "[4, \"x\"]");
   EXPECT_EQ(error(bad), "faults.spare[1] = 'x' (from f.toml:2): expected an integer");
@@ -216,8 +219,9 @@ TEST(ParseConfigText, ScheduleOfTablesResolvesWithPreciseErrors) {
   EXPECT_EQ(error(bad), "faults.spare = '4' (from f.toml:2): expected an array of int values");
   bad = text;
   bad.replace(bad.find("{at = \"2us\", link = 9}"), 22, "7");
-  EXPECT_EQ(error(bad), "faults.schedule[1] = '7' (from f.toml:5): expected a table with keys "
-                        "at, link, e.g. {at = ...}");
+  EXPECT_EQ(error(bad),
+            "faults.schedule[1] = '7' (from f.toml:5): expected a table with keys "
+            "at, link, e.g. {at = ...}");
 }
 
 TEST(ApplyOverride, ParsesAndRejects) {
@@ -341,8 +345,9 @@ TEST(FormatResolvedConfig, ArraysRoundTrip) {
   const std::vector<ParamSpec> specs = {
       ParamSpec::list("names", ParamSpec::text("", "", ""), {"a \"q\"", "007"}, ""),
       ParamSpec::list("delays", ParamSpec::time("", "0ns", ""), {"1500ps"}, ""),
-      ParamSpec::tables("faults", {ParamSpec::time("at", "0ns", ""),
-                                   ParamSpec::list("links", ParamSpec::integer("", 0, ""), {}, "")},
+      ParamSpec::tables("faults",
+                        {ParamSpec::time("at", "0ns", ""),
+                         ParamSpec::list("links", ParamSpec::integer("", 0, ""), {}, "")},
                         ""),
   };
   const Config in = parse_config_text("[f]\nfaults = [{at = '1us', links = [3, 4]}]\n", "in.toml");
