@@ -15,6 +15,7 @@ endif()
 
 find_package(Boost 1.71 REQUIRED COMPONENTS serialization)
 find_package(CLI11 REQUIRED CONFIG)
+find_package(tomlplusplus 3 REQUIRED CONFIG)  # config files (TOML 1.0)
 find_package(Threads REQUIRED)
 if(HX_BUILD_TESTS)
   find_package(GTest REQUIRED)

@@ -1,24 +1,19 @@
-// TOML config files: read through CLI11's config parser into a flat Config, and the resolved
-// config written back as TOML.
+// TOML config files, read with toml++ (TOML 1.0) into a flat Config, and the resolved config
+// written back as TOML. The one file that includes toml++: its headers are slow to compile.
 //
-// CLI11 2.1.2's reader is lenient in ways that would hide mistakes: a line without '=' becomes a
-// flag set to "true" ("[unclosed" included), lines shorter than 3 characters are skipped, "x = "
-// gives an empty value, '#' inside a quoted string starts a comment, "x = 10 ns" becomes a
-// two-element array. So each line is checked first (with its line number in the error), and only
-// the subset accepted here reaches CLI11: [section] headers, key = value with bare keys (dotted
-// allowed), one bare value or one quoted string per key, comments. Arrays, inline tables,
-// multi-line and escaped strings are rejected: no parameter needs them.
+// Tables become dotted keys ("[sim] seed = 1" and "sim = {seed = 1}" are both sim.seed); arrays
+// stay values, their items scalars, arrays or tables. Scalars keep their text, so a parameter
+// parses "10us" or "1000" the same whether it came from a file, a quoted string or --set.
 #include "io/config_file.h"
 
-#include <CLI/Config.hpp>
-#include <cctype>
+#include <toml++/toml.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
-#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <sstream>
 
 #include "core/error.h"
@@ -27,119 +22,134 @@
 namespace hx {
 namespace {
 
-// Bare TOML keys and section names: letters, digits, '_' and '-', joined by single dots.
-bool is_dotted_name(const std::string& s) {
-  if (s.empty() || s.front() == '.' || s.back() == '.' || s.find("..") != std::string::npos) {
-    return false;
+// Line `number` (1-based) of `text`, trimmed, for messages.
+std::string line_of(const std::string& text, size_t number) {
+  std::istringstream in(text);
+  std::string line;
+  for (size_t i = 0; i < number && std::getline(in, line); ++i) {
   }
-  for (const char c : s) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '-' || c == '.';
-    if (!ok) return false;
-  }
-  return true;
+  return trim(line);
 }
 
-std::string without_comment(const std::string& s) { return trim(s.substr(0, s.find('#'))); }
-
-// Checks the value part of "key = value"; returns an explanation of the problem, or "" if fine.
-std::string check_value(const std::string& raw) {
-  const std::string v = trim(raw);
-  if (v.empty() || v.front() == '#') return "the key has no value";
-  if (v.starts_with("\"\"\"") || v.starts_with("'''")) {
-    return "multi-line strings are not supported";
-  }
-  const char q = v.front();
-  if (q == '"' || q == '\'') {
-    const auto close = v.find(q, 1);
-    if (close == std::string::npos) return "the quoted value is not closed";
-    const std::string inside = v.substr(1, close - 1);
-    if (q == '"' && inside.find('\\') != std::string::npos) {
-      return "escape sequences are not supported; use a single-quoted string for backslashes";
-    }
-    if (inside.find('#') != std::string::npos) return "'#' inside a value is not supported";
-    const std::string rest = trim(v.substr(close + 1));
-    if (!rest.empty() && rest.front() != '#') return "unexpected text after the quoted value";
+// "end_time = 10 ns" and "model = torus" are not TOML: text needs quotes, the commonest slip in a
+// hand-written config. For a line that failed with an unquoted value holding a space or a letter
+// (other than e, which numbers use), the hint shows the fix.
+std::string quoting_hint(const std::string& line) {
+  const auto eq = line.find('=');
+  if (eq == std::string::npos) return "";
+  const std::string key = trim(line.substr(0, eq));
+  const std::string value = trim(line.substr(eq + 1).substr(0, line.substr(eq + 1).find('#')));
+  if (key.empty() || value.empty() ||
+      std::string("\"'[{").find(value.front()) != std::string::npos ||
+      value.find_first_of("abcdfghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ ") ==
+          std::string::npos) {
     return "";
   }
-  if (q == '[') return "arrays are not supported; every parameter takes one value";
-  if (q == '{') return "inline tables are not supported; use a [section]";
-  const std::string bare = without_comment(v);
-  if (bare.find_first_of(" \t") != std::string::npos) {
-    return "a value with spaces must be quoted, e.g. x = \"10 ns\"";
-  }
-  return "";
+  return "; text values are quoted: " + key + " = \"" + value + "\"";
 }
 
-// Validates `text` line by line and returns it with comment-only lines blanked and comments after
-// section headers removed, which CLI11 would otherwise misread.
-std::string checked_text(const std::string& text, const std::string& origin) {
-  std::istringstream in(text);
-  std::ostringstream out;
-  std::string line;
-  std::string section;
-  std::map<std::string, int> first_line;  // full key -> line it was set on
-  for (int number = 1; std::getline(in, line); ++number) {
-    const std::string t = trim(line);
-    auto fail = [&](const std::string& why) {
-      throw InputError(origin + ":" + std::to_string(number) + ": " + why + ": '" + t + "'");
-    };
-    if (t.empty() || t.front() == '#') {
-      out << '\n';
-      continue;
+// Converts parsed TOML into Config entries; `origin` names the file (with line numbers added) or
+// is "--set" (without).
+class Reader {
+ public:
+  Reader(std::string origin, bool lines) : origin_(std::move(origin)), lines_(lines) {}
+
+  // Adds `node` under `key` to `out`: a table's keys one by one, anything else as one entry.
+  void add(const toml::node& node, const std::string& key, std::vector<Config::Entry>& out) const {
+    if (const toml::table* t = node.as_table()) {
+      for (const auto& [k, n] : in_file_order(*t)) add(*n, key.empty() ? k : key + "." + k, out);
+      return;
     }
-    if (t.front() == '[') {
-      const std::string header = without_comment(t);
-      if (header.starts_with("[[")) fail("arrays of tables are not supported");
-      if (header.back() != ']') fail("a section header must be '[name]'");
-      section = trim(header.substr(1, header.size() - 2));
-      if (!is_dotted_name(section)) {
-        fail("a section name may use letters, digits, '_' and '-'");
+    out.push_back(Config::Entry{key, convert(node, key)});
+  }
+
+ private:
+  // A table's keys and values in the order they appear (toml::table is ordered by key).
+  static std::vector<std::pair<std::string, const toml::node*>> in_file_order(
+      const toml::table& t) {
+    std::vector<std::pair<std::string, const toml::node*>> nodes;
+    for (auto&& [k, v] : t) nodes.emplace_back(std::string(k.str()), &v);
+    std::stable_sort(nodes.begin(), nodes.end(), [](const auto& a, const auto& b) {
+      const auto& pa = a.second->source().begin;
+      const auto& pb = b.second->source().begin;
+      return pa.line != pb.line ? pa.line < pb.line : pa.column < pb.column;
+    });
+    return nodes;
+  }
+
+  std::string where(const toml::node& n) const {
+    return lines_ ? origin_ + ":" + std::to_string(n.source().begin.line) : origin_;
+  }
+
+  // TOML text of a value, for messages.
+  static std::string toml_text(const toml::node& n) {
+    std::string out;
+    if (const toml::array* a = n.as_array()) {
+      for (const toml::node& item : *a) out += (out.empty() ? "" : ", ") + toml_text(item);
+      return "[" + out + "]";
+    }
+    if (const toml::table* t = n.as_table()) {
+      for (auto&& [k, v] : *t) {
+        out += (out.empty() ? "" : ", ") + std::string(k.str()) + " = " + toml_text(v);
       }
-      out << '[' << section << "]\n";
-      continue;
+      return "{" + out + "}";
     }
-    const auto eq = t.find('=');
-    if (eq == std::string::npos) fail("expected 'key = value' or '[section]'");
-    const std::string key = trim(t.substr(0, eq));
-    if (!is_dotted_name(key)) {
-      fail(key.empty() ? "the line has no key"
-                       : "a key may use letters, digits, '_' and '-', joined by '.'");
+    if (const auto* s = n.as_string()) return toml_string(s->get());
+    std::ostringstream os;
+    n.visit([&](const auto& v) { os << v; });
+    return os.str();
+  }
+
+  // A scalar's text: a string without quotes, an integer in decimal, a float with a '.' or an
+  // exponent (so 1.0 stays a float to an integer parameter), dates as written.
+  std::string scalar_text(const toml::node& n, const std::string& key) const {
+    if (const auto* s = n.as_string()) {
+      if (s->get().find('\0') != std::string::npos) {
+        throw InputError(where(n) + ": " + key + " holds a NUL character (\\u0000)");
+      }
+      return s->get();
     }
-    const std::string problem = check_value(t.substr(eq + 1));
-    if (!problem.empty()) fail(problem);
-    const std::string full = section.empty() ? key : section + "." + key;
-    const auto [it, inserted] = first_line.emplace(full, number);
-    if (!inserted) fail("key '" + full + "' is already set on line " + std::to_string(it->second));
-    out << t << '\n';
+    if (const auto* i = n.as_integer()) return std::to_string(i->get());
+    if (const auto* f = n.as_floating_point()) {
+      char buf[64];
+      const auto res = std::to_chars(buf, buf + sizeof buf, f->get());
+      std::string text(buf, res.ptr);
+      if (text.find_first_of(".ein") == std::string::npos) text += ".0";
+      return text;
+    }
+    return toml_text(n);
   }
-  return out.str();
-}
 
-// True if `s` reads back as the same TOML integer, float or boolean when written bare.
-bool is_bare_scalar(const std::string& s) {
-  if (s == "true" || s == "false") return true;
-  if (s.empty() || s.find_first_not_of("0123456789+-.e") != std::string::npos) return false;
-  // TOML wants a digit first (after a sign) and no leading zeros: "007" stays a quoted string.
-  const size_t first = s.front() == '-' ? 1 : 0;
-  if (first >= s.size() || !std::isdigit(static_cast<unsigned char>(s[first]))) return false;
-  const bool leading_zero = s[first] == '0' && first + 1 < s.size() &&
-                            std::isdigit(static_cast<unsigned char>(s[first + 1]));
-  if (leading_zero) return false;
-  double v = 0;
-  const auto res = std::from_chars(s.data(), s.data() + s.size(), v);
-  return res.ec == std::errc() && res.ptr == s.data() + s.size() && std::isfinite(v) &&
-         std::isdigit(static_cast<unsigned char>(s.back()));
-}
-
-// A TOML basic string.
-std::string quote(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+  ConfigValue convert(const toml::node& n, const std::string& key) const {
+    ConfigValue v;
+    v.origin = where(n);
+    if (const toml::array* a = n.as_array()) {
+      v.kind = ConfigValue::Kind::kArray;
+      v.text = toml_text(n);
+      for (size_t i = 0; i < a->size(); ++i) {
+        v.items.push_back(convert(*a->get(i), key + "[" + std::to_string(i) + "]"));
+      }
+    } else if (const toml::table* t = n.as_table()) {
+      v.kind = ConfigValue::Kind::kTable;
+      v.text = toml_text(n);
+      for (const auto& [name, field] : in_file_order(*t)) {
+        v.fields.emplace_back(name, convert(*field, key + "." + name));
+      }
+    } else {
+      v.text = scalar_text(n, key);
+    }
+    return v;
   }
-  return out + "\"";
+
+  std::string origin_;
+  bool lines_;
+};
+
+// toml++'s "Error while parsing key-value pair: expected value" without its preamble.
+std::string description(const toml::parse_error& e) {
+  std::string d(e.description());
+  const std::string preamble = "Error while parsing ";
+  return d.starts_with(preamble) ? d.substr(preamble.size()) : d;
 }
 
 }  // namespace
@@ -162,24 +172,62 @@ Config load_config_file(const std::string& path) {
 }
 
 Config parse_config_text(const std::string& text, const std::string& origin) {
-  std::istringstream in(checked_text(text, origin));
-  std::vector<CLI::ConfigItem> items;
+  // toml++ calls a NUL an "unescaped control character"; name it plainly (a binary file?).
+  if (const auto nul = text.find('\0'); nul != std::string::npos) {
+    const auto line =
+        std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n') + 1;
+    throw InputError(origin + ":" + std::to_string(line) +
+                     ": a NUL character (byte 0); a config file is UTF-8 text: '" +
+                     line_of(text.substr(0, nul), static_cast<size_t>(line)) + "'");
+  }
+  toml::table doc;
   try {
-    items = CLI::ConfigTOML().from_config(in);
-  } catch (const std::exception& e) {
-    throw InputError(origin + ": " + e.what());
+    doc = toml::parse(std::string_view(text), std::string_view(origin));
+  } catch (const toml::parse_error& e) {
+    const auto& pos = e.source().begin;
+    const std::string line = line_of(text, pos.line);
+    throw InputError(origin + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
+                     ": " + description(e) + (line.empty() ? "" : ": '" + line + "'") +
+                     quoting_hint(line));
+  }
+  std::vector<Config::Entry> entries;
+  Reader(origin, true).add(doc, "", entries);
+  if (entries.empty()) {
+    throw InputError(origin + ": the config is empty: it sets no keys (a config names at least " +
+                     "its model, e.g. [sim] model = \"phold\"; configs/ has examples)");
   }
   Config config;
-  for (const auto& item : items) {
-    // "++" and "--" mark entering and leaving a section; they carry no value.
-    if (item.name == "++" || item.name == "--") continue;
-    if (item.inputs.size() != 1) {
-      throw InputError(origin + ": key '" + item.fullname() + "' has " +
-                       std::to_string(item.inputs.size()) + " values; expected one");
-    }
-    config.set(item.fullname(), item.inputs.front(), origin);
-  }
+  for (Config::Entry& e : entries) config.set(std::move(e.key), std::move(e.value));
   return config;
+}
+
+void apply_override(Config& config, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  const std::string usage = "--set '" + assignment + "': expected key=value, e.g. phold.lps=1000";
+  if (eq == std::string::npos) throw InputError(usage);
+  const std::string key = trim(assignment.substr(0, eq));
+  if (key.empty()) throw InputError(usage);
+  std::string value = trim(assignment.substr(eq + 1));
+  if (value.starts_with('[') || value.starts_with('{')) {
+    // An array or an inline table is TOML value text, read as a file's would be.
+    toml::table doc;
+    try {
+      doc = toml::parse("v = " + value);
+    } catch (const toml::parse_error& e) {
+      throw InputError("--set '" + assignment + "': " + description(e) + " (a value starting " +
+                       "with '" + value.front() + "' is TOML: [1, 2] or {a = 1})");
+    }
+    std::vector<Config::Entry> entries;
+    Reader("--set", false).add(*doc.get("v"), key, entries);
+    for (Config::Entry& e : entries) config.set(std::move(e.key), std::move(e.value));
+    return;
+  }
+  // Shells often leave quotes in, e.g. --set 'sim.end_time="10us"'; drop one matching pair.
+  if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+      value.back() == value.front()) {
+    value = value.substr(1, value.size() - 2);
+  }
+  config.set(key, std::move(value), "--set");
 }
 
 std::string format_resolved_config(const std::vector<const ParamSet*>& sections) {
@@ -191,7 +239,7 @@ std::string format_resolved_config(const std::vector<const ParamSet*>& sections)
     // bare, everything else (times, bandwidths, strings, choices) is a quoted string. The config
     // is read back as text either way, so a string that looks like a number loses nothing.
     for (const auto& [name, value] : set->canonical()) {
-      out += name + " = " + (is_bare_scalar(value) ? value : quote(value)) + "\n";
+      out += name + " = " + (set->is_array(name) ? value : toml_literal(value)) + "\n";
     }
   }
   return out;

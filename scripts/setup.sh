@@ -22,6 +22,7 @@ HX_PACKAGES=(
   hdf5-tools                  # h5dump, h5ls for looking at outputs
   libboost-serialization-dev  # checkpoints and cross-rank event batches
   libcli11-dev                # command line
+  libtomlplusplus-dev         # config files (TOML 1.0)
   libgtest-dev                # unit tests
   googletest
   python3                     # /usr/bin/python3 runs the scripts/ tools

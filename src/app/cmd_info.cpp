@@ -23,6 +23,11 @@ void print_params(std::ostream& out, const std::string& section, const std::vect
     if (p.type == ParamType::kChoice) {
       out << ":";
       for (const std::string& c : p.choices) out << " " << c;
+    } else if (p.type == ParamType::kList) {
+      out << " of " << param_type_name(p.elements.front().type);
+    } else if (p.type == ParamType::kTables) {
+      out << " with keys";
+      for (const ParamSpec& k : p.elements) out << " " << k.name;
     }
     out << ") = " << p.default_value;
     if (std::isfinite(p.min) || std::isfinite(p.max))

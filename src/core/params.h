@@ -14,9 +14,20 @@
 
 namespace hx {
 
-enum class ParamType { kInt, kFloat, kBool, kString, kTime, kBandwidth, kBytes, kChoice };
+enum class ParamType {
+  kInt,
+  kFloat,
+  kBool,
+  kString,
+  kTime,
+  kBandwidth,
+  kBytes,
+  kChoice,
+  kList,   // an array of values of one scalar type
+  kTables  // an array of tables, each resolved like a section
+};
 
-/// "int", "float", "bool", "string", "time", "bandwidth", "bytes", "choice".
+/// "int", "float", "bool", "string", "time", "bandwidth", "bytes", "choice", "list", "tables".
 const char* param_type_name(ParamType t);
 
 struct ParamSpec {
@@ -27,6 +38,9 @@ struct ParamSpec {
   double min = -std::numeric_limits<double>::infinity();  // for int and float
   double max = std::numeric_limits<double>::infinity();
   std::vector<std::string> choices;  // for kChoice
+  // kList: one spec, for every item (its name is unused); kTables: the keys of every table.
+  std::vector<ParamSpec> elements;
+  std::vector<std::string> default_items;  // kList: the default, item by item
 
   // Builders, so declarations read as one line each.
   static ParamSpec integer(std::string name, int64_t def, std::string help);
@@ -38,6 +52,12 @@ struct ParamSpec {
   static ParamSpec bytes(std::string name, std::string def, std::string help);
   static ParamSpec choice(std::string name, std::string def, std::vector<std::string> choices,
                           std::string help);
+  /// An array whose items are each resolved against `item` (range and choices included).
+  static ParamSpec list(std::string name, ParamSpec item, std::vector<std::string> def,
+                        std::string help);
+  /// An array of tables, e.g. [{at = "1us", link = 3}, ...]; each is resolved against `keys`.
+  /// The default is the empty array.
+  static ParamSpec tables(std::string name, std::vector<ParamSpec> keys, std::string help);
   ParamSpec&& range(double lo, double hi) &&;
 };
 
@@ -58,29 +78,54 @@ class ParamSet {
   SimTime time(const std::string& name) const;
   Bandwidth bandwidth(const std::string& name) const;
   Bytes bytes(const std::string& name) const;
+  /// The items of a kList parameter; T is its item type (int64_t for int, std::string for string
+  /// and choice, ...).
+  template <class T>
+  std::vector<T> list(const std::string& name) const;
+  /// The tables of a kTables parameter; the section of table i is "<section>.<name>[i]".
+  const std::vector<ParamSet>& tables(const std::string& name) const;
 
-  /// Canonical config text of each value, in declaration order (for the resolved config).
+  /// Canonical config text of each value, in declaration order (for the resolved config). A
+  /// kList or kTables value's text is its TOML array.
   const std::vector<std::pair<std::string, std::string>>& canonical() const { return canonical_; }
+  bool is_array(const std::string& name) const;
 
   void set(const std::string& name, ParamValue v, std::string canonical_text);
+  void set_list(const std::string& name, std::vector<ParamValue> items, std::string toml_text);
+  void set_tables(const std::string& name, std::vector<ParamSet> tables, std::string toml_text);
 
  private:
   const ParamValue& get(const std::string& name) const;
+  void set_canonical(const std::string& name, std::string text);
   std::string section_;
   std::map<std::string, ParamValue> values_;
+  std::map<std::string, std::vector<ParamValue>> lists_;
+  std::map<std::string, std::vector<ParamSet>> tables_;
   std::vector<std::pair<std::string, std::string>> canonical_;
 };
 
-/// A config as read: dotted keys ("phold.lps") to raw text values, in file order, with later
-/// entries (command-line overrides) replacing earlier ones.
+/// A value as read from a config: a scalar's text (a string without its quotes, a number in
+/// decimal), an array, or a table (only as an array item: elsewhere its keys are dotted keys).
+struct ConfigValue {
+  enum class Kind { kScalar, kArray, kTable };
+  Kind kind = Kind::kScalar;
+  std::string text;                // kScalar: the value; kArray and kTable: TOML text, for messages
+  std::vector<ConfigValue> items;  // kArray
+  std::vector<std::pair<std::string, ConfigValue>> fields;  // kTable, in file order
+  std::string origin;  // "file.toml:3" or "--set"; empty for a default
+};
+
+/// A config as read: dotted keys ("phold.lps") to values, in file order, with later entries
+/// (command-line overrides) replacing earlier ones.
 class Config {
  public:
   struct Entry {
     std::string key;
-    std::string value;
-    std::string origin;  // "file.toml" or "--set"
+    ConfigValue value;
   };
-  void set(std::string key, std::string value, std::string origin);
+  /// Sets a scalar.
+  void set(std::string key, std::string text, std::string origin);
+  void set(std::string key, ConfigValue value);
   const Entry* find(const std::string& key) const;
   const std::vector<Entry>& entries() const { return entries_; }
 
@@ -97,7 +142,10 @@ ParamSet resolve_section(const Config& config, const std::string& section,
 /// Rejects any key of `config` whose section is not in `sections`.
 void check_sections(const Config& config, const std::vector<std::string>& sections);
 
-/// Parses one "key=value" command-line override ("phold.lps=1000").
-void apply_override(Config& config, const std::string& assignment);
+/// `canonical` as a TOML value: bare if it reads back as the same integer, float or boolean,
+/// else a quoted string.
+std::string toml_literal(const std::string& canonical);
+/// `s` as a TOML basic string: quoted, with escapes.
+std::string toml_string(const std::string& s);
 
 }  // namespace hx

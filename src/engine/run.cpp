@@ -101,7 +101,7 @@ ResolvedConfig resolve_config(const Registry& registry, const Config& config) {
   // The model is chosen in [sim]; its own section is named after it. Resolve [sim] first so its
   // cycle_time can convert "N cycles" in the model's section.
   const Config::Entry* model_entry = config.find("sim.model");
-  const std::string model_name = model_entry ? model_entry->value : "phold";
+  const std::string model_name = model_entry ? model_entry->value.text : "phold";
   r.info = &registry.find(model_name);
   std::vector<std::string> sections = {"sim", r.info->name};
   for (const SectionSpec& s : r.info->extra_sections) sections.push_back(s.name);

@@ -55,7 +55,7 @@ SweepResult run_sweep(MPI_Comm comm, const Registry& registry, const Config& bas
 
   auto run_at = [&](double load) {
     Config config = base;
-    apply_override(config, "traffic.load=" + load_text(load));
+    config.set("traffic.load", load_text(load), "the sweep");
     const ResolvedConfig resolved = resolve_config(registry, config);
     RunOptions run;
     run.progress = ProgressMode::kOff;

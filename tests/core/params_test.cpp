@@ -71,11 +71,11 @@ TEST(ResolveSection, ValuesAndOverrides) {
   c.set("phold.delay", "1500 ps", "a.toml");
   c.set("phold.verbose", "true", "a.toml");
   c.set("sim.end_time", "1us", "a.toml");  // other sections are not this section's business
-  apply_override(c, "phold.lps = 2000");
-  apply_override(c, "phold.dist='exponential'");
+  c.set("phold.lps", "2000", "--set");     // replaces
+  c.set("phold.dist", "exponential", "--set");
   ASSERT_EQ(c.entries().size(), 5u);
-  EXPECT_EQ(c.find("phold.lps")->value, "2000");
-  EXPECT_EQ(c.find("phold.lps")->origin, "--set");
+  EXPECT_EQ(c.find("phold.lps")->value.text, "2000");
+  EXPECT_EQ(c.find("phold.lps")->value.origin, "--set");
   EXPECT_EQ(c.find("phold.nope"), nullptr);
 
   const ParamSet p = resolve_section(c, "phold", phold_specs());
@@ -182,6 +182,115 @@ TEST(ResolveSection, UnknownKeys) {
       "unknown key 'phold.lps.x'");
 }
 
+// Config values as the TOML reader makes them (tests/io covers the reading itself).
+ConfigValue scalar(const std::string& text, const std::string& origin = "f.toml:4") {
+  ConfigValue v;
+  v.text = text;
+  v.origin = origin;
+  return v;
+}
+ConfigValue array(std::vector<ConfigValue> items, const std::string& text = "[...]") {
+  ConfigValue v = scalar(text, "f.toml:3");
+  v.kind = ConfigValue::Kind::kArray;
+  v.items = std::move(items);
+  return v;
+}
+ConfigValue table(std::vector<std::pair<std::string, ConfigValue>> fields) {
+  ConfigValue v = scalar("{...}", "f.toml:5");
+  v.kind = ConfigValue::Kind::kTable;
+  v.fields = std::move(fields);
+  return v;
+}
+
+std::vector<ParamSpec> array_specs() {
+  return {
+      ParamSpec::list("links", ParamSpec::integer("", 0, "").range(0, 100), {"1", "2"}, "ids"),
+      ParamSpec::list("names", ParamSpec::text("", "", ""), {}, "labels"),
+      ParamSpec::tables("faults",
+                        {ParamSpec::time("at", "0ns", ""), ParamSpec::integer("link", 0, ""),
+                         ParamSpec::choice("kind", "down", {"down", "up"}, "")},
+                        "schedule"),
+  };
+}
+
+TEST(ResolveSection, ListsAndTablesDefaults) {
+  EXPECT_EQ(array_specs()[0].default_value, "[1, 2]");
+  EXPECT_STREQ(param_type_name(ParamType::kList), "list");
+  EXPECT_STREQ(param_type_name(ParamType::kTables), "tables");
+  const ParamSet p = resolve_section(Config(), "net", array_specs());
+  EXPECT_EQ(p.list<int64_t>("links"), (std::vector<int64_t>{1, 2}));
+  EXPECT_TRUE(p.list<std::string>("names").empty());
+  EXPECT_TRUE(p.tables("faults").empty());
+  EXPECT_TRUE(p.is_array("faults"));
+  EXPECT_FALSE(p.is_array("nope"));
+  const std::vector<std::pair<std::string, std::string>> canonical = {
+      {"links", "[1, 2]"}, {"names", "[]"}, {"faults", "[]"}};
+  EXPECT_EQ(p.canonical(), canonical);
+}
+
+TEST(ResolveSection, ListsAndTablesValues) {
+  Config c;
+  c.set("net.links", array({scalar("7"), scalar(" 3 ")}));
+  c.set("net.names", array({scalar("a b"), scalar("007")}));
+  c.set("net.faults", array({table({{"at", scalar("1500ps")}, {"link", scalar("3")}}),
+                             table({{"kind", scalar("up")}})}));
+  const ParamSet p = resolve_section(c, "net", array_specs());
+  EXPECT_EQ(p.list<int64_t>("links"), (std::vector<int64_t>{7, 3}));
+  EXPECT_EQ(p.list<std::string>("names"), (std::vector<std::string>{"a b", "007"}));
+  const std::vector<ParamSet>& faults = p.tables("faults");
+  ASSERT_EQ(faults.size(), 2u);
+  EXPECT_EQ(faults[0].section(), "net.faults[0]");
+  EXPECT_EQ(faults[0].time("at"), SimTime::ps(1500));
+  EXPECT_EQ(faults[0].integer("link"), 3);
+  EXPECT_EQ(faults[1].text("kind"), "up");
+  EXPECT_EQ(faults[1].time("at"), SimTime());
+  EXPECT_EQ(p.canonical()[0].second, "[7, 3]");
+  EXPECT_EQ(p.canonical()[1].second, R"(["a b", "007"])");
+  EXPECT_EQ(p.canonical()[2].second,
+            R"([{at = "1.5ns", link = 3, kind = "down"}, {at = "0ps", link = 0, kind = "up"}])");
+  EXPECT_THROW(p.list<double>("links"), std::logic_error);
+  EXPECT_THROW(p.list<int64_t>("faults"), std::logic_error);
+  EXPECT_THROW(p.tables("links"), std::logic_error);
+}
+
+TEST(ResolveSection, ListsAndTablesErrorsNameItemAndLine) {
+  auto error = [](const std::string& key, const ConfigValue& v) {
+    Config c;
+    c.set(key, v);
+    return error_of([&] { resolve_section(c, "net", array_specs()); });
+  };
+  EXPECT_EQ(error("net.links", array({scalar("1"), scalar("x", "f.toml:9")})),
+            "net.links[1] = 'x' (from f.toml:9): expected an integer in [0, 100]");
+  EXPECT_EQ(error("net.links", scalar("3")),
+            "net.links = '3' (from f.toml:4): expected an array of int values");
+  EXPECT_EQ(error("net.links", array({array({scalar("1")}, "[1]")})),
+            "net.links[0] = '[1]' (from f.toml:3): expected one int value, not an array");
+  EXPECT_EQ(error("net.faults", array({scalar("3")})),
+            "net.faults[0] = '3' (from f.toml:4): expected a table with keys at, link, kind, "
+            "e.g. {at = ...}");
+  EXPECT_EQ(error("net.faults", array({table({{"at", scalar("soon", "f.toml:6")}})})),
+            "net.faults[0].at (from f.toml:6): 'soon' is not a time; expected a number with a "
+            "unit: ps, ns, us, ms, s or cycles");
+  EXPECT_CONTAINS(error("net.faults", array({table({{"lnk", scalar("3")}})})),
+                  "unknown key 'net.faults[0].lnk' in [net.faults[0]] (from f.toml:4); did you "
+                  "mean 'link'?");
+  EXPECT_EQ(error("net.names", table({})),
+            "net.names = '{...}' (from f.toml:5): expected an array of string values");
+  Config c;
+  c.set("net.links", array({}));
+  EXPECT_EQ(resolve_section(c, "net", array_specs()).canonical()[0].second, "[]");
+}
+
+TEST(TomlLiteral, BareOrQuoted) {
+  EXPECT_EQ(toml_literal("42"), "42");
+  EXPECT_EQ(toml_literal("-1.5e+09"), "-1.5e+09");
+  EXPECT_EQ(toml_literal("true"), "true");
+  EXPECT_EQ(toml_literal("007"), "\"007\"");
+  EXPECT_EQ(toml_literal("1."), "\"1.\"");
+  EXPECT_EQ(toml_literal("10ns"), "\"10ns\"");
+  EXPECT_EQ(toml_literal("a\"b\\c\nd\te\x01"), R"("a\"b\\c\nd\te\u0001")");
+}
+
 TEST(ParamSet, ProgrammingErrorsAreLogicErrors) {
   const ParamSet p = resolve_section(Config(), "phold", phold_specs());
   EXPECT_THROW(p.integer("nope"), std::logic_error);
@@ -211,23 +320,6 @@ TEST(CheckSections, UnknownAndMissingSections) {
   const std::string top = error_of([] { check_sections(one("lps", "1"), {"sim", "phold"}); });
   EXPECT_CONTAINS(top, "key 'lps'");
   EXPECT_CONTAINS(top, "not in a section");
-}
-
-TEST(ApplyOverride, ParsesAndRejects) {
-  Config c;
-  apply_override(c, "  sim.end_time =  \"10 us\" ");
-  EXPECT_EQ(c.find("sim.end_time")->value, "10 us");
-  apply_override(c, "sim.label='it''s'");
-  EXPECT_EQ(c.find("sim.label")->value, "it''s");
-  apply_override(c, "sim.expr=a=b");  // split at the first '='
-  EXPECT_EQ(c.find("sim.expr")->value, "a=b");
-  apply_override(c, "sim.empty=");
-  EXPECT_EQ(c.find("sim.empty")->value, "");
-  apply_override(c, "sim.end_time=20us");
-  EXPECT_EQ(c.find("sim.end_time")->value, "20us");
-  EXPECT_EQ(c.entries().size(), 4u);  // replaced, not appended
-  EXPECT_CONTAINS(error_of([&] { apply_override(c, "sim.end_time"); }), "expected key=value");
-  EXPECT_CONTAINS(error_of([&] { apply_override(c, " = 3"); }), "expected key=value");
 }
 
 TEST(Registry, AddAndFind) {
