@@ -102,8 +102,9 @@ Types types_of() {
 
 std::string absolute(const std::string& path) { return path.starts_with('/') ? path : "/" + path; }
 
-/// Rank 0 only: why `path` cannot be written, or "" if it looks writable.
-std::string diagnose_path(const std::string& path) {
+/// Rank 0 only: why `path` cannot be written, or "" if it looks writable. `inputs`: files the
+/// output must not replace.
+std::string diagnose_path(const std::string& path, const std::vector<std::string>& inputs) {
   namespace fs = std::filesystem;
   if (path.empty()) return "the output path is empty";
   std::error_code ec;
@@ -114,7 +115,18 @@ std::string diagnose_path(const std::string& path) {
     if (!fs::exists(status)) return "directory '" + dir_name + "' does not exist";
     if (!fs::is_directory(status)) return "'" + dir_name + "' is not a directory";
   }
-  if (fs::is_directory(path, ec)) return "'" + path + "' is a directory";
+  const fs::file_status target = fs::status(path, ec);
+  if (fs::is_directory(target)) return "'" + path + "' is a directory";
+  // The finished file is renamed over `path`, which would replace a device (as root, even
+  // /dev/null) or a pipe with a regular file.
+  if (fs::exists(target) && !fs::is_regular_file(target)) {
+    return "'" + path + "' exists and is not a regular file";
+  }
+  for (const std::string& input : inputs) {
+    if (fs::equivalent(path, input, ec)) {
+      return "'" + path + "' is the input file '" + input + "'; name another output with -o";
+    }
+  }
   // Probe with the name write_output will use; keep a file that was already there (it may be
   // another run's partial output), only remove our own probe.
   const std::string partial = path + ".partial";
@@ -431,7 +443,7 @@ Handle create_file(MPI_Comm comm, int rank, const std::string& path, const std::
   const hid_t file = H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get());
   if (file < 0) {
     const std::string detail = hdf5_detail();
-    const std::string reason = rank == 0 ? diagnose_path(path) : std::string();
+    const std::string reason = rank == 0 ? diagnose_path(path, {}) : std::string();
     throw std::runtime_error("cannot create '" + partial + "'" +
                              (reason.empty() ? detail : ": " + reason));
   }
@@ -488,10 +500,12 @@ void write_output(MPI_Comm comm, const std::string& path, const OutputContent& c
   }
 }
 
-void check_output_path(MPI_Comm comm, const std::string& path) {
+void check_output_path(MPI_Comm comm, const std::string& path,
+                       const std::vector<std::string>& inputs) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  const std::string error = broadcast(comm, rank == 0 ? diagnose_path(path) : std::string(), 0);
+  const std::string error =
+      broadcast(comm, rank == 0 ? diagnose_path(path, inputs) : std::string(), 0);
   if (!error.empty()) throw OutputError("cannot write output '" + path + "': " + error);
 }
 

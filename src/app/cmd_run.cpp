@@ -58,10 +58,11 @@ void print_summary(const char* what, const ResolvedConfig& config, const RunResu
 }
 
 // `cycle_time` converts a --checkpoint-every given in cycles.
-RunOptions options_from(const RunArgs& args, std::string output, SimTime cycle_time,
-                        CheckpointReader* restart) {
+RunOptions options_from(const RunArgs& args, std::string output, std::vector<std::string> inputs,
+                        SimTime cycle_time, CheckpointReader* restart) {
   RunOptions o;
   o.output = std::move(output);
+  o.inputs = std::move(inputs);
   o.progress = parse_progress_mode(args.progress);
   o.progress_interval_s = args.progress_interval_s;
   o.checkpoint_dir = args.checkpoint_dir;
@@ -100,6 +101,16 @@ int report_interrupted(int rank, const RunResult& r, const std::string& output) 
 
 }  // namespace
 
+std::vector<std::string> input_files(const std::string& config_path, const Config& config) {
+  std::vector<std::string> files;
+  if (!config_path.empty()) files.push_back(config_path);
+  for (const Config::Entry& e : config.entries()) {
+    std::error_code ec;
+    if (!e.value.empty() && std::filesystem::is_regular_file(e.value, ec)) files.push_back(e.value);
+  }
+  return files;
+}
+
 int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args) {
   // A restart without a config file runs the config the checkpoint holds.
   std::unique_ptr<CheckpointReader> restart;
@@ -120,8 +131,10 @@ int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args) {
              : builtin       ? "quickstart.h5"
                              : std::filesystem::path(args.config).stem().string() + ".h5";
   }
-  const RunResult r = run_simulation(
-      comm, config, options_from(args, output, config.sim.time("cycle_time"), restart.get()));
+  const RunResult r =
+      run_simulation(comm, config,
+                     options_from(args, output, input_files(args.config, raw),
+                                  config.sim.time("cycle_time"), restart.get()));
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
@@ -132,11 +145,13 @@ int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args) {
 int command_bench(MPI_Comm comm, const Registry& registry, const std::string& name_or_config,
                   const RunArgs& args) {
   const bool builtin = name_or_config == "phold";
-  const ResolvedConfig config = resolve_config(
-      registry, load(builtin ? kBenchPholdConfig : name_or_config, builtin, args.overrides));
+  const Config raw = load(builtin ? kBenchPholdConfig : name_or_config, builtin, args.overrides);
+  const ResolvedConfig config = resolve_config(registry, raw);
   const std::string output = args.no_output ? "" : args.output;
   const RunResult r = run_simulation(
-      comm, config, options_from(args, output, config.sim.time("cycle_time"), nullptr));
+      comm, config,
+      options_from(args, output, input_files(builtin ? "" : name_or_config, raw),
+                   config.sim.time("cycle_time"), nullptr));
 
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);

@@ -139,7 +139,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   MPI_Comm_size(comm, &ranks);
   const Clock::time_point run_start = Clock::now();
   const std::string started = utc_timestamp();
-  if (!options.output.empty()) check_output_path(comm, options.output);
+  if (!options.output.empty()) check_output_path(comm, options.output, options.inputs);
   const CheckpointTarget target{
       options.checkpoint_dir.empty() ? default_checkpoint_dir(options.output)
                                      : options.checkpoint_dir,

@@ -14,6 +14,10 @@
 #   file_size_limit   a full disk, simulated with `ulimit -f` in each rank: the write would go
 #                     past RLIMIT_FSIZE (which would kill hxsim with SIGXFSZ)
 #   full_disk         a real full disk: a small tmpfs in a private mount namespace
+#   not_regular       -o a FIFO, and a copy of /dev/null made with mknod (root): refused, not
+#                     replaced by a regular file
+#   names_input       -o the config, -o the trace, and a config named x.h5 run without -o (its
+#                     default output is x.h5): refused, the input unchanged
 # The tmpfs cases need `unshare -m` (root with CAP_SYS_ADMIN); without it they are skipped.
 #
 # Usage: output_errors.sh HXSIM MPIRUN_SH SCRATCH_DIR
@@ -141,6 +145,38 @@ case_full_disk() {
   check_listing "$CASE_DIR/disk" out.h5
 }
 
+case_not_regular() {
+  mkfifo -- "$CASE_DIR/fifo"
+  run_hxsim not_regular.fifo - "${SMALL_RUN[@]}" -o "$CASE_DIR/fifo"
+  check_error not_regular.fifo "'$CASE_DIR/fifo' exists and is not a regular file"
+  [[ -p "$CASE_DIR/fifo" ]] || problems+=("fifo: $CASE_DIR/fifo is no longer a FIFO")
+  local -a left=(fifo)
+  if mknod -- "$CASE_DIR/null" c 1 3 2>/dev/null; then
+    left+=(null)
+    run_hxsim not_regular.device - "${SMALL_RUN[@]}" -o "$CASE_DIR/null"
+    check_error not_regular.device "'$CASE_DIR/null' exists and is not a regular file"
+    [[ -c "$CASE_DIR/null" ]] || problems+=("device: $CASE_DIR/null is no longer a device")
+  fi
+  check_listing "$CASE_DIR" "${left[@]}"
+}
+
+case_names_input() {
+  cp -- "$CASES/phold_small.toml" "$CASE_DIR/config.toml"
+  cp -- "$CASES/phold_small.toml" "$CASE_DIR/x.h5"
+  cp -- "$TRACE" "$CASE_DIR/trace.csv"
+  cp -r -- "$CASE_DIR" "$SCRATCH/names_input.copy"
+  run_hxsim names_input.config - run config.toml -o config.toml
+  check_error names_input.config "'config.toml' is the input file 'config.toml'"
+  run_hxsim names_input.default_output - run x.h5
+  check_error names_input.default_output "'x.h5' is the input file 'x.h5'"
+  run_hxsim names_input.trace - "${SMALL_RUN[@]}" --set workload.kind=trace --set workload.trace=trace.csv \
+    -o "$CASE_DIR/trace.csv"
+  check_error names_input.trace "is the input file 'trace.csv'"
+  diff -r -- "$SCRATCH/names_input.copy" "$CASE_DIR" >/dev/null ||
+    problems+=("names_input: the inputs or the directory changed")
+  rm -rf -- "$SCRATCH/names_input.copy"
+}
+
 # in_tmpfs NAME POINT OPTIONS: runs case NAME in a private mount namespace, with a tmpfs mounted
 # (mount -o OPTIONS) on $CASE_DIR/POINT. The mount ends with the namespace, whatever happens.
 in_tmpfs() {
@@ -222,6 +258,8 @@ main() {
   MPIRUN=$(realpath -- "$2")
   SCRATCH=$3
   SELF=$(realpath -- "${BASH_SOURCE[0]}")
+  CASES=$(dirname -- "$SELF")/cases
+  TRACE=$(dirname -- "$SELF")/../../configs/traces/ring4.csv
   TIMEOUT=${HX_CLI_TIMEOUT:-60}
   [[ -x "$HXSIM" ]] || die "hxsim not found or not executable: $HXSIM"
   [[ -f "$MPIRUN" ]] || die "mpirun helper not found: $MPIRUN"
@@ -236,7 +274,7 @@ main() {
   HAVE_UNSHARE=0
   if unshare -m true 2>/dev/null; then HAVE_UNSHARE=1; fi
   local name passed=0 failed=0
-  for name in missing_dir under_file read_only file_size_limit full_disk; do
+  for name in missing_dir under_file read_only file_size_limit full_disk not_regular names_input; do
     if run_case "$name"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   done
   echo "$passed passed, $failed failed"

@@ -293,7 +293,7 @@ TEST(Hdf5Output, OutOfRangeIdsThrowOnEveryRankAndLeaveNoFile) {
 TEST(Hdf5Output, CheckOutputPathAcceptsWritablePathAndLeavesNothing) {
   const std::string path = scratch("check_ok");
   remove_both(path);
-  EXPECT_NO_THROW(check_output_path(MPI_COMM_WORLD, path));
+  EXPECT_NO_THROW(check_output_path(MPI_COMM_WORLD, path, {}));
   MPI_Barrier(MPI_COMM_WORLD);
   EXPECT_FALSE(fs::exists(path));
   EXPECT_FALSE(fs::exists(path + ".partial"));
@@ -304,7 +304,7 @@ TEST(Hdf5Output, CheckOutputPathRejectsDirectoryAndMissingParent) {
   EXPECT_THROW(
       {
         try {
-          check_output_path(MPI_COMM_WORLD, dir);
+          check_output_path(MPI_COMM_WORLD, dir, {});
         } catch (const OutputError& e) {
           EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
           throw;
@@ -312,7 +312,7 @@ TEST(Hdf5Output, CheckOutputPathRejectsDirectoryAndMissingParent) {
       },
       OutputError);
   const std::string missing = scratch("missing_parent") + "/out.h5";
-  EXPECT_THROW(check_output_path(MPI_COMM_WORLD, missing), OutputError);
+  EXPECT_THROW(check_output_path(MPI_COMM_WORLD, missing, {}), OutputError);
 }
 
 }  // namespace
