@@ -32,8 +32,9 @@ struct OutputContent {
   std::vector<const Table*> tables;
 };
 
-/// Writes `content` to `<path>.partial`, then renames it to `path` once every rank has closed it.
-/// On any failure the partial file is removed and OutputError is thrown on every rank.
+/// Writes `content` to `<path>.<8 hex digits>.partial`, a new file of this call's own, then renames
+/// it to `path` once every rank has closed it. On any failure the partial file is removed and
+/// OutputError is thrown on every rank.
 void write_output(MPI_Comm comm, const std::string& path, const OutputContent& content);
 
 /// Checks before a run that `path` can be created: its directory exists and is writable, and

@@ -4,7 +4,7 @@
 #   - every rank exits by itself with code 3 (each rank records its own code; mpirun is told not
 #     to abort the job when one rank fails, so a rank left hanging is a timeout, not hidden);
 #   - stderr holds exactly one "hxsim: error: " message, naming the problem; nothing crashed;
-#   - nothing is left behind: no <name>.partial, no other new file, and an output file of the
+#   - nothing is left behind: no <name>.*.partial, no other new file, and an output file of the
 #     same name from an earlier run is byte-identical afterwards.
 # Cases:
 #   missing_dir       -o into a directory that does not exist
