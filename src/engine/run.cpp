@@ -144,8 +144,16 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
       options.checkpoint_dir.empty() ? default_checkpoint_dir(options.output)
                                      : options.checkpoint_dir,
       options.checkpoint_keep, config.text, restart_config_hash(config.text), options.output};
+  const SimTime end = config.sim.time("end_time");
   if (options.restart) {
     check_compatible(options.restart->manifest(), target.config_hash, options.restart->path());
+    // Statistics up to the checkpoint cannot be cut back to an earlier end.
+    const SimTime at = SimTime::ps(options.restart->manifest().time_ps);
+    if (end < at) {
+      throw InputError("sim.end_time = " + format_time(end) + " is before the time of checkpoint " +
+                       options.restart->path() + " (" + format_time(at) +
+                       "); a restart runs on from there: give sim.end_time >= " + format_time(at));
+    }
   }
 
   const Model& model = *config.model;
@@ -202,7 +210,6 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
     return requests;
   };
 
-  const SimTime end = config.sim.time("end_time");
   // Without an end time, progress is measured against when the model expects to finish.
   Progress progress(rank == 0 ? options.progress : ProgressMode::kOff, options.progress_interval_s,
                     end.is_infinite() ? model.expected_end() : end);
