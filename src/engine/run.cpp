@@ -13,6 +13,7 @@
 #include "engine/memory.h"
 #include "engine/output_tables.h"
 #include "engine/table_reduce.h"
+#include "io/collective.h"
 #include "io/config_file.h"
 #include "io/hdf5_output.h"
 #include "partition/partitioner.h"
@@ -76,6 +77,22 @@ void throw_if_stopped(MPI_Comm comm, const Simulation& sim) {
         all.substr(static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i]));
   }
   throw DeadlockError(report);
+}
+
+// Rank 0 only: why checkpoints cannot go to `dir` (it or the nearest existing directory above it
+// is a file), or "". Found before the run rather than at its first checkpoint.
+std::string diagnose_checkpoint_dir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (fs::path p = dir; !p.empty(); p = p.parent_path()) {
+    const fs::file_status status = fs::status(p, ec);
+    if (!fs::exists(status)) continue;
+    if (fs::is_directory(status)) return "";
+    const std::string what = p == fs::path(dir) ? "it" : "'" + p.string() + "'";
+    return "checkpoint directory '" + dir + "': " + what +
+           " is not a directory; name another with --checkpoint-dir";
+  }
+  return "";
 }
 
 }  // namespace
@@ -144,6 +161,9 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
       options.checkpoint_dir.empty() ? default_checkpoint_dir(options.output)
                                      : options.checkpoint_dir,
       options.checkpoint_keep, config.text, restart_config_hash(config.text), options.output};
+  const std::string dir_error =
+      broadcast(comm, rank == 0 ? diagnose_checkpoint_dir(target.dir) : std::string(), 0);
+  if (!dir_error.empty()) throw InputError(dir_error);
   const SimTime end = config.sim.time("end_time");
   if (options.restart) {
     check_compatible(options.restart->manifest(), target.config_hash, options.restart->path());
