@@ -14,6 +14,8 @@
 #   file_size_limit   a full disk, simulated with `ulimit -f` in each rank: the write would go
 #                     past RLIMIT_FSIZE (which would kill hxsim with SIGXFSZ)
 #   full_disk         a real full disk: a small tmpfs in a private mount namespace
+#   checkpoint_full_disk  a checkpoint into a full disk (a small tmpfs): exit 3 and no
+#                     .ckpt-<time>.partial directory left behind
 #   not_regular       -o a FIFO, and a copy of /dev/null made with mknod (root): refused, not
 #                     replaced by a regular file
 #   names_input       -o the config, -o the trace, and a config named x.h5 run without -o (its
@@ -145,6 +147,15 @@ case_full_disk() {
   check_listing "$CASE_DIR/disk" out.h5
 }
 
+# Called with a 64 KiB tmpfs on $CASE_DIR/disk: too small for the quickstart's checkpoint.
+case_checkpoint_full_disk() {
+  run_hxsim checkpoint_full_disk - "${SMALL_RUN[@]}" --checkpoint-every 500cycles \
+    --checkpoint-dir "$CASE_DIR/disk/ckpt" -o "$CASE_DIR/out.h5"
+  check_error checkpoint_full_disk "cannot write checkpoint $CASE_DIR/disk/ckpt/ckpt-"
+  check_listing "$CASE_DIR/disk/ckpt"
+  check_listing "$CASE_DIR" disk
+}
+
 case_not_regular() {
   mkfifo -- "$CASE_DIR/fifo"
   run_hxsim not_regular.fifo - "${SMALL_RUN[@]}" -o "$CASE_DIR/fifo"
@@ -219,6 +230,13 @@ run_case() {
       fi
       in_tmpfs full_disk disk size=640k
       ;;
+    checkpoint_full_disk)
+      if [[ "$HAVE_UNSHARE" != 1 ]]; then
+        echo "SKIP  checkpoint_full_disk: needs unshare -m (root) for a private tmpfs"
+        return 0
+      fi
+      in_tmpfs checkpoint_full_disk disk size=64k
+      ;;
     *) "case_$name" ;;
   esac
   if ((${#problems[@]} == 0)); then
@@ -274,7 +292,8 @@ main() {
   HAVE_UNSHARE=0
   if unshare -m true 2>/dev/null; then HAVE_UNSHARE=1; fi
   local name passed=0 failed=0
-  for name in missing_dir under_file read_only file_size_limit full_disk not_regular names_input; do
+  for name in missing_dir under_file read_only file_size_limit full_disk checkpoint_full_disk \
+    not_regular names_input; do
     if run_case "$name"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   done
   echo "$passed passed, $failed failed"
