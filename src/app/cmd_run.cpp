@@ -1,5 +1,6 @@
 // `hxsim run` and `hxsim bench`: load a config (or a built-in one), run it, print a summary.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -55,6 +56,21 @@ void print_summary(const char* what, const ResolvedConfig& config, const RunResu
   for (const std::string& line : r.report) std::printf("  %s\n", line.c_str());
   if (!output.empty()) std::printf("  output: %s\n", output.c_str());
   std::fflush(stdout);
+}
+
+// A NaN result is an average over nothing; said on stderr, since the summary above omits it and
+// a script reading the file might take it for a number.
+void warn_undefined(const RunResult& r) {
+  std::string names;
+  for (const SummaryValue& v : r.summary) {
+    const double* x = std::get_if<double>(&v.value);
+    if (x && std::isnan(*x)) names += (names.empty() ? "" : ", ") + v.name;
+  }
+  if (names.empty()) return;
+  std::fprintf(stderr,
+               "hxsim: warning: /summary %s: NaN, an average over nothing (in a network run: no "
+               "measured packet was delivered, as past saturation); see docs/OUTPUT.md\n",
+               names.c_str());
 }
 
 // `cycle_time` converts a --checkpoint-every given in cycles.
@@ -138,7 +154,10 @@ int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
-  if (rank == 0) print_summary("run", config, r, ranks, output);
+  if (rank == 0) {
+    print_summary("run", config, r, ranks, output);
+    warn_undefined(r);
+  }
   return r.interrupted ? report_interrupted(rank, r, output) : 0;
 }
 
@@ -164,6 +183,7 @@ int command_bench(MPI_Comm comm, const Registry& registry, const std::string& na
   MPI_Gather(mine, 6, MPI_DOUBLE, all.data(), 6, MPI_DOUBLE, 0, comm);
   if (rank == 0) {
     print_summary("bench", config, r, ranks, output);
+    warn_undefined(r);
     for (int i = 0; i < ranks; ++i) {
       const double* v = &all[static_cast<std::size_t>(6 * i)];
       std::printf(
