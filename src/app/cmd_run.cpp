@@ -79,6 +79,7 @@ RunOptions options_from(const RunArgs& args, std::string output, std::vector<std
   RunOptions o;
   o.output = std::move(output);
   o.inputs = std::move(inputs);
+  o.check_memory = !args.ignore_memory_check;
   o.progress = parse_progress_mode(args.progress);
   o.progress_interval_s = args.progress_interval_s;
   o.checkpoint_dir = args.checkpoint_dir;

@@ -21,6 +21,7 @@ struct RunArgs {
   std::string progress = "auto";
   double progress_interval_s = 10.0;
   bool no_output = false;
+  bool ignore_memory_check = false;
   // Checkpoints and interruptions (docs/OPERATIONS.md).
   std::string restart;           // a checkpoint, or a checkpoint directory (its latest)
   std::string checkpoint_dir;    // default: <output>.ckpt

@@ -59,6 +59,8 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
         ->capture_default_str();
     sub->add_option("--on-sigusr2", run.on_sigusr2, "checkpoint, stop or ignore")
         ->capture_default_str();
+    sub->add_flag("--ignore-memory-check", run.ignore_memory_check,
+                  "build the model even if its estimated memory exceeds what the nodes have");
   };
 
   CLI::App* run_cmd = app.add_subcommand("run", "run a simulation (no CONFIG: the quickstart)");

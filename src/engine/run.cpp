@@ -177,6 +177,9 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   }
 
   const Model& model = *config.model;
+  if (options.check_memory) {
+    check_build_memory(comm, model, static_cast<uint64_t>(config.sim.integer("seed")));
+  }
   const auto partition = make_partition(config.sim.text("partitioner"), model, ranks);
   RunResult result;
   result.cut = reduce_cut(comm, analyse_rank(model, *partition, rank));
