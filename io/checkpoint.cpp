@@ -280,8 +280,16 @@ std::string write_checkpoint(MPI_Comm comm, const std::string& dir, int keep,
   const std::string name = checkpoint_name(manifest.time_ps);
   const std::string partial = (fs::path(dir) / ("." + name + ".partial")).string();
   const std::string final_path = (fs::path(dir) / name).string();
+  const std::string latest = (fs::path(dir) / "latest").string();
+  // Every rank is past its writes once the error is agreed: rank 0 removes what they left.
   auto fail_if = [&](const std::string& error) {
-    if (!error.empty()) throw OutputError("cannot write checkpoint " + final_path + ": " + error);
+    if (error.empty()) return;
+    if (rank == 0) {
+      std::error_code ec;
+      fs::remove_all(partial, ec);
+      fs::remove(latest + ".partial", ec);
+    }
+    throw OutputError("cannot write checkpoint " + final_path + ": " + error);
   };
 
   std::string error;
@@ -318,7 +326,6 @@ std::string write_checkpoint(MPI_Comm comm, const std::string& dir, int keep,
       // A checkpoint at the same time (a restarted run passing it again) is the same state.
       fs::remove_all(final_path);
       fs::rename(partial, final_path);
-      const std::string latest = (fs::path(dir) / "latest").string();
       write_small_file(latest + ".partial", name + "\n");
       fs::rename(latest + ".partial", latest);
       sync_path(dir);

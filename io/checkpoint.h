@@ -89,7 +89,8 @@ class CheckpointRankWriter {
 /// Collective over `comm`: writes a checkpoint into `dir` (created if needed); `fill` adds this
 /// rank's records. `manifest` has every field but `ranks` and `index_hashes`, which this fills.
 /// Keeps the newest `keep` checkpoints in `dir`. Returns the new checkpoint's path. OutputError
-/// on every rank if any rank fails; the previous checkpoints are then untouched.
+/// on every rank if any rank fails; the partial checkpoint is then removed and the previous
+/// checkpoints are untouched.
 std::string write_checkpoint(MPI_Comm comm, const std::string& dir, int keep,
                              CheckpointManifest manifest, const std::string& config_text,
                              const std::function<void(CheckpointRankWriter&)>& fill);

@@ -1,17 +1,20 @@
 // Writes the run's HDF5 file with parallel HDF5: tables redistributed by id, attributes, texts.
 #include "io/hdf5_output.h"
 
+#include <fcntl.h>
 #include <hdf5.h>
 #include <hdf5_hl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -102,8 +105,28 @@ Types types_of() {
 
 std::string absolute(const std::string& path) { return path.starts_with('/') ? path : "/" + path; }
 
-/// Rank 0 only: why `path` cannot be written, or "" if it looks writable.
-std::string diagnose_path(const std::string& path) {
+/// Creates an empty `<path>.<8 hex digits>.partial` that no other run has (O_EXCL) and returns
+/// its name; "" with errno set if it cannot. Two runs writing the same output then each write
+/// their own file, so whichever renames last leaves one whole run's file under `path`.
+std::string create_partial(const std::string& path) {
+  std::random_device random;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    char suffix[24];
+    std::snprintf(suffix, sizeof suffix, ".%08x.partial", static_cast<unsigned>(random()));
+    const std::string name = path + suffix;
+    const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd >= 0) {
+      ::close(fd);
+      return name;
+    }
+    if (errno != EEXIST) break;
+  }
+  return "";
+}
+
+/// Rank 0 only: why `path` cannot be written, or "" if it looks writable. `inputs`: files the
+/// output must not replace.
+std::string diagnose_path(const std::string& path, const std::vector<std::string>& inputs) {
   namespace fs = std::filesystem;
   if (path.empty()) return "the output path is empty";
   std::error_code ec;
@@ -114,18 +137,23 @@ std::string diagnose_path(const std::string& path) {
     if (!fs::exists(status)) return "directory '" + dir_name + "' does not exist";
     if (!fs::is_directory(status)) return "'" + dir_name + "' is not a directory";
   }
-  if (fs::is_directory(path, ec)) return "'" + path + "' is a directory";
-  // Probe with the name write_output will use; keep a file that was already there (it may be
-  // another run's partial output), only remove our own probe.
-  const std::string partial = path + ".partial";
-  if (fs::is_directory(partial, ec)) return "'" + partial + "' is a directory";
-  const bool existed = fs::exists(partial, ec);
-  std::FILE* probe = std::fopen(partial.c_str(), "a");
-  if (probe == nullptr) {
+  const fs::file_status target = fs::status(path, ec);
+  if (fs::is_directory(target)) return "'" + path + "' is a directory";
+  // The finished file is renamed over `path`, which would replace a device (as root, even
+  // /dev/null) or a pipe with a regular file.
+  if (fs::exists(target) && !fs::is_regular_file(target)) {
+    return "'" + path + "' exists and is not a regular file";
+  }
+  for (const std::string& input : inputs) {
+    if (fs::equivalent(path, input, ec)) {
+      return "'" + path + "' is the input file '" + input + "'; name another output with -o";
+    }
+  }
+  const std::string probe = create_partial(path);
+  if (probe.empty()) {
     return "cannot create files in directory '" + dir_name + "' (" + std::strerror(errno) + ")";
   }
-  std::fclose(probe);
-  if (!existed) fs::remove(partial, ec);
+  fs::remove(probe, ec);
   return {};
 }
 
@@ -421,7 +449,7 @@ std::string write_table(const Context& ctx, const Table& table) {
   return error;
 }
 
-Handle create_file(MPI_Comm comm, int rank, const std::string& path, const std::string& partial) {
+Handle create_file(MPI_Comm comm, const std::string& partial) {
   const Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "creating file access properties");
   check(H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL), "selecting MPI-IO");
   const Handle fcpl(H5Pcreate(H5P_FILE_CREATE), H5Pclose, "creating file properties");
@@ -429,12 +457,7 @@ Handle create_file(MPI_Comm comm, int rank, const std::string& path, const std::
   check(H5Pset_link_creation_order(fcpl.get(), order), "setting link creation order");
   check(H5Pset_attr_creation_order(fcpl.get(), order), "setting attribute creation order");
   const hid_t file = H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get());
-  if (file < 0) {
-    const std::string detail = hdf5_detail();
-    const std::string reason = rank == 0 ? diagnose_path(path) : std::string();
-    throw std::runtime_error("cannot create '" + partial + "'" +
-                             (reason.empty() ? detail : ": " + reason));
-  }
+  if (file < 0) throw std::runtime_error("cannot create '" + partial + "'" + hdf5_detail());
   return Handle(file, H5Fclose, "");
 }
 
@@ -442,19 +465,31 @@ Handle create_file(MPI_Comm comm, int rank, const std::string& path, const std::
 
 void write_output(MPI_Comm comm, const std::string& path, const OutputContent& content) {
   const QuietHdf5Errors quiet;
-  const std::string partial = path + ".partial";
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
 
-  std::string error;
+  // Rank 0 creates the partial file under a name of this run's own; all ranks then open it.
+  std::string partial, error;
+  if (rank == 0) {
+    partial = create_partial(path);
+    if (partial.empty()) {
+      const std::string why = std::strerror(errno);
+      const std::string reason = diagnose_path(path, {});
+      error = "cannot create '" + path + ".*.partial': " + (reason.empty() ? why : reason);
+    }
+  }
+  partial = broadcast(comm, partial, 0);
+  error = broadcast(comm, error, 0);
   {
     Handle file, dxpl;
-    error = step(comm, [&] {
-      file = create_file(comm, rank, path, partial);
-      dxpl = Handle(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "creating transfer properties");
-      check(H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE), "selecting collective I/O");
-    });
+    if (error.empty()) {
+      error = step(comm, [&] {
+        file = create_file(comm, partial);
+        dxpl = Handle(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "creating transfer properties");
+        check(H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE), "selecting collective I/O");
+      });
+    }
     const std::string dir = std::filesystem::path(path).parent_path().string();
     const Context ctx{comm, rank, ranks, file.get(), dxpl.get(), partial, dir.empty() ? "." : dir};
     for (const auto& [text_path, text] : content.texts) {
@@ -483,15 +518,17 @@ void write_output(MPI_Comm comm, const std::string& path, const OutputContent& c
     error = broadcast(comm, rename_error, 0);
   }
   if (!error.empty()) {
-    if (rank == 0) std::remove(partial.c_str());
+    if (rank == 0 && !partial.empty()) std::remove(partial.c_str());
     throw OutputError("cannot write output '" + path + "': " + error);
   }
 }
 
-void check_output_path(MPI_Comm comm, const std::string& path) {
+void check_output_path(MPI_Comm comm, const std::string& path,
+                       const std::vector<std::string>& inputs) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  const std::string error = broadcast(comm, rank == 0 ? diagnose_path(path) : std::string(), 0);
+  const std::string error =
+      broadcast(comm, rank == 0 ? diagnose_path(path, inputs) : std::string(), 0);
   if (!error.empty()) throw OutputError("cannot write output '" + path + "': " + error);
 }
 

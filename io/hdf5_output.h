@@ -32,12 +32,16 @@ struct OutputContent {
   std::vector<const Table*> tables;
 };
 
-/// Writes `content` to `<path>.partial`, then renames it to `path` once every rank has closed it.
-/// On any failure the partial file is removed and OutputError is thrown on every rank.
+/// Writes `content` to `<path>.<8 hex digits>.partial`, a new file of this call's own, then renames
+/// it to `path` once every rank has closed it. On any failure the partial file is removed and
+/// OutputError is thrown on every rank.
 void write_output(MPI_Comm comm, const std::string& path, const OutputContent& content);
 
-/// Checks before a run that `path` can be created (its directory exists and is writable, and
-/// `path` is not a directory). Throws OutputError on every rank if not.
-void check_output_path(MPI_Comm comm, const std::string& path);
+/// Checks before a run that `path` can be created: its directory exists and is writable, and
+/// `path` is not a directory, a device or another file that is not a regular file, nor one of
+/// `inputs` (the config, a trace: compared as files, so other names of them count too). Throws
+/// OutputError on every rank if not.
+void check_output_path(MPI_Comm comm, const std::string& path,
+                       const std::vector<std::string>& inputs);
 
 }  // namespace hx

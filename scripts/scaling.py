@@ -15,7 +15,7 @@ slurm/scaling.sbatch. Without CONFIG, hxsim runs its built-in quickstart.
 
 Run k of rank count R writes DIR/run_rR.h5 (DIR/run_rR_k.h5 for k >= 2 with --repeat) through
 scripts/mpirun.sh, with its output in DIR/run_rR.log. A run whose file exists is skipped (hxsim
-writes FILE.partial and renames it when done, so an existing file is a finished run), which makes
+writes FILE.<random>.partial and renames it when done, so an existing file is a finished run), which makes
 a series resumable; DIR/runs.json records each file's config and overrides, and a file made by
 different ones is an error rather than a silent reuse. --collect reads every *.h5 in DIR that has
 an /engine table (slurm/scaling.sbatch's step<k>-np<R>.h5 too).

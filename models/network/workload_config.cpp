@@ -90,7 +90,7 @@ std::unique_ptr<wl::Workload> make_trace(const std::string& path, const NetworkC
     flows = wl::parse_trace_csv(in, path);
   }
   const uint32_t endpoints = net.topology->num_endpoints();
-  wl::validate_trace(flows, endpoints, path);
+  wl::validate_trace(flows, endpoints, net.router.flit_bytes, path);
   return std::make_unique<wl::TraceWorkload>(flows, endpoints);
 }
 

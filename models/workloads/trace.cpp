@@ -19,7 +19,8 @@ namespace {
 
 constexpr const char* kHeader = "id,src,dst,bytes,start,deps";
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-constexpr size_t kCycleIdsShown = 16;  // a cycle through a million flows is not a message
+constexpr size_t kCycleIdsShown = 16;
+constexpr uint64_t kMaxFlits = std::numeric_limits<uint32_t>::max();  // per message  // a cycle through a million flows is not a message
 
 // "NAME:ROW: ": CSV rows are line numbers, so messages point into the file like a compiler's.
 std::string at(const std::string& name, uint64_t row) {
@@ -248,7 +249,8 @@ std::vector<TraceFlow> parse_trace_csv(std::istream& in, const std::string& name
   return flows;
 }
 
-void validate_trace(std::vector<TraceFlow>& flows, uint32_t endpoints, const std::string& name) {
+void validate_trace(std::vector<TraceFlow>& flows, uint32_t endpoints, uint64_t flit_bytes,
+                    const std::string& name) {
   if (flows.size() > kNone) {
     throw InputError(name + ": " + std::to_string(flows.size()) +
                      " flows; a trace holds at most 2^32 - 1 (message tags are flow indices)");
@@ -262,6 +264,13 @@ void validate_trace(std::vector<TraceFlow>& flows, uint32_t endpoints, const std
     if (f.src >= endpoints) fail(f, "src " + std::to_string(f.src) + " is not an endpoint" + range);
     if (f.dst >= endpoints) fail(f, "dst " + std::to_string(f.dst) + " is not an endpoint" + range);
     if (f.bytes == 0) fail(f, "bytes is 0; a flow carries at least 1 byte");
+    // Endpoints round a message up to whole flits and count them in 32 bits; rounding bytes near
+    // 2^64 up would wrap to 0 flits. Divide first, so the check cannot wrap itself.
+    if (f.bytes / flit_bytes + (f.bytes % flit_bytes != 0) > kMaxFlits) {
+      fail(f, "bytes " + std::to_string(f.bytes) + " is more than a message carries: at most " +
+                  std::to_string(kMaxFlits) + " flits of " + std::to_string(flit_bytes) +
+                  " bytes; split the flow");
+    }
     if (f.start_ps < 0) fail(f, "start " + format_time(SimTime::ps(f.start_ps)) + " is negative");
     std::sort(f.deps.begin(), f.deps.end());
     f.deps.erase(std::unique(f.deps.begin(), f.deps.end()), f.deps.end());

@@ -28,11 +28,13 @@ struct TraceFlow {
 /// malformed line. Does not validate across flows (validate_trace does).
 std::vector<TraceFlow> parse_trace_csv(std::istream& in, const std::string& name);
 
-/// Checks the flows for a network of `endpoints` endpoints and throws InputError
-/// "NAME:ROW: flow ID: reason" on the first problem: endpoint out of range, zero bytes, negative
-/// start, duplicate id, unknown or self dependency, a dependency not local to the flow's source
-/// endpoint, a dependency cycle. Sorts each flow's deps and drops repeated ones.
-void validate_trace(std::vector<TraceFlow>& flows, uint32_t endpoints, const std::string& name);
+/// Checks the flows for a network of `endpoints` endpoints with flits of `flit_bytes` and throws
+/// InputError "NAME:ROW: flow ID: reason" on the first problem: endpoint out of range, zero
+/// bytes, more bytes than a message carries (2^32 - 1 flits), negative start, duplicate id,
+/// unknown or self dependency, a dependency not local to the flow's source endpoint, a
+/// dependency cycle. Sorts each flow's deps and drops repeated ones.
+void validate_trace(std::vector<TraceFlow>& flows, uint32_t endpoints, uint64_t flit_bytes,
+                    const std::string& name);
 
 /// Replays validated flows: one phase for every endpoint that sends or receives a flow. A flow's
 /// send waits for its start time (a kDelay op) and for the local op of each dependency: the

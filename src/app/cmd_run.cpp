@@ -1,5 +1,6 @@
 // `hxsim run` and `hxsim bench`: load a config (or a built-in one), run it, print a summary.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -57,11 +58,28 @@ void print_summary(const char* what, const ResolvedConfig& config, const RunResu
   std::fflush(stdout);
 }
 
+// A NaN result is an average over nothing; said on stderr, since the summary above omits it and
+// a script reading the file might take it for a number.
+void warn_undefined(const RunResult& r) {
+  std::string names;
+  for (const SummaryValue& v : r.summary) {
+    const double* x = std::get_if<double>(&v.value);
+    if (x && std::isnan(*x)) names += (names.empty() ? "" : ", ") + v.name;
+  }
+  if (names.empty()) return;
+  std::fprintf(stderr,
+               "hxsim: warning: /summary %s: NaN, an average over nothing (in a network run: no "
+               "measured packet was delivered, as past saturation); see docs/OUTPUT.md\n",
+               names.c_str());
+}
+
 // `cycle_time` converts a --checkpoint-every given in cycles.
-RunOptions options_from(const RunArgs& args, std::string output, SimTime cycle_time,
-                        CheckpointReader* restart) {
+RunOptions options_from(const RunArgs& args, std::string output, std::vector<std::string> inputs,
+                        SimTime cycle_time, CheckpointReader* restart) {
   RunOptions o;
   o.output = std::move(output);
+  o.inputs = std::move(inputs);
+  o.check_memory = !args.ignore_memory_check;
   o.progress = parse_progress_mode(args.progress);
   o.progress_interval_s = args.progress_interval_s;
   o.checkpoint_dir = args.checkpoint_dir;
@@ -100,6 +118,16 @@ int report_interrupted(int rank, const RunResult& r, const std::string& output) 
 
 }  // namespace
 
+std::vector<std::string> input_files(const std::string& config_path, const Config& config) {
+  std::vector<std::string> files;
+  if (!config_path.empty()) files.push_back(config_path);
+  for (const Config::Entry& e : config.entries()) {
+    std::error_code ec;
+    if (!e.value.empty() && std::filesystem::is_regular_file(e.value, ec)) files.push_back(e.value);
+  }
+  return files;
+}
+
 int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args) {
   // A restart without a config file runs the config the checkpoint holds.
   std::unique_ptr<CheckpointReader> restart;
@@ -120,23 +148,30 @@ int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args) {
              : builtin       ? "quickstart.h5"
                              : std::filesystem::path(args.config).stem().string() + ".h5";
   }
-  const RunResult r = run_simulation(
-      comm, config, options_from(args, output, config.sim.time("cycle_time"), restart.get()));
+  const RunResult r =
+      run_simulation(comm, config,
+                     options_from(args, output, input_files(args.config, raw),
+                                  config.sim.time("cycle_time"), restart.get()));
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
-  if (rank == 0) print_summary("run", config, r, ranks, output);
+  if (rank == 0) {
+    print_summary("run", config, r, ranks, output);
+    warn_undefined(r);
+  }
   return r.interrupted ? report_interrupted(rank, r, output) : 0;
 }
 
 int command_bench(MPI_Comm comm, const Registry& registry, const std::string& name_or_config,
                   const RunArgs& args) {
   const bool builtin = name_or_config == "phold";
-  const ResolvedConfig config = resolve_config(
-      registry, load(builtin ? kBenchPholdConfig : name_or_config, builtin, args.overrides));
+  const Config raw = load(builtin ? kBenchPholdConfig : name_or_config, builtin, args.overrides);
+  const ResolvedConfig config = resolve_config(registry, raw);
   const std::string output = args.no_output ? "" : args.output;
   const RunResult r = run_simulation(
-      comm, config, options_from(args, output, config.sim.time("cycle_time"), nullptr));
+      comm, config,
+      options_from(args, output, input_files(builtin ? "" : name_or_config, raw),
+                   config.sim.time("cycle_time"), nullptr));
 
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
@@ -149,6 +184,7 @@ int command_bench(MPI_Comm comm, const Registry& registry, const std::string& na
   MPI_Gather(mine, 6, MPI_DOUBLE, all.data(), 6, MPI_DOUBLE, 0, comm);
   if (rank == 0) {
     print_summary("bench", config, r, ranks, output);
+    warn_undefined(r);
     for (int i = 0; i < ranks; ++i) {
       const double* v = &all[static_cast<std::size_t>(6 * i)];
       std::printf(

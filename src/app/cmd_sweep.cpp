@@ -47,7 +47,7 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
   const std::string output = args.output.empty()
                                  ? std::filesystem::path(args.config).stem().string() + "_sweep.h5"
                                  : args.output;
-  check_output_path(comm, output);
+  check_output_path(comm, output, input_files(args.config, config));
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/params.h"
 #include "core/registry.h"
 #include "engine/progress.h"
 #include "engine/sweep.h"
@@ -20,6 +21,7 @@ struct RunArgs {
   std::string progress = "auto";
   double progress_interval_s = 10.0;
   bool no_output = false;
+  bool ignore_memory_check = false;
   // Checkpoints and interruptions (docs/OPERATIONS.md).
   std::string restart;           // a checkpoint, or a checkpoint directory (its latest)
   std::string checkpoint_dir;    // default: <output>.ckpt
@@ -31,6 +33,9 @@ struct RunArgs {
 };
 
 int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args);
+/// The files a run reads, which its output must not replace: the config file (if any) and every
+/// config value that names an existing file (a trace).
+std::vector<std::string> input_files(const std::string& config_path, const Config& config);
 /// `name_or_config`: a built-in benchmark name ("phold") or a config file.
 int command_bench(MPI_Comm comm, const Registry& registry, const std::string& name_or_config,
                   const RunArgs& args);

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "app/commands.h"
@@ -13,6 +14,16 @@
 #include "models/register_all.h"
 
 namespace {
+
+// CLI::PositiveNumber's message prints its upper limit, the largest double, in 300 digits.
+const CLI::Validator kPositive(
+    [](std::string& text) {
+      char* end = nullptr;
+      const double v = std::strtod(text.c_str(), &end);
+      return !text.empty() && *end == '\0' && v > 0 ? std::string()
+                                                    : "'" + text + "' is not a number > 0";
+    },
+    "POSITIVE");
 
 int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   hx::Registry registry;
@@ -33,14 +44,14 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
     sub->add_option("--progress-interval", run.progress_interval_s,
                     "seconds between progress lines in batch logs")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(kPositive);
     sub->add_option("--checkpoint-dir", run.checkpoint_dir,
                     "where checkpoints go (default: <output>.ckpt)");
     sub->add_option("--checkpoint-every", run.checkpoint_every,
                     "checkpoint every simulated time (\"50us\") or wall time (\"wall:30m\")");
     sub->add_option("--checkpoint-keep", run.checkpoint_keep, "newest checkpoints to keep")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(kPositive);
     sub->add_option("--exit-after", run.exit_after,
                     "after this wall time (\"90m\", \"1:30:00\"): checkpoint, write partial "
                     "results and exit with code 5");
@@ -48,6 +59,8 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
         ->capture_default_str();
     sub->add_option("--on-sigusr2", run.on_sigusr2, "checkpoint, stop or ignore")
         ->capture_default_str();
+    sub->add_flag("--ignore-memory-check", run.ignore_memory_check,
+                  "build the model even if its estimated memory exceeds what the nodes have");
   };
 
   CLI::App* run_cmd = app.add_subcommand("run", "run a simulation (no CONFIG: the quickstart)");
@@ -77,7 +90,7 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   validate_cmd->add_option("--set", validate_overrides, "override a config value")->take_all();
   validate_cmd
       ->add_option("--ranks", validate_ranks, "rank count to partition for (default: this run's)")
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
 
   hx::SweepArgs sweep;
   CLI::App* sweep_cmd = app.add_subcommand(
@@ -90,13 +103,13 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   sweep_cmd->add_option("--set", sweep.overrides, "override a config value")->take_all();
   sweep_cmd->add_option("--start", sweep.sweep.start, "first offered load (flits/cycle/endpoint)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   sweep_cmd->add_option("--step", sweep.sweep.step, "load increment until saturation")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   sweep_cmd->add_option("--max", sweep.sweep.max, "highest load to try")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(kPositive);
   sweep_cmd
       ->add_option("--refine", sweep.sweep.refine,
                    "bisection steps between the last unsaturated and first saturated load")

@@ -5,9 +5,16 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
 
+#include "core/error.h"
 #include "core/stats.h"
 #include "engine/simulation.h"
+#include "io/collective.h"
 #include "partition/partitioner.h"
 
 namespace hx {
@@ -40,7 +47,102 @@ std::size_t heap_in_use() {
   return m.uordblks + m.hblkhd;
 }
 
+// The number a /proc or cgroup file starts with; none for "max" (no limit) or a missing file.
+std::optional<uint64_t> read_number(const std::string& path) {
+  std::ifstream in(path);
+  uint64_t v = 0;
+  if (in >> v) return v;
+  return std::nullopt;
+}
+
+// MemAvailable in /proc/meminfo, in bytes (the kernel's estimate of what can be allocated
+// without swapping, page cache it can drop included).
+std::optional<uint64_t> mem_available() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  uint64_t kib = 0;
+  while (in >> key >> kib) {
+    if (key == "MemAvailable:") return kib * 1024;
+    in.ignore(256, '\n');
+  }
+  return std::nullopt;
+}
+
+std::string size_text(double bytes) {
+  static const char* const kUnits[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  std::size_t unit = 0;
+  for (; bytes >= 1024 && unit + 1 < std::size(kUnits); ++unit) bytes /= 1024;
+  char text[32];
+  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, kUnits[unit]);
+  return text;
+}
+
 }  // namespace
+
+uint64_t available_memory_bytes(std::string& source) {
+  namespace fs = std::filesystem;
+  uint64_t available = mem_available().value_or(UINT64_MAX);
+  source = "MemAvailable in /proc/meminfo";
+  // Lines "0::/path" (cgroup v2) or "4:memory:/path" (v1); a limit on any group above this
+  // process's own applies to it too.
+  std::ifstream groups("/proc/self/cgroup");
+  std::string line;
+  while (std::getline(groups, line)) {
+    const std::size_t a = line.find(':'), b = line.find(':', a + 1);
+    if (a == std::string::npos || b == std::string::npos) continue;
+    const std::string controllers = "," + line.substr(a + 1, b - a - 1) + ",";
+    fs::path root = "/sys/fs/cgroup";
+    std::string file = "memory.max";
+    if (controllers.find(",memory,") != std::string::npos) {
+      root /= "memory";
+      file = "memory.limit_in_bytes";
+    } else if (controllers != ",,") {
+      continue;
+    }
+    for (fs::path dir = root.string() + line.substr(b + 1);; dir = dir.parent_path()) {
+      const std::optional<uint64_t> limit = read_number((dir / file).string());
+      if (limit && *limit < available) {
+        available = *limit;
+        source = "cgroup limit " + (dir / file).string();
+      }
+      if (dir.string().size() <= root.string().size()) break;
+    }
+  }
+  return available;
+}
+
+void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  BuildMemorySample sample;
+  if (rank == 0) sample = sample_build_memory(model, seed);
+  double per_component = sample.per_component();
+  MPI_Bcast(&per_component, 1, MPI_DOUBLE, 0, comm);
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  int node_ranks = 1;
+  MPI_Comm_size(node, &node_ranks);
+  MPI_Comm_free(&node);
+
+  const double components = static_cast<double>(model.num_components());
+  const double need = per_component * components / ranks;  // per rank
+  std::string source;
+  const double available = static_cast<double>(available_memory_bytes(source)) / node_ranks;
+  std::string error;
+  if (need > available) {
+    std::ostringstream m;
+    m << "building this model needs about " << size_text(need * ranks) << " (" << size_text(need)
+      << " on each of " << ranks << " rank(s): " << static_cast<uint64_t>(per_component)
+      << " bytes for each of " << model.num_components()
+      << " components, measured on a sample), but this node offers " << size_text(available)
+      << " to each of its " << node_ranks << " rank(s) (" << source
+      << "); use more nodes or a smaller model, or pass --ignore-memory-check to try anyway";
+    error = m.str();
+  }
+  error = agree(comm, error);
+  if (!error.empty()) throw InputError(error);
+}
 
 uint64_t peak_rss_bytes() {
   rusage usage{};

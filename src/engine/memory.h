@@ -3,6 +3,8 @@
 // estimates what each rank of a partition will need before anything large is built.
 #pragma once
 
+#include <mpi.h>
+
 #include <cstdint>
 #include <string>
 
@@ -27,5 +29,17 @@ struct BuildMemorySample {
 /// the heap it takes (glibc's mallinfo2). Pending events and output rows come on top.
 BuildMemorySample sample_build_memory(const Model& model, uint64_t seed,
                                       uint64_t max_components = 20000);
+
+/// Memory this node offers, in bytes: MemAvailable of /proc/meminfo, or a cgroup limit of this
+/// process if lower (v2 memory.max, v1 memory.limit_in_bytes, on its group or any above it).
+/// `source` says which of them it is.
+uint64_t available_memory_bytes(std::string& source);
+
+/// Collective: throws InputError on every rank when building `model` on `comm` would take more
+/// memory than some node has: the build memory per component (sample_build_memory, on rank 0),
+/// times a balanced share of the components per rank, against the node's available memory
+/// divided among its ranks. Checked before anything large is built, so such a run stops with
+/// the numbers instead of growing until the OOM killer ends it.
+void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed);
 
 }  // namespace hx

@@ -13,6 +13,7 @@
 #include "engine/memory.h"
 #include "engine/output_tables.h"
 #include "engine/table_reduce.h"
+#include "io/collective.h"
 #include "io/config_file.h"
 #include "io/hdf5_output.h"
 #include "partition/partitioner.h"
@@ -78,6 +79,22 @@ void throw_if_stopped(MPI_Comm comm, const Simulation& sim) {
   throw DeadlockError(report);
 }
 
+// Rank 0 only: why checkpoints cannot go to `dir` (it or the nearest existing directory above it
+// is a file), or "". Found before the run rather than at its first checkpoint.
+std::string diagnose_checkpoint_dir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (fs::path p = dir; !p.empty(); p = p.parent_path()) {
+    const fs::file_status status = fs::status(p, ec);
+    if (!fs::exists(status)) continue;
+    if (fs::is_directory(status)) return "";
+    const std::string what = p == fs::path(dir) ? "it" : "'" + p.string() + "'";
+    return "checkpoint directory '" + dir + "': " + what +
+           " is not a directory; name another with --checkpoint-dir";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::vector<ParamSpec> sim_params(const Registry& registry) {
@@ -139,16 +156,30 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   MPI_Comm_size(comm, &ranks);
   const Clock::time_point run_start = Clock::now();
   const std::string started = utc_timestamp();
-  if (!options.output.empty()) check_output_path(comm, options.output);
+  if (!options.output.empty()) check_output_path(comm, options.output, options.inputs);
   const CheckpointTarget target{
       options.checkpoint_dir.empty() ? default_checkpoint_dir(options.output)
                                      : options.checkpoint_dir,
       options.checkpoint_keep, config.text, restart_config_hash(config.text), options.output};
+  const std::string dir_error =
+      broadcast(comm, rank == 0 ? diagnose_checkpoint_dir(target.dir) : std::string(), 0);
+  if (!dir_error.empty()) throw InputError(dir_error);
+  const SimTime end = config.sim.time("end_time");
   if (options.restart) {
     check_compatible(options.restart->manifest(), target.config_hash, options.restart->path());
+    // Statistics up to the checkpoint cannot be cut back to an earlier end.
+    const SimTime at = SimTime::ps(options.restart->manifest().time_ps);
+    if (end < at) {
+      throw InputError("sim.end_time = " + format_time(end) + " is before the time of checkpoint " +
+                       options.restart->path() + " (" + format_time(at) +
+                       "); a restart runs on from there: give sim.end_time >= " + format_time(at));
+    }
   }
 
   const Model& model = *config.model;
+  if (options.check_memory) {
+    check_build_memory(comm, model, static_cast<uint64_t>(config.sim.integer("seed")));
+  }
   const auto partition = make_partition(config.sim.text("partitioner"), model, ranks);
   RunResult result;
   result.cut = reduce_cut(comm, analyse_rank(model, *partition, rank));
@@ -202,7 +233,6 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
     return requests;
   };
 
-  const SimTime end = config.sim.time("end_time");
   // Without an end time, progress is measured against when the model expects to finish.
   Progress progress(rank == 0 ? options.progress : ProgressMode::kOff, options.progress_interval_s,
                     end.is_infinite() ? model.expected_end() : end);

@@ -34,7 +34,9 @@ struct ResolvedConfig {
 ResolvedConfig resolve_config(const Registry& registry, const Config& config);
 
 struct RunOptions {
-  std::string output;  // empty: write no file
+  std::string output;               // empty: write no file
+  std::vector<std::string> inputs;  // files the output must not replace (config, trace)
+  bool check_memory = true;         // refuse a build the nodes have no memory for
   ProgressMode progress = ProgressMode::kAuto;
   double progress_interval_s = 10.0;
 

@@ -13,7 +13,7 @@
 #     "hxsim: error: " message at all;
 #   - nothing crashed (no "Segmentation fault", "signal", "core dumped", uncaught exception,
 #     MPI_ABORT) and nothing hung (each case has a time limit);
-#   - no output was left behind: no file under the -o name, no "<name>.partial", and nothing new
+#   - no output was left behind: no file under the -o name, no "<name>.*.partial", and nothing new
 #     in the case's scratch directory (hxsim runs there, so stray relative files are caught too).
 #
 # Usage: bad_input.sh HXSIM MPIRUN_SH SCRATCH_DIR CORPUS
@@ -96,6 +96,7 @@ run_case() {
 
   # Output paths that exist before the run (e.g. a directory given as -o) are not "left behind".
   local -a outs fresh_outs=()
+  local partial
   mapfile -t outs < <(output_paths "${args[@]}")
   local o
   for o in "${outs[@]}"; do
@@ -141,7 +142,9 @@ run_case() {
     [[ ! -e "$o" ]] || problems+=("output left behind: $o")
   done
   for o in "${outs[@]}"; do
-    [[ ! -e "$o.partial" ]] || problems+=("partial output left behind: $o.partial")
+    for partial in "$o".*.partial; do
+      [[ ! -e "$partial" ]] || problems+=("partial output left behind: $partial")
+    done
   done
   local left
   left=$(find "$dir" -mindepth 1 -maxdepth 1 -printf '%f ' 2>/dev/null)

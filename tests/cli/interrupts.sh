@@ -7,7 +7,8 @@
 #   --exit-after      exit 5 with a checkpoint
 #   --checkpoint-every wall:T   checkpoints every T of wall time, the newest --checkpoint-keep kept
 #   SIGUSR2 (mpirun)  2 ranks stop with a checkpoint written by both
-#   damaged or foreign checkpoints: refused with exit 2 and a message saying why, on every rank
+#   damaged or foreign checkpoints, and an end time before the checkpoint's: refused with exit 2
+#                     and a message saying why, on every rank
 # Usage: interrupts.sh HXSIM MPIRUN_SH H5COMPARE SCRATCH_DIR
 set -euo pipefail
 hxsim=$1 mpirun_sh=$2 h5compare=$3 scratch=$4
@@ -162,6 +163,8 @@ sed -i 's/^git_hash = .*/git_hash = 0123456789ab/; s/^boost_version = .*/boost_v
 refused "another build" "written by another build" 1 --restart foreign
 refused "another config" "belongs to another config" 1 long.toml --set phold.lps=2100 --restart "$good"
 refused "a missing checkpoint" "neither a checkpoint" 1 --restart no_such_dir
+refused "an end time before the checkpoint's" "is before the time of checkpoint" 1 \
+  --restart "$good" --set sim.end_time=1ns
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -4,7 +4,7 @@
 #   - every rank exits by itself with code 3 (each rank records its own code; mpirun is told not
 #     to abort the job when one rank fails, so a rank left hanging is a timeout, not hidden);
 #   - stderr holds exactly one "hxsim: error: " message, naming the problem; nothing crashed;
-#   - nothing is left behind: no <name>.partial, no other new file, and an output file of the
+#   - nothing is left behind: no <name>.*.partial, no other new file, and an output file of the
 #     same name from an earlier run is byte-identical afterwards.
 # Cases:
 #   missing_dir       -o into a directory that does not exist
@@ -14,6 +14,12 @@
 #   file_size_limit   a full disk, simulated with `ulimit -f` in each rank: the write would go
 #                     past RLIMIT_FSIZE (which would kill hxsim with SIGXFSZ)
 #   full_disk         a real full disk: a small tmpfs in a private mount namespace
+#   checkpoint_full_disk  a checkpoint into a full disk (a small tmpfs): exit 3 and no
+#                     .ckpt-<time>.partial directory left behind
+#   not_regular       -o a FIFO, and a copy of /dev/null made with mknod (root): refused, not
+#                     replaced by a regular file
+#   names_input       -o the config, -o the trace, and a config named x.h5 run without -o (its
+#                     default output is x.h5): refused, the input unchanged
 # The tmpfs cases need `unshare -m` (root with CAP_SYS_ADMIN); without it they are skipped.
 #
 # Usage: output_errors.sh HXSIM MPIRUN_SH SCRATCH_DIR
@@ -141,6 +147,47 @@ case_full_disk() {
   check_listing "$CASE_DIR/disk" out.h5
 }
 
+# Called with a 64 KiB tmpfs on $CASE_DIR/disk: too small for the quickstart's checkpoint.
+case_checkpoint_full_disk() {
+  run_hxsim checkpoint_full_disk - "${SMALL_RUN[@]}" --checkpoint-every 500cycles \
+    --checkpoint-dir "$CASE_DIR/disk/ckpt" -o "$CASE_DIR/out.h5"
+  check_error checkpoint_full_disk "cannot write checkpoint $CASE_DIR/disk/ckpt/ckpt-"
+  check_listing "$CASE_DIR/disk/ckpt"
+  check_listing "$CASE_DIR" disk
+}
+
+case_not_regular() {
+  mkfifo -- "$CASE_DIR/fifo"
+  run_hxsim not_regular.fifo - "${SMALL_RUN[@]}" -o "$CASE_DIR/fifo"
+  check_error not_regular.fifo "'$CASE_DIR/fifo' exists and is not a regular file"
+  [[ -p "$CASE_DIR/fifo" ]] || problems+=("fifo: $CASE_DIR/fifo is no longer a FIFO")
+  local -a left=(fifo)
+  if mknod -- "$CASE_DIR/null" c 1 3 2>/dev/null; then
+    left+=(null)
+    run_hxsim not_regular.device - "${SMALL_RUN[@]}" -o "$CASE_DIR/null"
+    check_error not_regular.device "'$CASE_DIR/null' exists and is not a regular file"
+    [[ -c "$CASE_DIR/null" ]] || problems+=("device: $CASE_DIR/null is no longer a device")
+  fi
+  check_listing "$CASE_DIR" "${left[@]}"
+}
+
+case_names_input() {
+  cp -- "$CASES/phold_small.toml" "$CASE_DIR/config.toml"
+  cp -- "$CASES/phold_small.toml" "$CASE_DIR/x.h5"
+  cp -- "$TRACE" "$CASE_DIR/trace.csv"
+  cp -r -- "$CASE_DIR" "$SCRATCH/names_input.copy"
+  run_hxsim names_input.config - run config.toml -o config.toml
+  check_error names_input.config "'config.toml' is the input file 'config.toml'"
+  run_hxsim names_input.default_output - run x.h5
+  check_error names_input.default_output "'x.h5' is the input file 'x.h5'"
+  run_hxsim names_input.trace - "${SMALL_RUN[@]}" --set workload.kind=trace --set workload.trace=trace.csv \
+    -o "$CASE_DIR/trace.csv"
+  check_error names_input.trace "is the input file 'trace.csv'"
+  diff -r -- "$SCRATCH/names_input.copy" "$CASE_DIR" >/dev/null ||
+    problems+=("names_input: the inputs or the directory changed")
+  rm -rf -- "$SCRATCH/names_input.copy"
+}
+
 # in_tmpfs NAME POINT OPTIONS: runs case NAME in a private mount namespace, with a tmpfs mounted
 # (mount -o OPTIONS) on $CASE_DIR/POINT. The mount ends with the namespace, whatever happens.
 in_tmpfs() {
@@ -183,6 +230,13 @@ run_case() {
       fi
       in_tmpfs full_disk disk size=640k
       ;;
+    checkpoint_full_disk)
+      if [[ "$HAVE_UNSHARE" != 1 ]]; then
+        echo "SKIP  checkpoint_full_disk: needs unshare -m (root) for a private tmpfs"
+        return 0
+      fi
+      in_tmpfs checkpoint_full_disk disk size=64k
+      ;;
     *) "case_$name" ;;
   esac
   if ((${#problems[@]} == 0)); then
@@ -222,6 +276,8 @@ main() {
   MPIRUN=$(realpath -- "$2")
   SCRATCH=$3
   SELF=$(realpath -- "${BASH_SOURCE[0]}")
+  CASES=$(dirname -- "$SELF")/cases
+  TRACE=$(dirname -- "$SELF")/../../configs/traces/ring4.csv
   TIMEOUT=${HX_CLI_TIMEOUT:-60}
   [[ -x "$HXSIM" ]] || die "hxsim not found or not executable: $HXSIM"
   [[ -f "$MPIRUN" ]] || die "mpirun helper not found: $MPIRUN"
@@ -236,7 +292,8 @@ main() {
   HAVE_UNSHARE=0
   if unshare -m true 2>/dev/null; then HAVE_UNSHARE=1; fi
   local name passed=0 failed=0
-  for name in missing_dir under_file read_only file_size_limit full_disk; do
+  for name in missing_dir under_file read_only file_size_limit full_disk checkpoint_full_disk \
+    not_regular names_input; do
     if run_case "$name"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   done
   echo "$passed passed, $failed failed"

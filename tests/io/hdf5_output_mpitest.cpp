@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <utility>
@@ -41,11 +43,24 @@ std::string scratch(const std::string& name) {
   return dir + "/" + name + "_np" + std::to_string(comm_size()) + ".h5";
 }
 
+// The partial files of `path` there are: `<path>.<8 hex digits>.partial`.
+std::vector<std::string> partials(const std::string& path) {
+  std::vector<std::string> found;
+  const fs::path dir = fs::path(path).parent_path();
+  const std::string prefix = fs::path(path).filename().string() + ".";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with(prefix) && name.ends_with(".partial")) found.push_back(name);
+  }
+  return found;
+}
+
 void remove_both(const std::string& path) {
   MPI_Barrier(MPI_COMM_WORLD);
   if (comm_rank() == 0) {
     fs::remove(path);
-    fs::remove(path + ".partial");
+    for (const std::string& name : partials(path)) fs::remove(fs::path(path).parent_path() / name);
   }
   MPI_Barrier(MPI_COMM_WORLD);
 }
@@ -168,7 +183,7 @@ void check_table_layout(hid_t file, const TableSpec& spec, uint64_t rows) {
 
 void check_written_file(const std::string& path) {
   EXPECT_TRUE(fs::exists(path));
-  EXPECT_FALSE(fs::exists(path + ".partial"));
+  EXPECT_TRUE(partials(path).empty());
   H5 file{H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
   ASSERT_GE(file.id, 0);
 
@@ -260,7 +275,7 @@ void expect_output_error(const std::string& path, const OutputContent& content,
   }
   MPI_Barrier(MPI_COMM_WORLD);
   EXPECT_FALSE(fs::exists(path));
-  EXPECT_FALSE(fs::exists(path + ".partial"));
+  EXPECT_TRUE(partials(path).empty());
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
@@ -293,10 +308,35 @@ TEST(Hdf5Output, OutOfRangeIdsThrowOnEveryRankAndLeaveNoFile) {
 TEST(Hdf5Output, CheckOutputPathAcceptsWritablePathAndLeavesNothing) {
   const std::string path = scratch("check_ok");
   remove_both(path);
-  EXPECT_NO_THROW(check_output_path(MPI_COMM_WORLD, path));
+  EXPECT_NO_THROW(check_output_path(MPI_COMM_WORLD, path, {}));
   MPI_Barrier(MPI_COMM_WORLD);
   EXPECT_FALSE(fs::exists(path));
-  EXPECT_FALSE(fs::exists(path + ".partial"));
+  EXPECT_TRUE(partials(path).empty());
+}
+
+// Two runs with the same output: each writes a partial file of its own, so neither truncates nor
+// renames away the other's, and the file under the final name is one whole run's.
+TEST(Hdf5Output, LeavesAnotherRunsPartialFileAlone) {
+  const std::string path = scratch("shared_output");
+  remove_both(path);
+  const std::string others = path + ".partial";  // the name every run used before
+  const std::string others_text = "another run, still writing";
+  if (comm_rank() == 0) std::ofstream(others) << others_text;
+  MPI_Barrier(MPI_COMM_WORLD);
+  const Table links = make_links();
+  OutputContent content;
+  content.tables = {&links};
+  EXPECT_NO_THROW(write_output(MPI_COMM_WORLD, path, content));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (comm_rank() == 0) {
+    std::ifstream in(others);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text, others_text);
+    EXPECT_GT(fs::file_size(path), others_text.size());
+    EXPECT_EQ(partials(path), std::vector<std::string>{fs::path(others).filename().string()});
+    fs::remove(others);
+  }
+  remove_both(path);
 }
 
 TEST(Hdf5Output, CheckOutputPathRejectsDirectoryAndMissingParent) {
@@ -304,7 +344,7 @@ TEST(Hdf5Output, CheckOutputPathRejectsDirectoryAndMissingParent) {
   EXPECT_THROW(
       {
         try {
-          check_output_path(MPI_COMM_WORLD, dir);
+          check_output_path(MPI_COMM_WORLD, dir, {});
         } catch (const OutputError& e) {
           EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
           throw;
@@ -312,7 +352,7 @@ TEST(Hdf5Output, CheckOutputPathRejectsDirectoryAndMissingParent) {
       },
       OutputError);
   const std::string missing = scratch("missing_parent") + "/out.h5";
-  EXPECT_THROW(check_output_path(MPI_COMM_WORLD, missing), OutputError);
+  EXPECT_THROW(check_output_path(MPI_COMM_WORLD, missing, {}), OutputError);
 }
 
 }  // namespace

@@ -93,7 +93,7 @@ TEST_F(TraceFile, ReadsHdf5) {
   EXPECT_TRUE(flows[0].deps.empty());
   EXPECT_EQ(flows[1].deps, std::vector<uint64_t>{10});
   EXPECT_EQ(flows[2].deps, (std::vector<uint64_t>{20, 10}));
-  EXPECT_EQ(error_of([&] { wl::validate_trace(flows, 3, path); }), "");
+  EXPECT_EQ(error_of([&] { wl::validate_trace(flows, 3, 8, path); }), "");
 }
 
 TEST_F(TraceFile, DependenciesMayBeLeftOutTogether) {
@@ -157,7 +157,7 @@ TEST_F(TraceFile, ReadsCsv) {
   const fs::path example = fs::path(__FILE__).parent_path() / "../../configs/traces/ring4.csv";
   std::vector<wl::TraceFlow> flows = read_trace_file(example.string());
   ASSERT_GE(flows.size(), 4u);
-  EXPECT_EQ(error_of([&] { wl::validate_trace(flows, 4, example.string()); }), "");
+  EXPECT_EQ(error_of([&] { wl::validate_trace(flows, 4, 8, example.string()); }), "");
   const std::string bad = (dir_ / "bad.csv").string();
   std::ofstream(bad) << "id,src,dst,bytes,start,deps\n1,0,1,10ns,0,\n";
   EXPECT_CONTAINS(error_of([&] { read_trace_file(bad); }), "bad.csv:2: bytes: '10ns'");

@@ -5,9 +5,9 @@
 #   run.sbatch with srun --mpi=pmix and with mpirun: complete results, equal to each other
 #   sweep_array.sbatch, a 2-entry table with comments: one complete result per entry
 #   scaling.sbatch, strong series 1;2 ranks: complete results, equal (any rank count, same data)
-#   requeue.sbatch under a 1-minute time limit: Slurm's SIGUSR1 -> checkpoint, exit 5, scontrol
-#     requeue, resume from the checkpoint; the final result is complete and equal to that of an
-#     uninterrupted run of the same config (run.sbatch)
+#   requeue.sbatch: SIGUSR1 to the batch shell (sent by the test, as Slurm's --signal=B:USR1
+#     would) -> checkpoint, exit 5, scontrol requeue, resume from the checkpoint; the final
+#     result is complete and equal to that of an uninterrupted run to the same end time
 # Usage: run_slurm_tests.sh HXSIM REPO_ROOT SCRATCH_DIR
 # Exit status 77 (ctest: skipped) without root or password-less sudo, which Slurm's daemons need.
 set -euo pipefail
@@ -39,25 +39,33 @@ export HXSIM=$hxsim MPIRUN=$root/scripts/mpirun.sh
 short="traffic.warmup=300cycles traffic.measure=1000cycles"
 submit() { sbatch --parsable "$@"; }
 
-# The requeue case meets a real time limit. Slurm checks time limits every 30 s (a fixed
-# interval, counted from slurmctld's start) and sends --signal=B:USR1@N at the first check that
-# is less than N + 30 s before the limit. With the minimum limit, 1 minute (--time=1), and the
-# template's own `#SBATCH --signal=B:USR1@600`, that is the first check after the job starts:
-# the job, submitted as soon as the fresh slurmctld is up, starts 1-3 s after it and gets USR1
-# 27-29 s later, 30 s before its limit. The run must still be going then: the PHOLD run below
-# takes about 60 s on 1 rank of this project's 2-core machine (8-9 M events/s), twice the 30 s
-# (at 4,500 ns it once took 60 s, then 26 s after the engine got faster). After the
-# requeue, the test raises the job's limit to 30 minutes so that the resumed start is not
-# signalled again: each start of a requeued job gets a new limit, hence a new signal, 10 minutes
-# before it (@600). The requeued job and its uninterrupted reference run on 1 rank each, side by
-# side, so that the minute the signal costs is spent on the reference too; the short jobs run
-# after them. Total: about 60 s + Slurm's requeue delay (cred_expire + 1 = 11 s) + 20 s.
+# The requeue case must not depend on the machine's speed: its first start runs to
+# sim.end_time = 1 s, hours of PHOLD, so it cannot end before the signal, which the test sends
+# itself (scancel --batch --signal=USR1, what Slurm's --signal=B:USR1@600 does before a time
+# limit) once hxsim's progress lines show it running: the batch shell's trap and hxsim's signal
+# handlers are in place by then. HXSIM is a wrapper that gives the resumed start (--restart)
+# sim.end_time = the checkpoint's time + 1,000 ns and writes that end time down; the reference
+# run, uninterrupted, goes to the same end time. Total: the short jobs, Slurm's requeue delay
+# (cred_expire + 1 = 11 s) and about 20 s of PHOLD.
 phold="$root/configs/bench_phold.toml"
-phold_set="sim.end_time=10000ns"
+cat >hxsim-resume <<EOF
+#!/bin/bash
+# hxsim, except that a resumed start ends 1,000 ns after the checkpoint it resumes from.
+args=("\$@")
+for ((i = 0; i + 1 < \${#args[@]}; i++)); do
+  if [[ "\${args[i]}" == --restart ]]; then
+    dir=\${args[i + 1]}
+    end=\$((\$(sed -n 's/^time_ps = //p' "\$dir/\$(cat "\$dir/latest")/manifest") + 1000000))ps
+    echo "\$end" >requeue.end_time
+    exec "$hxsim" "\$@" --set "sim.end_time=\$end"
+  fi
+done
+exec "$hxsim" "\$@"
+EOF
+chmod +x hxsim-resume
 
-requeue_job=$(CONFIG=$phold SET=$phold_set OUTPUT=requeue.h5 submit -n 1 --time=1 \
-  "$root/slurm/requeue.sbatch")
-reference_job=$(CONFIG=$phold SET=$phold_set OUTPUT=reference.h5 submit -n 1 "$root/slurm/run.sbatch")
+requeue_job=$(CONFIG=$phold SET=sim.end_time=1s OUTPUT=requeue.h5 HXSIM=$scratch/hxsim-resume \
+  HXSIM_ARGS="--progress-interval 0.5" submit -n 1 "$root/slurm/requeue.sbatch")
 srun_job=$(SET=$short OUTPUT=run-srun.h5 submit -n 2 "$root/slurm/run.sbatch")
 mpirun_job=$(LAUNCHER=mpirun SET=$short OUTPUT=run-mpirun.h5 submit -n 2 "$root/slurm/run.sbatch")
 cat >sweep.txt <<EOF
@@ -69,8 +77,8 @@ EOF
 sweep_job=$(TABLE=sweep.txt OUTPUT_DIR=sweep submit -n 1 --array=1-2 "$root/slurm/sweep_array.sbatch")
 scaling_job=$(CONFIG=$phold SET="sim.end_time=100ns phold.lps=20000" SERIES="1; 2" \
   OUTPUT_DIR=scaling submit -n 2 "$root/slurm/scaling.sbatch")
-echo "slurm test: submitted requeue $requeue_job, reference $reference_job, run $srun_job (srun)" \
-  "$mpirun_job (mpirun), sweep $sweep_job, scaling $scaling_job"
+echo "slurm test: submitted requeue $requeue_job, run $srun_job (srun), $mpirun_job (mpirun)," \
+  "sweep $sweep_job, scaling $scaling_job"
 
 diagnose() {
   echo "--- squeue"; squeue || true
@@ -89,21 +97,20 @@ fail() {
 job_lines() { scontrol show job -o "$1" 2>/dev/null || true; }
 field() { grep -o "\b$1=[^ ]*" <<<"$2" | head -1 | cut -d= -f2; }
 
-# Waits until job $1 has been requeued once, then lifts its time limit to 30 minutes.
-extend_after_requeue() {
-  local job=$1 deadline=$((SECONDS + 120)) line
-  while :; do
-    line=$(job_lines "$job")
-    [[ "$(field Restarts "$line")" == 0 ]] || break
-    case $(field JobState "$line") in
-      PENDING | CONFIGURING | RUNNING | COMPLETING) ;;
-      *) fail "job $job ended ($(field JobState "$line")) before it was requeued" ;;
+# Waits until hxsim in job $1 reports progress (a generous limit only guards against a hang),
+# then sends SIGUSR1 to the job's batch shell.
+signal_when_running() {
+  local job=$1 deadline=$((SECONDS + 240))
+  until grep -q "events/s" "hxsim-long-$job.out" 2>/dev/null; do
+    case $(field JobState "$(job_lines "$job")") in
+      PENDING | CONFIGURING | RUNNING) ;;
+      *) fail "job $job ended before hxsim reported progress" ;;
     esac
-    ((SECONDS < deadline)) || fail "job $job not requeued within 120 s"
-    sleep 0.5
+    ((SECONDS < deadline)) || fail "job $job: no progress from hxsim within 240 s"
+    sleep 0.2
   done
-  scontrol update JobId="$job" TimeLimit=30
-  echo "slurm test: job $job requeued after $((SECONDS - begin)) s; time limit now 30 minutes"
+  scancel --batch --signal=USR1 "$job"
+  echo "slurm test: job $job running after $((SECONDS - begin)) s; SIGUSR1 sent to its batch shell"
 }
 
 # Waits for all the given jobs (every task of an array) to end; polls them together so that none
@@ -141,9 +148,13 @@ wait_all() {
   done
 }
 
-extend_after_requeue "$requeue_job"
-wait_all "$requeue_job" "$srun_job" "$mpirun_job" "$sweep_job" "$scaling_job" "$reference_job"
+signal_when_running "$requeue_job"
+wait_all "$requeue_job" "$srun_job" "$mpirun_job" "$sweep_job" "$scaling_job"
 echo "slurm test: all jobs ended after $((SECONDS - begin)) s"
+reference_end=$(cat requeue.end_time 2>/dev/null) || fail "the resumed start wrote no end time"
+"$hxsim" run "$phold" --set "sim.end_time=$reference_end" -o reference.h5 --progress off \
+  >reference.log 2>&1 || fail "the reference run to $reference_end failed: $(cat reference.log)"
+echo "slurm test: reference run to $reference_end done after $((SECONDS - begin)) s"
 
 failed=0
 check() { # check DESCRIPTION COMMAND...: runs the command, prints PASS or FAIL
@@ -193,7 +204,6 @@ check "scaling.sbatch results complete" complete_h5 scaling/step1-np1.h5 scaling
 check "scaling.sbatch: 1 and 2 ranks give equal results" \
   same_h5 scaling/step1-np1.h5 scaling/step2-np2.h5
 check "scaling.sbatch: scaling.tsv has a row per step" tsv_rows scaling/scaling.tsv 2
-check "reference run completed" completed "$reference_job"
 check "requeue.sbatch completed" completed "$requeue_job"
 check "requeue.sbatch: requeued once" test "${restarts[$requeue_job]}" = 1
 check "requeue.sbatch: USR1 forwarded" log_has "hxsim-long-$requeue_job.out" "SIGUSR1 at"

@@ -84,12 +84,12 @@ TraceFlow flow(uint64_t id, uint32_t src, uint32_t dst, std::vector<uint64_t> de
 }
 
 std::string validate_error(std::vector<TraceFlow> flows, uint32_t endpoints = 4) {
-  return error_of([&] { validate_trace(flows, endpoints, "t.csv"); });
+  return error_of([&] { validate_trace(flows, endpoints, 8, "t.csv"); });
 }
 
 TEST(TraceValidation, AcceptsAndNormalisesDeps) {
   std::vector<TraceFlow> flows = {flow(1, 0, 1), flow(2, 1, 0), flow(3, 0, 2, {2, 1, 2, 1})};
-  validate_trace(flows, 4, "t.csv");
+  validate_trace(flows, 4, 8, "t.csv");
   EXPECT_EQ(flows[2].deps, (std::vector<uint64_t>{1, 2}));
 }
 
@@ -99,6 +99,13 @@ TEST(TraceValidation, RejectsBadFlows) {
                   "(0 to 3)");
   EXPECT_CONTAINS(validate_error({flow(1, 0, 9)}), "t.csv:2: flow 1: dst 9 is not an endpoint");
   EXPECT_CONTAINS(validate_error({flow(1, 0, 1, {}, 0, 0)}), "t.csv:2: flow 1: bytes is 0");
+  // 2^64 - 7 bytes: rounded up to 8-byte flits it would wrap to a message of 0 flits.
+  EXPECT_CONTAINS(validate_error({flow(1, 0, 1, {}, 0, ~uint64_t{0} - 6)}),
+                  "t.csv:2: flow 1: bytes 18446744073709551609 is more than a message carries: "
+                  "at most 4294967295 flits of 8 bytes");
+  EXPECT_CONTAINS(validate_error({flow(1, 0, 1, {}, 0, 8 * uint64_t{0xFFFFFFFF} + 1)}),
+                  "more than a message carries");
+  EXPECT_EQ(validate_error({flow(1, 0, 1, {}, 0, 8 * uint64_t{0xFFFFFFFF})}), "");
   EXPECT_CONTAINS(validate_error({flow(1, 0, 1, {}, -5000)}),
                   "t.csv:2: flow 1: start -5ns is negative");
   std::vector<TraceFlow> dup = {flow(1, 0, 1), flow(2, 0, 1), flow(1, 0, 1)};
@@ -142,7 +149,7 @@ TEST(TraceValidation, HandlesAMillionFlows) {
                          i == 0 ? std::vector<uint64_t>{} : std::vector<uint64_t>{i - 1}));
   }
   std::vector<TraceFlow> chain = flows;
-  validate_trace(chain, 2, "t.csv");
+  validate_trace(chain, 2, 8, "t.csv");
   const TraceWorkload workload(chain, 2);
   Program p;
   workload.generate(1, 0, p);
@@ -197,7 +204,7 @@ TEST(TraceWorkload, GeneratesLocalPrograms) {
       flow(1, 1, 0, {7}, 0, 70),         // 5: waits for a flow listed after it
       flow(7, 1, 0, {}, 0, 80),          // 6
   };
-  validate_trace(flows, 4, "t.csv");
+  validate_trace(flows, 4, 8, "t.csv");
   const TraceWorkload w(flows, 4);
   ASSERT_EQ(w.groups().size(), 1u);
   EXPECT_EQ(w.groups()[0].name, "trace");
@@ -231,7 +238,7 @@ TEST(TraceWorkload, GeneratesLocalPrograms) {
 TEST(TraceWorkload, SendsAndRecvsMatch) {
   std::vector<TraceFlow> flows = {flow(1, 0, 1), flow(2, 1, 2, {1}), flow(3, 2, 3, {2}),
                                   flow(4, 3, 0, {3}), flow(5, 0, 0, {4}, 7000)};
-  validate_trace(flows, 4, "t.csv");
+  validate_trace(flows, 4, 8, "t.csv");
   const TraceWorkload w(flows, 4);
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, int64_t> balance;  // bytes sent - received
   for (uint32_t e = 0; e < 4; ++e) {
