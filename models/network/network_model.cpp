@@ -200,6 +200,10 @@ void register_network_family(Registry& registry, TopologyFamily family,
     return std::make_unique<BuiltNetworkModel>(family.make(params.section(family.name)), params,
                                                family.name, files);
   };
+  info.closed_forms = family.closed_forms;
+  // The /summary values of network_stats.cpp; traffic.load is the [traffic] section's.
+  info.sweep = {"traffic.load",   "offered_load",   "accepted_load",           "latency_mean_ps",
+                "latency_p50_ps", "latency_p99_ps", "network_latency_mean_ps", "hops_mean"};
   registry.add(std::move(info));
 }
 
