@@ -52,7 +52,10 @@ void print_summary(const char* what, const ResolvedConfig& config, const RunResu
     std::printf("  resumed from a checkpoint: %llu events in all\n",
                 static_cast<unsigned long long>(r.total_events));
   }
-  for (const std::string& line : r.report) std::printf("  %s\n", line.c_str());
+  // A model's warnings (an unstable network run) go to stderr, where scripts and logs see them.
+  for (const std::string& line : r.report) {
+    std::fprintf(line.rfind("warning:", 0) == 0 ? stderr : stdout, "  %s\n", line.c_str());
+  }
   if (!output.empty()) std::printf("  output: %s\n", output.c_str());
   std::fflush(stdout);
 }

@@ -30,6 +30,7 @@ TableSpec sweep_table() {
               {"hops_mean", T::kF64, "1", "mean router-to-router hops"},
               {"saturated", T::kU64, "1", "1 if the point met the saturation criterion"},
               {"events", T::kU64, "1", "events the run handled"},
+              {"unstable", T::kU64, "1", "1 if its source queues grew without bound (saturated)"},
           }};
 }
 
@@ -65,7 +66,7 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
         std::printf("  %10.4f %10.4f %10.4f %12.1f %10.1f %10.3f %6s %.2f\n", p.target, p.offered,
                     p.accepted, p.latency_mean_ps / 1000.0,
                     static_cast<double>(p.latency_p99_ps) / 1000.0, p.hops_mean,
-                    p.saturated ? "yes" : "no", p.wall_s);
+                    p.unstable ? "unst" : p.saturated ? "yes" : "no", p.wall_s);
         std::fflush(stdout);
       });
 
@@ -75,7 +76,8 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
       const SweepPoint& p = result.points[i];
       table.add_row(i, {p.target, p.offered, p.accepted, p.latency_mean_ps, p.latency_p50_ps,
                         p.latency_p99_ps, p.network_latency_mean_ps, p.hops_mean,
-                        uint64_t{p.saturated ? 1u : 0u}, p.events});
+                        uint64_t{p.saturated ? 1u : 0u}, p.events,
+                        uint64_t{p.unstable ? 1u : 0u}});
     }
   }
   OutputContent content;

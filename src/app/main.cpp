@@ -107,7 +107,8 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   sweep_cmd->footer(
       "Saturation: a load is saturated when the accepted load falls more than 5% short of the "
       "offered load, or the mean latency exceeds 10x that of the first load, or no measured "
-      "packet arrives. The saturation throughput is the highest accepted load of any run.");
+      "packet arrives, or the run is unstable (its source queues grow through the window; such "
+      "a run ends early). The saturation throughput is the highest accepted load of any run.");
 
   std::string verify_config;
   std::vector<std::string> verify_overrides;

@@ -35,6 +35,8 @@ struct SweepMetrics {
   std::string offered, accepted;   // measured loads, in the unit of `load`
   std::string latency_mean;        // [ps]; the saturation test compares it with the first point's
   std::string latency_p50, latency_p99, network_latency_mean, hops_mean;  // reported per point
+  std::string unstable;       // summary value, non-zero when the run was unstable (saturated)
+  std::string stop_unstable;  // a flag parameter the sweep sets: an unstable run ends sooner
 };
 
 struct ModelInfo {

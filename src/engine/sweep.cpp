@@ -41,7 +41,8 @@ std::string load_text(double load) {
 std::string saturation_criterion(const SweepOptions& o, const SweepMetrics& m) {
   return "a load is saturated when " + m.accepted + " < (1 - " + load_text(o.margin) + ") * " +
          m.offered + ", or " + m.latency_mean + " > " + load_text(o.latency_factor) +
-         " x that of the first (lowest) load, or no measured packet arrived";
+         " x that of the first (lowest) load, or no measured packet arrived, or the run was "
+         "unstable (" + m.unstable + " = 1: its source queues grew through the window)";
 }
 
 SweepResult run_sweep(MPI_Comm comm, const Registry& registry, const Config& base,
@@ -56,6 +57,8 @@ SweepResult run_sweep(MPI_Comm comm, const Registry& registry, const Config& bas
   auto run_at = [&](double load) {
     Config config = base;
     apply_override(config, m.load + "=" + load_text(load));
+    // An unstable point is saturated whatever else it shows: no need to run it to the end.
+    apply_override(config, m.stop_unstable + "=true");
     const ResolvedConfig resolved = resolve_config(registry, config);
     RunOptions run;
     run.progress = ProgressMode::kOff;
@@ -70,10 +73,11 @@ SweepResult run_sweep(MPI_Comm comm, const Registry& registry, const Config& bas
     p.hops_mean = value_of(r.summary, m.hops_mean);
     p.latency_p50_ps = static_cast<int64_t>(value_of(r.summary, m.latency_p50));
     p.latency_p99_ps = static_cast<int64_t>(value_of(r.summary, m.latency_p99));
+    p.unstable = value_of(r.summary, m.unstable) != 0;
     p.events = r.total_events;
     p.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (result.points.empty()) reference_latency = p.latency_mean_ps;
-    p.saturated = std::isnan(p.latency_mean_ps) ||
+    p.saturated = p.unstable || std::isnan(p.latency_mean_ps) ||
                   p.accepted < (1.0 - options.margin) * p.offered ||
                   p.latency_mean_ps > options.latency_factor * reference_latency;
     result.points.push_back(p);

@@ -28,6 +28,7 @@ struct SweepPoint {
   double latency_mean_ps = 0, network_latency_mean_ps = 0, hops_mean = 0;
   int64_t latency_p50_ps = 0, latency_p99_ps = 0;
   bool saturated = false;
+  bool unstable = false;  // its source queues grew without bound (it counts as saturated)
   uint64_t events = 0;
   double wall_s = 0;
 };
