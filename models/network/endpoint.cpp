@@ -29,7 +29,8 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
       links_(&ctx.stats->table("links")),
       flows_(&ctx.stats->table("flows")),
       endpoints_(&ctx.stats->table("endpoints")),
-      totals_(&ctx.stats->table("network_totals")) {
+      totals_(&ctx.stats->table("network_totals")),
+      queue_samples_(&ctx.stats->table("queue_samples")) {
   std::vector<PortSpec> ports;
   net.topology->ports(id, ports);
   injectors_.resize(ports.size());
@@ -57,6 +58,7 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
     return;
   }
   sends_ = per_cycle > 0 && net.pattern->sends(index);
+  if (sends_) next_sample_ps_ = sample_ps(0);
 }
 
 void Endpoint::setup() {
@@ -127,6 +129,18 @@ void Endpoint::handle(const Event& e) {
 void Endpoint::generate() {
   const int64_t now = this->now().count_ps();
   const uint32_t packets = net_.traffic.message_packets;
+  if (now >= next_sample_ps_) sample_queue(now);
+  if (queued_packets_ + packets > net_.traffic.source_queue_limit) {
+    not_offered_ += packets;
+    if (net_.traffic.stop_unstable) {
+      // The run is unstable already: this source stops, so its load no longer costs time.
+      queue_ = RingQueue<Message>();
+      active_.clear();
+      return;
+    }
+    schedule_next_message();
+    return;
+  }
   queue_.push_back(Message{messages_++, now, 0, net_.pattern->destination(index_, rng_),
                            packets * net_.traffic.packet_flits, 0, kNoOp});
   queued_packets_ += packets;
@@ -222,6 +236,7 @@ bool Endpoint::inject_packet(uint32_t port, uint32_t slot, int64_t now) {
     inj.stats.record(net_, now, now + ser, flits);
     next_port_ = (port + 1) % static_cast<uint32_t>(injectors_.size());
     ++injected_;
+    if (now >= next_sample_ps_) sample_queue(now);
     --queued_packets_;
     m.flits_sent += flits;
     next_message_ = slot + 1;
@@ -296,6 +311,7 @@ void Endpoint::message_received(const Packet& p, int64_t first_ps, int64_t last_
 
 void Endpoint::finish() {
   if (runner_) runner_->finish();
+  if (now().count_ps() >= next_sample_ps_) sample_queue(now().count_ps());
   const double window = net_.window_length(now().count_ps());
   for (PortId p = 0; p < injectors_.size(); ++p) {
     const LinkStats& s = injectors_[p].stats;
@@ -307,7 +323,7 @@ void Endpoint::finish() {
          static_cast<double>(s.busy_ps) / window, s.stall_ps});
   }
   endpoints_->add_row(index_, {messages_, injected_, received_, flits_offered_, flits_accepted_,
-                               measured_delivered_, latency_sum_, max_queue_});
+                               measured_delivered_, latency_sum_, max_queue_, not_offered_});
   using namespace totals;
   totals_->add_to(0, kPacketsInjected, injected_);
   totals_->add_to(0, kPacketsEjected, received_);
@@ -322,6 +338,24 @@ void Endpoint::finish() {
   totals_->add_to(0, kNetworkLatencySumPs, network_latency_sum_);
   totals_->add_to(0, kHopsSum, hops_sum_);
   totals_->add_to(0, kSenders, uint64_t{sends_ || runner_ ? 1u : 0u});
+  totals_->add_to(0, kPacketsNotOffered, not_offered_);
+}
+
+// Sample k is taken at the end of the k-th of kQueueSamples equal parts of the window.
+int64_t Endpoint::sample_ps(uint32_t k) const {
+  return net_.window_begin_ps +
+         (net_.window_end_ps - net_.window_begin_ps) * (k + 1) / kQueueSamples;
+}
+
+// The queue changes only in events, so an event first takes the samples whose time has come,
+// with the length the queue has had since the previous event.
+void Endpoint::sample_queue(int64_t now) {
+  while (next_sample_ < kQueueSamples && sample_ps(next_sample_) <= now) {
+    queue_samples_->add_to(next_sample_, 0, uint64_t{1});
+    queue_samples_->add_to(next_sample_, 1, queued_packets_);
+    ++next_sample_;
+  }
+  next_sample_ps_ = next_sample_ < kQueueSamples ? sample_ps(next_sample_) : kNever;
 }
 
 bool Endpoint::knows_event(uint16_t kind) const {
@@ -378,6 +412,7 @@ void Endpoint::serialize(StateArchive& ar) {
   ar & messages_ & injected_ & received_ & flits_offered_ & flits_accepted_ & measured_created_ &
       measured_delivered_ & latency_sum_ & network_latency_sum_ & hops_sum_ & max_queue_ &
       flows_recorded_;
+  ar & not_offered_ & next_sample_ & next_sample_ps_;
 }
 
 }  // namespace hx::net

@@ -1,11 +1,13 @@
 // The endpoint (chip or NIC, DESIGN §6): generates messages, either of the synthetic pattern with
-// Bernoulli injection or from its workload program (program_runner.h), keeps them in an
-// unbounded source queue (so offered and accepted load can differ), splits them into packets,
+// Bernoulli injection or from its workload program (program_runner.h), keeps them in a source
+// queue (so offered and accepted load can differ; bounded for synthetic traffic by
+// traffic.source_queue_limit, unbounded for programs), splits them into packets,
 // injects through one or more ports under credit flow control, and ejects arriving packets,
 // recording latency and flows.
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -127,6 +129,15 @@ class Endpoint final : public Component, private ProgramHost {
   Table* flows_;
   Table* endpoints_;
   Table* totals_;
+
+  // The source-queue limit and the stability samples (traffic.source_queue_limit and
+  // stop_unstable, the queue_samples table): synthetic traffic only.
+  void sample_queue(int64_t now);
+  int64_t sample_ps(uint32_t k) const;
+  uint64_t not_offered_ = 0;   // packets refused at the limit
+  uint32_t next_sample_ = 0;   // queue_samples row to take next
+  int64_t next_sample_ps_ = std::numeric_limits<int64_t>::max();  // its time; max: none to take
+  Table* queue_samples_;
 };
 
 }  // namespace hx::net

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/closed_forms.h"
 #include "core/error.h"
 #include "core/params.h"
 #include "core/units.h"
@@ -28,6 +29,8 @@ struct TopologyFamily {
   std::vector<ParamSpec> params;
   /// Builds from the resolved section; InputError (naming the key) on inconsistent values.
   std::function<Network(const ParamSet& section)> make;
+  /// Formulas of the family's papers for `hxsim topo`, from the same section; "= {}": optional.
+  std::vector<ClosedFormsSpec> closed_forms = {};
 };
 
 /// params.time(key), which must be positive; else InputError "<section>.<key> = <t>: expected a

@@ -42,6 +42,15 @@ std::vector<ParamSpec> traffic_params() {
       ParamSpec::time("drain_limit", "5000cycles",
                       "after the window, endpoints keep injecting what is queued for at most "
                       "this long, then drop the rest (packets_queued); the network then drains"),
+      ParamSpec::integer("source_queue_limit", 1000,
+                         "packets a source queue holds at most; a message that would exceed it "
+                         "is not offered (packets_not_offered) and the run is unstable. Stable "
+                         "queues stay far shorter; this caps the memory of runs beyond "
+                         "saturation (workload programs are not limited)")
+          .range(1, 1e9),
+      ParamSpec::flag("stop_unstable", false,
+                      "a source whose queue reaches source_queue_limit stops generating and "
+                      "drops its queue, so an unstable run ends sooner (hxsim sweep sets it)"),
       ParamSpec::integer("hotspot_groups", 4,
                          "hotspot pattern: endpoint groups [0, n) talk among themselves")
           .range(1, 1e9),
@@ -110,6 +119,8 @@ TrafficConfig traffic_config_from(const ParamSet& p) {
   c.warmup = p.time("warmup");
   c.measure = p.time("measure");
   c.drain_limit = p.time("drain_limit");
+  c.source_queue_limit = static_cast<uint64_t>(p.integer("source_queue_limit"));
+  c.stop_unstable = p.flag("stop_unstable");
   c.hotspot_groups = static_cast<uint32_t>(p.integer("hotspot_groups"));
   c.block = static_cast<uint32_t>(p.integer("block"));
   c.bit_fit = p.text("bit_fit");

@@ -118,7 +118,11 @@ class BuiltNetworkModel final : public NetworkModel {
   uint64_t endpoints() const override { return topology().num_endpoints(); }
 
   std::vector<std::string> report(const StatsRegistry& stats) const override {
-    return workload_ ? report_workload(stats, *workload_) : std::vector<std::string>{};
+    if (workload_) return report_workload(stats, *workload_);
+    std::string warning =
+        instability_warning(summarize(stats), net_.traffic.source_queue_limit);
+    if (warning.empty()) return {};
+    return {std::move(warning)};
   }
   std::vector<std::pair<std::string, std::string>> texts() const override {
     if (!workload_) return {};
@@ -198,6 +202,12 @@ void register_network_family(Registry& registry, TopologyFamily family,
     return std::make_unique<BuiltNetworkModel>(family.make(params.section(family.name)), params,
                                                family.name, files);
   };
+  info.closed_forms = family.closed_forms;
+  // The /summary values of network_stats.cpp; traffic.load is the [traffic] section's.
+  info.sweep = {"traffic.load",   "offered_load",   "accepted_load",
+                "latency_mean_ps", "latency_p50_ps", "latency_p99_ps",
+                "network_latency_mean_ps", "hops_mean", "unstable",
+                "traffic.stop_unstable"};
   registry.add(std::move(info));
 }
 

@@ -2,6 +2,7 @@
 #include "models/network/network_stats.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -59,6 +60,8 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
           {"measured_delivered", T::kU64, "1", "measured packets delivered to it"},
           {"latency_sum_ps", T::kI64, "ps", "sum of those packets' latencies"},
           {"max_queue_packets", T::kU64, "1", "longest source queue seen"},
+          {"packets_not_offered", T::kU64, "1",
+           "packets refused at a full source queue (traffic.source_queue_limit)"},
       }};
   std::vector<ColumnSpec> total_columns = {
       {"packets_injected", T::kU64, "1", "packets that left a source endpoint"},
@@ -75,6 +78,7 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
       {"network_latency_sum_ps", T::kI64, "ps", "their injection-to-tail latencies, summed"},
       {"hops_sum", T::kU64, "1", "their router-to-router hops, summed"},
       {"senders", T::kU64, "1", "endpoints that send under the pattern"},
+      {"packets_not_offered", T::kU64, "1", "packets refused at a full source queue"},
   };
   TableSpec totals{
       "network_totals",   "row", "run totals (one row, summed over ranks)", total_columns,
@@ -86,7 +90,17 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
       {{"packets", T::kU64, "1", "delivered measured packets in the bin"}},
       TableKind::kSummed,
       histogram_bins};
-  return {links, flows, endpoints, totals, histogram};
+  TableSpec queue_samples{
+      "queue_samples",
+      "sample",
+      "source queues at the end of each of the equal parts of the measurement window, summed "
+      "over the senders of synthetic traffic",
+      {{"senders_sampled", T::kU64, "1", "senders that took the sample (all, unless the run "
+                                         "ended first)"},
+       {"queued_packets", T::kU64, "1", "packets in their source queues"}},
+      TableKind::kSummed,
+      kQueueSamples};
+  return {links, flows, endpoints, totals, histogram, queue_samples};
 }
 
 std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const Topology& topology,
@@ -130,6 +144,24 @@ std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const To
   for (const LinkClass& c : topology.link_classes())
     classes += (classes.empty() ? "" : ",") + c.name;
 
+  // Unstable: a source queue reached its limit, or the queues grew through the window: the later
+  // half of the samples holds more than one packet per sender and a quarter more than the
+  // earlier half (a stable queue only fluctuates; an unstable one grows by the load the network
+  // does not accept).
+  const Table& samples = stats.table("queue_samples");
+  const uint64_t senders = total(totals::kSenders);
+  std::size_t taken = 0;  // samples every sender took: all, unless the run ended first
+  while (taken < kQueueSamples && senders > 0 && samples.u64(0)[taken] == senders) ++taken;
+  const std::size_t half = taken / 2;
+  double earlier = 0, later = 0;  // mean queued packets of the first and of the last half
+  for (std::size_t k = 0; k < half; ++k) {
+    earlier += static_cast<double>(samples.u64(1)[k]) / static_cast<double>(half);
+    later += static_cast<double>(samples.u64(1)[taken - 1 - k]) / static_cast<double>(half);
+  }
+  const double growth = later - earlier;
+  const bool unstable = total(totals::kPacketsNotOffered) > 0 ||
+                        (growth > static_cast<double>(senders) && growth > 0.25 * earlier);
+
   const uint64_t in_flight =
       total(totals::kPacketsBuffered) + total(totals::kLinkSent) - total(totals::kLinkReceived);
   const double per = endpoints * cycles;
@@ -153,7 +185,31 @@ std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const To
       {"hops_mean", mean(totals::kHopsSum), "1", "router-to-router hops"},
       {"histogram_bin_ps", cycle.count_ps(), "ps", "latency_histogram bin width"},
       {"link_classes", classes, "", "names of /links/link_class values"},
+      {"packets_not_offered", total(totals::kPacketsNotOffered), "1",
+       "refused at a full source queue (traffic.source_queue_limit)"},
+      {"queue_growth_packets", growth, "1",
+       "source queues summed: mean of the later half of queue_samples less the earlier half's"},
+      {"unstable", uint64_t{unstable ? 1u : 0u}, "1",
+       "1: a source queue reached its limit or the queues grew through the window"},
   };
+}
+
+std::string instability_warning(const std::vector<SummaryValue>& summary, uint64_t queue_limit) {
+  const auto value = [&summary](const std::string& name) -> const auto& {
+    return std::find_if(summary.begin(), summary.end(),
+                        [&name](const SummaryValue& v) { return v.name == name; })
+        ->value;
+  };
+  if (std::get<uint64_t>(value("unstable")) == 0) return {};
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "warning: unstable run, the offered load is beyond saturation: the source queues "
+                "grew by %.0f packets through the window; %llu packets not offered at "
+                "traffic.source_queue_limit = %llu",
+                std::get<double>(value("queue_growth_packets")),
+                static_cast<unsigned long long>(std::get<uint64_t>(value("packets_not_offered"))),
+                static_cast<unsigned long long>(queue_limit));
+  return text;
 }
 
 }  // namespace hx::net

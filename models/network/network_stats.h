@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/stats.h"
@@ -28,14 +29,22 @@ enum : std::size_t {
   kNetworkLatencySumPs,  // head injection to tail arrival
   kHopsSum,
   kSenders,  // endpoints that send under the pattern
+  kPacketsNotOffered,  // refused at a full source queue (traffic.source_queue_limit)
   kCount
 };
 }  // namespace totals
+
+/// The source queues are sampled at the ends of this many equal parts of the measurement window
+/// (the queue_samples table) to tell a stable run from one whose queues keep growing.
+inline constexpr uint32_t kQueueSamples = 8;
 
 std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogram_bins);
 
 /// The /summary values of a network run, from the reduced tables.
 std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const Topology& topology,
                                             SimTime cycle, SimTime measure);
+
+/// "warning: unstable run: ..." when the summary says the run was unstable, else empty.
+std::string instability_warning(const std::vector<SummaryValue>& summary, uint64_t queue_limit);
 
 }  // namespace hx::net

@@ -53,7 +53,10 @@ void print_summary(const char* what, const ResolvedConfig& config, const RunResu
     std::printf("  resumed from a checkpoint: %llu events in all\n",
                 static_cast<unsigned long long>(r.total_events));
   }
-  for (const std::string& line : r.report) std::printf("  %s\n", line.c_str());
+  // A model's warnings (an unstable network run) go to stderr, where scripts and logs see them.
+  for (const std::string& line : r.report) {
+    std::fprintf(line.rfind("warning:", 0) == 0 ? stderr : stdout, "  %s\n", line.c_str());
+  }
   if (!output.empty()) std::printf("  output: %s\n", output.c_str());
   std::fflush(stdout);
 }
@@ -123,7 +126,10 @@ std::vector<std::string> input_files(const std::string& config_path, const Confi
   if (!config_path.empty()) files.push_back(config_path);
   for (const Config::Entry& e : config.entries()) {
     std::error_code ec;
-    if (!e.value.empty() && std::filesystem::is_regular_file(e.value, ec)) files.push_back(e.value);
+    // Only scalars name files (a trace, a workload file).
+    const ConfigValue& v = e.value;
+    if (v.kind != ConfigValue::Kind::kScalar || v.text.empty()) continue;
+    if (std::filesystem::is_regular_file(v.text, ec)) files.push_back(v.text);
   }
   return files;
 }

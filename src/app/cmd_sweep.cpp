@@ -10,7 +10,6 @@
 #include "engine/sweep.h"
 #include "io/config_file.h"
 #include "io/hdf5_output.h"
-#include "models/network/network_model.h"
 
 namespace hx {
 namespace {
@@ -31,6 +30,7 @@ TableSpec sweep_table() {
               {"hops_mean", T::kF64, "1", "mean router-to-router hops"},
               {"saturated", T::kU64, "1", "1 if the point met the saturation criterion"},
               {"events", T::kU64, "1", "events the run handled"},
+              {"unstable", T::kU64, "1", "1 if its source queues grew without bound (saturated)"},
           }};
 }
 
@@ -40,8 +40,9 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
   Config config = load_config_file(args.config);
   for (const std::string& s : args.overrides) apply_override(config, s);
   const ResolvedConfig base = resolve_config(registry, config);  // InputErrors before any run
-  if (net::as_network(*base.model) == nullptr) {
-    throw InputError("hxsim sweep needs a network model (it varies traffic.load); model '" +
+  const SweepMetrics& metrics = base.info->sweep;
+  if (metrics.load.empty()) {
+    throw InputError("hxsim sweep needs a network model (it varies the offered load); model '" +
                      base.info->name + "' is not one");
   }
   const std::string output = args.output.empty()
@@ -54,18 +55,18 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
 
   if (rank == 0) {
     std::printf("hxsim sweep: %s, %s\n  %s\n", base.info->name.c_str(), args.config.c_str(),
-                saturation_criterion(args.sweep).c_str());
+                saturation_criterion(args.sweep, metrics).c_str());
     std::printf("  %10s %10s %10s %12s %10s %10s %6s %s\n", "load", "offered", "accepted",
                 "latency_ns", "p99_ns", "hops", "sat", "wall_s");
     std::fflush(stdout);
   }
   const SweepResult result =
-      run_sweep(comm, registry, config, args.sweep, [&](const SweepPoint& p) {
+      run_sweep(comm, registry, config, metrics, args.sweep, [&](const SweepPoint& p) {
         if (rank != 0) return;
         std::printf("  %10.4f %10.4f %10.4f %12.1f %10.1f %10.3f %6s %.2f\n", p.target, p.offered,
                     p.accepted, p.latency_mean_ps / 1000.0,
                     static_cast<double>(p.latency_p99_ps) / 1000.0, p.hops_mean,
-                    p.saturated ? "yes" : "no", p.wall_s);
+                    p.unstable ? "unst" : p.saturated ? "yes" : "no", p.wall_s);
         std::fflush(stdout);
       });
 
@@ -75,7 +76,8 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
       const SweepPoint& p = result.points[i];
       table.add_row(i, {p.target, p.offered, p.accepted, p.latency_mean_ps, p.latency_p50_ps,
                         p.latency_p99_ps, p.network_latency_mean_ps, p.hops_mean,
-                        uint64_t{p.saturated ? 1u : 0u}, p.events});
+                        uint64_t{p.saturated ? 1u : 0u}, p.events,
+                        uint64_t{p.unstable ? 1u : 0u}});
     }
   }
   OutputContent content;
@@ -91,7 +93,7 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
       {"/summary", "saturation_load", result.saturation_load},
       {"/summary", "saturation_throughput", result.saturation_throughput},
       {"/summary", "reached_max_load", int64_t{result.reached_max ? 1 : 0}},
-      {"/summary", "criterion", saturation_criterion(args.sweep)},
+      {"/summary", "criterion", saturation_criterion(args.sweep, metrics)},
   };
   content.tables = {&table};
   write_output(comm, output, content);

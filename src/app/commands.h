@@ -57,9 +57,9 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
 int command_verify(MPI_Comm comm, const Registry& registry, const std::string& config,
                    const std::vector<std::string>& overrides);
 
-/// Prints the closed forms of the configured network (a table, or JSON); InputError for a model
-/// without them. `availability`: RailX's Fig. 17 data instead.
+/// Prints the closed forms the configured model registers (a table, or JSON): the report of
+/// ClosedFormsSpec::flag `report` ("": the default one); InputError for a model without it.
 int command_topo(MPI_Comm comm, const Registry& registry, const std::string& config,
-                 const std::vector<std::string>& overrides, bool json, bool availability);
+                 const std::vector<std::string>& overrides, bool json, const std::string& report);
 
 }  // namespace hx

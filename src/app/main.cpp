@@ -6,9 +6,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 
 #include "app/commands.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "core/version.h"
 #include "io/trace_file.h"
 #include "models/register_all.h"
@@ -118,7 +120,8 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   sweep_cmd->footer(
       "Saturation: a load is saturated when the accepted load falls more than 5% short of the "
       "offered load, or the mean latency exceeds 10x that of the first load, or no measured "
-      "packet arrives. The saturation throughput is the highest accepted load of any run.");
+      "packet arrives, or the run is unstable (its source queues grow through the window; such "
+      "a run ends early). The saturation throughput is the highest accepted load of any run.");
 
   std::string verify_config;
   std::vector<std::string> verify_overrides;
@@ -140,18 +143,26 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   std::string topo_config;
   std::vector<std::string> topo_overrides;
   bool topo_json = false;
-  bool topo_availability = false;
   CLI::App* topo_cmd = app.add_subcommand(
       "topo", "print a network's closed forms: sizes, throughput bounds, diameter, hop energy");
-  topo_cmd->footer(
-      "Formulas of the papers (docs/MODELS.md, \"Analytic calculators\"); nothing is simulated.\n"
-      "Models with closed forms: switchless_dragonfly (with its switch-based equivalent),\n"
-      "dragonfly and railx. Other models: exit code 2.");
   topo_cmd->add_option("config", topo_config, "TOML config file of a network model")->required();
   topo_cmd->add_option("--set", topo_overrides, "override a config value")->take_all();
   topo_cmd->add_flag("--json", topo_json, "print JSON instead of a table");
-  topo_cmd->add_flag("--availability", topo_availability,
-                     "railx: Fig. 17's single-job availability under node faults instead");
+  // The models with closed forms, and a flag per further report a family registers.
+  std::vector<std::string> topo_models;
+  std::map<std::string, bool> topo_reports;
+  for (const hx::ModelInfo& m : registry.models()) {
+    for (const hx::ClosedFormsSpec& s : m.closed_forms) {
+      if (s.flag.empty()) {
+        topo_models.push_back(m.name);
+      } else if (topo_reports.count(s.flag) == 0) {
+        topo_cmd->add_flag("--" + s.flag, topo_reports[s.flag], m.name + ": " + s.help + " instead");
+      }
+    }
+  }
+  topo_cmd->footer(
+      "Formulas of the papers (docs/MODELS.md, \"Analytic calculators\"); nothing is simulated.\n"
+      "Models with closed forms: " + hx::join(topo_models) + ". Other models: exit code 2.");
 
   std::string list_model;
   CLI::App* list_cmd = app.add_subcommand("list", "list models with their parameters and outputs");
@@ -187,8 +198,12 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   if (*sweep_cmd) return hx::command_sweep(comm, registry, sweep);
   if (*verify_cmd) return hx::command_verify(comm, registry, verify_config, verify_overrides);
   if (*topo_cmd) {
-    return hx::command_topo(comm, registry, topo_config, topo_overrides, topo_json,
-                            topo_availability);
+    std::string report;
+    for (const auto& [flag, set] : topo_reports) {
+      if (set && !report.empty()) throw hx::InputError("hxsim topo: one report at a time");
+      if (set) report = flag;
+    }
+    return hx::command_topo(comm, registry, topo_config, topo_overrides, topo_json, report);
   }
   return hx::command_list(comm, registry, list_model);
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/closed_forms.h"
 #include "core/model.h"
 #include "core/params.h"
 #include "core/stats.h"
@@ -27,6 +28,17 @@ struct ModelParams {
   const ParamSet& section(const std::string& name) const;
 };
 
+/// What `hxsim sweep` raises and reads of a model: a load parameter and the /summary values of
+/// the runs. A model whose `load` is empty cannot be swept.
+struct SweepMetrics {
+  std::string load;                // "section.key" of the offered load, e.g. "traffic.load"
+  std::string offered, accepted;   // measured loads, in the unit of `load`
+  std::string latency_mean;        // [ps]; the saturation test compares it with the first point's
+  std::string latency_p50, latency_p99, network_latency_mean, hops_mean;  // reported per point
+  std::string unstable;       // summary value, non-zero when the run was unstable (saturated)
+  std::string stop_unstable;  // a flag parameter the sweep sets: an unstable run ends sooner
+};
+
 struct ModelInfo {
   std::string name;  // also the name of its own config section
   std::string help;
@@ -35,6 +47,9 @@ struct ModelInfo {
   std::vector<TableSpec> tables;  // what it writes, for `hxsim list`
   /// Builds the model from its resolved sections; InputError on inconsistent values.
   std::function<std::unique_ptr<Model>(const ModelParams&)> make;
+  // Optional: "= {}" lets registrations leave them out without -Wmissing-field-initializers.
+  std::vector<ClosedFormsSpec> closed_forms = {};  // for `hxsim topo`
+  SweepMetrics sweep = {};
 };
 
 class Registry {

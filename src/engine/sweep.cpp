@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <variant>
 
 #include "core/error.h"
@@ -26,8 +27,7 @@ double value_of(const std::vector<SummaryValue>& summary, const std::string& nam
         },
         v.value);
   }
-  throw InputError("hxsim sweep needs a network model (its runs report '" + name +
-                   "'); this model does not");
+  throw std::logic_error("the model's sweep metrics name '" + name + "', which it does not report");
 }
 
 std::string load_text(double load) {
@@ -38,14 +38,15 @@ std::string load_text(double load) {
 
 }  // namespace
 
-std::string saturation_criterion(const SweepOptions& o) {
-  return "a load is saturated when accepted_load < (1 - " + load_text(o.margin) +
-         ") * offered_load, or latency_mean_ps > " + load_text(o.latency_factor) +
-         " x that of the first (lowest) load, or no measured packet arrived";
+std::string saturation_criterion(const SweepOptions& o, const SweepMetrics& m) {
+  return "a load is saturated when " + m.accepted + " < (1 - " + load_text(o.margin) + ") * " +
+         m.offered + ", or " + m.latency_mean + " > " + load_text(o.latency_factor) +
+         " x that of the first (lowest) load, or no measured packet arrived, or the run was "
+         "unstable (" + m.unstable + " = 1: its source queues grew through the window)";
 }
 
 SweepResult run_sweep(MPI_Comm comm, const Registry& registry, const Config& base,
-                      const SweepOptions& options,
+                      const SweepMetrics& m, const SweepOptions& options,
                       const std::function<void(const SweepPoint&)>& on_point) {
   if (!(options.start > 0) || !(options.step > 0) || options.max < options.start) {
     throw InputError("sweep loads: expected start > 0, step > 0 and max >= start");
@@ -55,7 +56,9 @@ SweepResult run_sweep(MPI_Comm comm, const Registry& registry, const Config& bas
 
   auto run_at = [&](double load) {
     Config config = base;
-    config.set("traffic.load", load_text(load), "the sweep");
+    config.set(m.load, load_text(load), "the sweep");
+    // An unstable point is saturated whatever else it shows: no need to run it to the end.
+    config.set(m.stop_unstable, "true", "the sweep");
     const ResolvedConfig resolved = resolve_config(registry, config);
     RunOptions run;
     run.progress = ProgressMode::kOff;
@@ -63,17 +66,18 @@ SweepResult run_sweep(MPI_Comm comm, const Registry& registry, const Config& bas
     const RunResult r = run_simulation(comm, resolved, run);
     SweepPoint p;
     p.target = load;
-    p.offered = value_of(r.summary, "offered_load");
-    p.accepted = value_of(r.summary, "accepted_load");
-    p.latency_mean_ps = value_of(r.summary, "latency_mean_ps");
-    p.network_latency_mean_ps = value_of(r.summary, "network_latency_mean_ps");
-    p.hops_mean = value_of(r.summary, "hops_mean");
-    p.latency_p50_ps = static_cast<int64_t>(value_of(r.summary, "latency_p50_ps"));
-    p.latency_p99_ps = static_cast<int64_t>(value_of(r.summary, "latency_p99_ps"));
+    p.offered = value_of(r.summary, m.offered);
+    p.accepted = value_of(r.summary, m.accepted);
+    p.latency_mean_ps = value_of(r.summary, m.latency_mean);
+    p.network_latency_mean_ps = value_of(r.summary, m.network_latency_mean);
+    p.hops_mean = value_of(r.summary, m.hops_mean);
+    p.latency_p50_ps = static_cast<int64_t>(value_of(r.summary, m.latency_p50));
+    p.latency_p99_ps = static_cast<int64_t>(value_of(r.summary, m.latency_p99));
+    p.unstable = value_of(r.summary, m.unstable) != 0;
     p.events = r.total_events;
     p.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (result.points.empty()) reference_latency = p.latency_mean_ps;
-    p.saturated = std::isnan(p.latency_mean_ps) ||
+    p.saturated = p.unstable || std::isnan(p.latency_mean_ps) ||
                   p.accepted < (1.0 - options.margin) * p.offered ||
                   p.latency_mean_ps > options.latency_factor * reference_latency;
     result.points.push_back(p);

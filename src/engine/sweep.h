@@ -28,6 +28,7 @@ struct SweepPoint {
   double latency_mean_ps = 0, network_latency_mean_ps = 0, hops_mean = 0;
   int64_t latency_p50_ps = 0, latency_p99_ps = 0;
   bool saturated = false;
+  bool unstable = false;  // its source queues grew without bound (it counts as saturated)
   uint64_t events = 0;
   double wall_s = 0;
 };
@@ -40,12 +41,12 @@ struct SweepResult {
 };
 
 /// The criterion as text, for the output file and the docs.
-std::string saturation_criterion(const SweepOptions& options);
+std::string saturation_criterion(const SweepOptions& options, const SweepMetrics& metrics);
 
-/// Collective. `base` is the config (with overrides applied); `on_point` is called on every rank
-/// after each run. InputError if the model is not a network model.
+/// Collective. `base` is the config (with overrides applied), `metrics` its model's; `on_point` is
+/// called on every rank after each run.
 SweepResult run_sweep(MPI_Comm comm, const Registry& registry, const Config& base,
-                      const SweepOptions& options,
+                      const SweepMetrics& metrics, const SweepOptions& options,
                       const std::function<void(const SweepPoint&)>& on_point);
 
 }  // namespace hx

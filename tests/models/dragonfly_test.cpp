@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -14,6 +13,7 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "support/input_error.h"
+#include "support/channel_graph_checks.h"
 #include "support/topology_checks.h"
 
 namespace hx::net {
@@ -74,39 +74,6 @@ std::vector<std::pair<uint16_t, uint8_t>> only_path(const Network& net, uint32_t
     path.emplace_back(link_class[at / vcs], static_cast<uint8_t>(at % vcs));
   }
   return path;
-}
-
-// Kahn's algorithm over the channel dependencies of every source-destination pair.
-bool dependencies_are_acyclic(const Topology& t, const Routing& routing) {
-  const uint8_t vcs = routing.vcs();
-  std::vector<std::vector<ChannelId>> next(t.num_links() * vcs);
-  ExploreVisitor visitor;
-  visitor.on_dependency = [&](ChannelId from, ChannelId to, bool) { next[from].push_back(to); };
-  for (uint32_t s = 0; s < t.num_endpoints(); ++s) {
-    for (uint32_t d = 0; d < t.num_endpoints(); ++d) {
-      if (s != d) explore_routes(t, routing, vcs, s, d, 16, visitor);
-    }
-  }
-  std::vector<uint32_t> in(next.size(), 0);
-  for (auto& list : next) {
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-    for (ChannelId to : list) ++in[to];
-  }
-  std::vector<ChannelId> ready;
-  for (ChannelId c = 0; c < next.size(); ++c) {
-    if (in[c] == 0) ready.push_back(c);
-  }
-  std::size_t done = 0;
-  while (!ready.empty()) {
-    const ChannelId c = ready.back();
-    ready.pop_back();
-    ++done;
-    for (ChannelId to : next[c]) {
-      if (--in[to] == 0) ready.push_back(to);
-    }
-  }
-  return done == next.size();
 }
 
 class FakeLoad final : public PortLoad {
@@ -200,7 +167,7 @@ TEST(Dragonfly, EveryPathArrivesWithinItsBound) {
       }
       // Routers may have more VCs than the routing needs; the first hop accepts any of them.
       testing::check_all_routes(t, r, r.vcs() + 2, bound);
-      EXPECT_TRUE(dependencies_are_acyclic(t, r));
+      EXPECT_TRUE(testing::dependencies_acyclic(t, r, r.vcs()));
     }
   }
 }

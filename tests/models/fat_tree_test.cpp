@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <set>
 #include <string>
 #include <utility>
@@ -13,6 +12,7 @@
 
 #include "core/error.h"
 #include "support/input_error.h"
+#include "support/channel_graph_checks.h"
 #include "support/topology_checks.h"
 
 namespace hx::net {
@@ -67,39 +67,6 @@ std::set<uint32_t> routers_used(const Network& net, const std::vector<uint32_t>&
   return used;
 }
 
-// Kahn's algorithm over the channel dependencies of every source-destination pair.
-bool dependencies_are_acyclic(const Topology& t, const Routing& routing) {
-  const uint8_t vcs = routing.vcs();
-  std::vector<std::vector<ChannelId>> next(t.num_links() * vcs);
-  ExploreVisitor visitor;
-  visitor.on_dependency = [&](ChannelId from, ChannelId to, bool) { next[from].push_back(to); };
-  for (uint32_t s = 0; s < t.num_endpoints(); ++s) {
-    for (uint32_t d = 0; d < t.num_endpoints(); ++d) {
-      if (s != d) explore_routes(t, routing, vcs, s, d, 16, visitor);
-    }
-  }
-  std::vector<uint32_t> in(next.size(), 0);
-  for (auto& list : next) {
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-    for (ChannelId to : list) ++in[to];
-  }
-  std::vector<ChannelId> ready;
-  for (ChannelId c = 0; c < next.size(); ++c) {
-    if (in[c] == 0) ready.push_back(c);
-  }
-  std::size_t done = 0;
-  while (!ready.empty()) {
-    const ChannelId c = ready.back();
-    ready.pop_back();
-    ++done;
-    for (ChannelId to : next[c]) {
-      if (--in[to] == 0) ready.push_back(to);
-    }
-  }
-  return done == next.size();
-}
-
 void check_network(const Network& net, uint32_t max_hops) {
   const Topology& t = *net.topology;
   const Routing& r = *net.routing;
@@ -108,7 +75,7 @@ void check_network(const Network& net, uint32_t max_hops) {
   ASSERT_NO_FATAL_FAILURE(testing::check_structure(t));
   EXPECT_EQ(testing::check_all_routes(t, r, r.vcs(), max_hops), t.diameter());
   testing::check_all_routes(t, r, 3, max_hops);  // routers with more VCs: any VC from endpoints
-  EXPECT_TRUE(dependencies_are_acyclic(t, r));
+  EXPECT_TRUE(testing::dependencies_acyclic(t, r, r.vcs()));
 }
 
 TEST(FatTree, SizesAndNumbering) {

@@ -2,10 +2,15 @@
 // compares it (Table III, "Dragonfly (Slingshot)"): sizes, cables, throughput bounds and the hop
 // counts of minimal paths, with their energy and latency from the paper's Table II. Also the
 // per-hop costs that the switch-less calculator (switchless_dragonfly/analytic.h) shares. Pure
-// arithmetic, no I/O: `hxsim topo` prints it.
+// arithmetic, no I/O: `hxsim topo` prints it (closed_forms.cpp).
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/closed_forms.h"
+#include "core/params.h"
 
 namespace hx::net {
 
@@ -61,5 +66,15 @@ struct DragonflyAnalytic {
 
 /// g = 0 means the largest system, a*h + 1 groups. Precondition: p, a, h >= 1, g <= a*h + 1.
 DragonflyAnalytic analyse_dragonfly(uint64_t p, uint64_t a, uint64_t h, uint64_t g = 0);
+
+/// `hxsim topo`'s report from a [dragonfly] section.
+ClosedForms dragonfly_closed_forms(const ParamSet& section);
+
+/// A path's hops in Eq. 7's notation ("H_g + 2H_l + 30H_sr") and as a JSON object.
+FormCell path_cell(const PathHops& hops);
+/// Rows `key` (the hops of each column's path; nullptr: none) and its energy and latency under
+/// Table II and §V-C; rows with no value in any column are left out.
+void add_path_rows(ClosedForms& report, const std::string& key, const std::string& label,
+                   const std::vector<const PathHops*>& paths);
 
 }  // namespace hx::net

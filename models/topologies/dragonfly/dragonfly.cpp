@@ -25,6 +25,7 @@
 
 #include "core/error.h"
 #include "models/network/concentrated_topology.h"
+#include "models/topologies/dragonfly/analytic.h"
 
 namespace hx::net {
 namespace {
@@ -345,7 +346,8 @@ TopologyFamily dragonfly_family() {
                              "in flits); larger values favour minimal paths")
               .range(0, 1e9),
       },
-      make_dragonfly};
+      make_dragonfly,
+      {{"", "sizes, throughput bounds, diameter and hop energy", dragonfly_closed_forms}}};
 }
 
 }  // namespace hx::net

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "core/closed_forms.h"
+#include "core/params.h"
 #include "models/topologies/railx/cost.h"
 
 namespace hx::net::railx {
@@ -29,5 +31,10 @@ struct Analytic {
 };
 
 Analytic analyse(uint64_t m, uint64_t n, uint64_t radix);
+
+/// `hxsim topo`'s reports from a [railx] section (closed_forms.cpp): the full system's closed
+/// forms, and Fig. 17's single-job availability under node faults (--availability).
+ClosedForms closed_forms(const ParamSet& section);
+ClosedForms availability_closed_forms(const ParamSet& section);
 
 }  // namespace hx::net::railx

@@ -19,6 +19,7 @@
 
 #include "core/error.h"
 #include "models/network/concentrated_topology.h"
+#include "models/topologies/railx/analytic.h"
 #include "models/topologies/railx/routing.h"
 #include "models/topologies/railx/shape.h"
 
@@ -284,7 +285,10 @@ TopologyFamily railx_family() {
                           "never queue behind packets waiting for a rail (head-of-line blocking "
                           "along torus rings)"),
       },
-      make_railx};
+      make_railx,
+      {{"", "sizes, all-to-all bounds and cost of the full system", railx::closed_forms},
+       {"availability", "Fig. 17's single-job availability under node faults",
+        railx::availability_closed_forms}}};
 }
 
 }  // namespace hx::net

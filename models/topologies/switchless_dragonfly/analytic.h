@@ -1,7 +1,8 @@
 // Closed forms of the Switch-less Dragonfly on Wafers (paper §III): sizes (Eq. 1), throughput
 // bounds (Eq. 2, 4, 5), the C-group mesh's bisection (Eq. 6), the diameter (Eq. 7), cables and
 // cabinets (§III-C, Table III), and the hop counts of minimal paths with their energy and latency
-// (Table II, §V-C). Pure arithmetic on (n, m, a, b), no I/O: `hxsim topo` prints it.
+// (Table II, §V-C). Pure arithmetic on (n, m, a, b), no I/O: `hxsim topo` prints it
+// (closed_forms.cpp).
 #pragma once
 
 #include <cstdint>
@@ -52,5 +53,8 @@ Analytic analyse(uint64_t n, uint64_t m, uint64_t a, uint64_t b, uint64_t chip_m
 /// The switch-based Dragonfly the paper sets against it (§III-A, Table III): a C-group's m^2
 /// chiplets become a switch's terminals, the ab C-groups of a W-group its group, same h and g.
 DragonflyAnalytic switch_based_equivalent(const Analytic& s);
+
+/// `hxsim topo`'s report from a [switchless_dragonfly] section: both systems side by side.
+ClosedForms closed_forms(const ParamSet& section);
 
 }  // namespace hx::net::sldf

@@ -25,6 +25,7 @@
 #include "core/error.h"
 #include "models/network/concentrated_topology.h"
 #include "models/network/packet.h"
+#include "models/topologies/switchless_dragonfly/analytic.h"
 #include "models/topologies/switchless_dragonfly/routing.h"
 #include "models/topologies/switchless_dragonfly/shape.h"
 
@@ -268,7 +269,9 @@ TopologyFamily switchless_dragonfly_family() {
           ParamSpec::integer("ugal_threshold", 0, "ugal: flits added to the Valiant side")
               .range(0, 1000000),
       },
-      make_switchless_dragonfly};
+      make_switchless_dragonfly,
+      {{"", "sizes, throughput bounds, diameter and hop energy, with the switch-based equivalent",
+        sldf::closed_forms}}};
 }
 
 }  // namespace hx::net

@@ -1,0 +1,81 @@
+// Unstable runs (docs/VALIDATION.md, "Stability"): beyond saturation the source queues grow
+// through the measurement window and the run says so (/summary unstable), a source queue never
+// holds more than traffic.source_queue_limit packets (the rest are counted, not offered), and
+// traffic.stop_unstable ends such a run sooner. Below saturation nothing of this shows. The
+// figures are the same at any rank count, so every rank checks them.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/params.h"
+#include "core/registry.h"
+#include "models/register_all.h"
+#include "network/small_networks.h"
+#include "support/run_summary.h"
+
+namespace hx {
+namespace {
+
+using test::registry;
+
+// A 4x4 mesh under uniform traffic: its bisection bound is 4 * 15 / 64 = 0.9375
+// flits/cycle/endpoint, and dimension-order routing saturates near 0.6.
+Config mesh(const std::string& load) {
+  Config c;
+  c.set("sim.model", "mesh", "test");
+  c.set("mesh.k", "4", "test");
+  c.set("mesh.n", "2", "test");
+  c.set("traffic.load", load, "test");
+  c.set("traffic.warmup", "500cycles", "test");
+  c.set("traffic.measure", "4000cycles", "test");
+  return c;
+}
+
+double value(const std::vector<SummaryValue>& s, const std::string& name) {
+  return testing::summary_value(s, name);
+}
+
+TEST(NetworkStability, BelowSaturationIsStable) {
+  const auto s = testing::run_summary(registry(), mesh("0.3"));
+  EXPECT_EQ(value(s, "unstable"), 0);
+  EXPECT_EQ(value(s, "packets_not_offered"), 0);
+  EXPECT_LT(value(s, "queue_growth_packets"), 16);  // less than one packet per source
+}
+
+TEST(NetworkStability, GrowingQueuesAreUnstable) {
+  // Beyond saturation, with room in the queues: found by the samples alone.
+  const auto s = testing::run_summary(registry(), mesh("0.9"));
+  EXPECT_EQ(value(s, "unstable"), 1);
+  EXPECT_EQ(value(s, "packets_not_offered"), 0);
+  EXPECT_GT(value(s, "queue_growth_packets"), 16 * 10);
+}
+
+TEST(NetworkStability, QueueLimitCapsTheSourceQueues) {
+  Config c = mesh("0.9");
+  c.set("traffic.source_queue_limit", "50", "test");
+  const auto s = testing::run_summary(registry(), c);
+  EXPECT_EQ(value(s, "unstable"), 1);
+  EXPECT_GT(value(s, "packets_not_offered"), 0);
+  // Only what the queues held is left in them when injection stops.
+  EXPECT_LE(value(s, "packets_queued"), 16 * 50);
+  EXPECT_EQ(value(s, "packets_injected"),
+            value(s, "packets_ejected") + value(s, "packets_in_flight"));
+}
+
+TEST(NetworkStability, StopUnstableEndsTheRunSooner) {
+  Config c = mesh("0.9");
+  c.set("traffic.source_queue_limit", "50", "test");
+  const ResolvedConfig full = resolve_config(registry(), c);
+  c.set("traffic.stop_unstable", "true", "test");
+  const ResolvedConfig stopped = resolve_config(registry(), c);
+  RunOptions options;
+  options.progress = ProgressMode::kOff;
+  const RunResult a = run_simulation(MPI_COMM_WORLD, full, options);
+  const RunResult b = run_simulation(MPI_COMM_WORLD, stopped, options);
+  EXPECT_EQ(value(b.summary, "unstable"), 1);
+  // The sources that reach their limit stop; the others, relieved, run to the window's end.
+  EXPECT_LT(b.total_events, a.total_events);
+}
+
+}  // namespace
+}  // namespace hx
