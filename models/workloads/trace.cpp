@@ -19,8 +19,8 @@ namespace {
 
 constexpr const char* kHeader = "id,src,dst,bytes,start,deps";
 constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
-constexpr size_t kCycleIdsShown = 16;
-constexpr uint64_t kMaxFlits = std::numeric_limits<uint32_t>::max();  // per message  // a cycle through a million flows is not a message
+constexpr size_t kCycleIdsShown = 16;  // a cycle through a million flows is not a message
+constexpr uint64_t kMaxFlits = std::numeric_limits<uint32_t>::max();  // in one message
 
 // "NAME:ROW: ": CSV rows are line numbers, so messages point into the file like a compiler's.
 std::string at(const std::string& name, uint64_t row) {

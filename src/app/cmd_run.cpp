@@ -61,8 +61,8 @@ void print_summary(const char* what, const ResolvedConfig& config, const RunResu
   std::fflush(stdout);
 }
 
-// A NaN result is an average over nothing; said on stderr, since the summary above omits it and
-// a script reading the file might take it for a number.
+// A NaN result is a mean over nothing: said on stderr, so that it is not taken for a measurement
+// that went wrong, nor missed by whoever reads only the exit code.
 void warn_undefined(const RunResult& r) {
   std::string names;
   for (const SummaryValue& v : r.summary) {

@@ -77,8 +77,8 @@ std::string size_text(double bytes) {
   return text;
 }
 
-}  // namespace
-
+// Memory this node offers, in bytes: MemAvailable, or a cgroup limit of this process if lower
+// (v2 memory.max, v1 memory.limit_in_bytes); `source` says which.
 uint64_t available_memory_bytes(std::string& source) {
   namespace fs = std::filesystem;
   uint64_t available = mem_available().value_or(UINT64_MAX);
@@ -109,6 +109,41 @@ uint64_t available_memory_bytes(std::string& source) {
     }
   }
   return available;
+}
+
+}  // namespace
+
+uint64_t peak_rss_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+BuildMemorySample sample_build_memory(const Model& model, uint64_t seed,
+                                      uint64_t max_components) {
+  BuildMemorySample sample;
+  ComponentRange range{0, static_cast<ComponentId>(
+                              std::min<uint64_t>(model.num_components(), max_components))};
+  sample.group = "components [0, " + std::to_string(range.end) + ")";
+  const std::vector<GroupLevel> levels = model.group_levels();
+  for (std::size_t level = 0; level < levels.size(); ++level) {  // coarsest first
+    const ComponentRange g = model.group_range(level, 0);
+    if (g.end - g.begin <= max_components && g.end > g.begin) {
+      range = g;
+      sample.group = levels[level].name + " 0";
+      break;
+    }
+  }
+  StatsRegistry stats;
+  for (const TableSpec& spec : model.tables()) stats.declare(spec);
+  const SamplePartition partition(range.begin, range.end);
+  const std::size_t before = heap_in_use();
+  {
+    Simulation sim(model, partition, 0, seed, stats);
+    sample.components = sim.component_count();
+    sample.bytes = heap_in_use() - before;
+  }
+  return sample;
 }
 
 void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed) {
@@ -142,39 +177,6 @@ void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed) {
   }
   error = agree(comm, error);
   if (!error.empty()) throw InputError(error);
-}
-
-uint64_t peak_rss_bytes() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
-}
-
-BuildMemorySample sample_build_memory(const Model& model, uint64_t seed,
-                                      uint64_t max_components) {
-  BuildMemorySample sample;
-  ComponentRange range{0, static_cast<ComponentId>(
-                              std::min<uint64_t>(model.num_components(), max_components))};
-  sample.group = "components [0, " + std::to_string(range.end) + ")";
-  const std::vector<GroupLevel> levels = model.group_levels();
-  for (std::size_t level = 0; level < levels.size(); ++level) {  // coarsest first
-    const ComponentRange g = model.group_range(level, 0);
-    if (g.end - g.begin <= max_components && g.end > g.begin) {
-      range = g;
-      sample.group = levels[level].name + " 0";
-      break;
-    }
-  }
-  StatsRegistry stats;
-  for (const TableSpec& spec : model.tables()) stats.declare(spec);
-  const SamplePartition partition(range.begin, range.end);
-  const std::size_t before = heap_in_use();
-  {
-    Simulation sim(model, partition, 0, seed, stats);
-    sample.components = sim.component_count();
-    sample.bytes = heap_in_use() - before;
-  }
-  return sample;
 }
 
 }  // namespace hx

@@ -30,15 +30,11 @@ struct BuildMemorySample {
 BuildMemorySample sample_build_memory(const Model& model, uint64_t seed,
                                       uint64_t max_components = 20000);
 
-/// Memory this node offers, in bytes: MemAvailable of /proc/meminfo, or a cgroup limit of this
-/// process if lower (v2 memory.max, v1 memory.limit_in_bytes, on its group or any above it).
-/// `source` says which of them it is.
-uint64_t available_memory_bytes(std::string& source);
-
 /// Collective: throws InputError on every rank when building `model` on `comm` would take more
 /// memory than some node has: the build memory per component (sample_build_memory, on rank 0),
 /// times a balanced share of the components per rank, against the node's available memory
-/// divided among its ranks. Checked before anything large is built, so such a run stops with
+/// (MemAvailable of /proc/meminfo, or a cgroup limit of the process if lower) divided among its
+/// ranks. Checked before anything large is built, so such a run stops with
 /// the numbers instead of growing until the OOM killer ends it.
 void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed);
 
