@@ -260,6 +260,7 @@ ParamSpec ParamSpec::list(std::string name, ParamSpec item, std::vector<std::str
   return s;
 }
 ParamSpec ParamSpec::tables(std::string name, std::vector<ParamSpec> keys, std::string help) {
+  if (keys.empty()) throw std::logic_error("ParamSpec::tables '" + name + "' declares no keys");
   ParamSpec s = make_spec(std::move(name), ParamType::kTables, "[]", std::move(help));
   s.elements = std::move(keys);
   return s;

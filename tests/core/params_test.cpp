@@ -217,6 +217,7 @@ TEST(ResolveSection, ListsAndTablesDefaults) {
   EXPECT_EQ(array_specs()[0].default_value, "[1, 2]");
   EXPECT_STREQ(param_type_name(ParamType::kList), "list");
   EXPECT_STREQ(param_type_name(ParamType::kTables), "tables");
+  EXPECT_THROW(ParamSpec::tables("t", {}, ""), std::logic_error);
   const ParamSet p = resolve_section(Config(), "net", array_specs());
   EXPECT_EQ(p.list<int64_t>("links"), (std::vector<int64_t>{1, 2}));
   EXPECT_TRUE(p.list<std::string>("names").empty());
