@@ -156,7 +156,8 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
       if (s.flag.empty()) {
         topo_models.push_back(m.name);
       } else if (topo_reports.count(s.flag) == 0) {
-        topo_cmd->add_flag("--" + s.flag, topo_reports[s.flag], m.name + ": " + s.help + " instead");
+        topo_cmd->add_flag("--" + s.flag, topo_reports[s.flag],
+                           m.name + ": " + s.help + " instead");
       }
     }
   }
