@@ -46,7 +46,7 @@ struct SwitchingElement {
 };
 
 /// The elements every network model can build: "router" (the input-queued VC router) and
-/// "endpoint" (the chip or NIC).
+/// "endpoint" (the chip or NIC). Defined with them, in models/components/standard_elements.cpp.
 std::vector<SwitchingElement> standard_elements();
 
 }  // namespace hx::net

@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "models/network/network_context.h"
 #include "models/network/network_stats.h"
-#include "models/network/program_runner.h"
+#include "models/components/program_runner.h"
 #include "models/network/workload_config.h"
 #include "models/workloads/llm.h"
 

@@ -1,6 +1,6 @@
 // `hxsim verify`: checks that a configured network's routing is free of routing deadlock, by
 // building its channel dependency graph over every source-destination pair and looking for a
-// cycle (models/network/channel_graph.h). Exploring N^2 pairs is the cost, so the sources are
+// cycle (models/verification/channel_graph.h). Exploring N^2 pairs is the cost, so the sources are
 // dealt out over the ranks; rank 0 combines the dependencies, looks for a cycle and prints.
 #include <mpi.h>
 
@@ -17,7 +17,7 @@
 #include "core/text.h"
 #include "engine/run.h"
 #include "io/config_file.h"
-#include "models/network/channel_graph.h"
+#include "models/verification/channel_graph.h"
 #include "models/network/network_model.h"
 
 namespace hx {

@@ -2,7 +2,7 @@
 // cycles), dateline and escape sub-networks are recognised as acyclic, counts match what is
 // counted by hand on a small ring, and the fast exploration sees exactly what explore_routes()
 // sees.
-#include "models/network/channel_graph.h"
+#include "models/verification/channel_graph.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "models/network/route_explorer.h"
+#include "models/verification/route_explorer.h"
 #include "support/ring_topology.h"
 #include "support/topology_checks.h"
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "models/network/channel_graph.h"
+#include "models/verification/channel_graph.h"
 #include "support/input_error.h"
 #include "support/topology_checks.h"
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "models/network/channel_graph.h"
+#include "models/verification/channel_graph.h"
 #include "models/topologies/railx/analytic.h"
 #include "models/topologies/railx/shape.h"
 #include "support/input_error.h"

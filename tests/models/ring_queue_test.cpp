@@ -1,6 +1,6 @@
 // RingQueue: a FIFO whatever the mix of pushes and pops, across its moves between the inline
 // slot and the heap buffer, when the queue object itself moves, and through a checkpoint.
-#include "models/network/ring_queue.h"
+#include "models/components/ring_queue.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/rng.h"
-#include "models/network/state_io.h"
+#include "models/components/state_io.h"
 
 namespace hx::net {
 namespace {

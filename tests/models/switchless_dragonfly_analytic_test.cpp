@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/network/route_explorer.h"
+#include "models/verification/route_explorer.h"
 #include "models/topologies/dragonfly/dragonfly.h"
 #include "models/topologies/switchless_dragonfly/analytic.h"
 #include "models/topologies/switchless_dragonfly/switchless_dragonfly.h"

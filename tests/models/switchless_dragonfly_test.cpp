@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "models/network/channel_graph.h"
+#include "models/verification/channel_graph.h"
 #include "models/topologies/switchless_dragonfly/routing.h"
 #include "models/topologies/switchless_dragonfly/shape.h"
 #include "support/input_error.h"

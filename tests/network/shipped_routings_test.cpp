@@ -15,7 +15,7 @@
 
 #include "core/registry.h"
 #include "engine/run.h"
-#include "models/network/channel_graph.h"
+#include "models/verification/channel_graph.h"
 #include "models/network/network_model.h"
 #include "models/register_all.h"
 #include "network/small_networks.h"

@@ -1,6 +1,6 @@
 // The deadlock check of the topology tests: the channel dependency graph of every path between
 // every pair of endpoints, searched for a cycle by `hxsim verify`'s code
-// (models/network/channel_graph.h). Unlike verify it keeps every dependency, escape or not, so
+// (models/verification/channel_graph.h). Unlike verify it keeps every dependency, escape or not, so
 // an adaptive routing must be free of cycles on its adaptive channels too: stricter than Duato's
 // condition, and what the shipped adaptive routings of these families meet.
 #pragma once
@@ -9,8 +9,8 @@
 
 #include <algorithm>
 
-#include "models/network/channel_graph.h"
-#include "models/network/route_explorer.h"
+#include "models/verification/channel_graph.h"
+#include "models/verification/route_explorer.h"
 
 namespace hx::net::testing {
 

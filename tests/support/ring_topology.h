@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "models/network/route_explorer.h"
+#include "models/verification/route_explorer.h"
 #include "models/network/routing.h"
 #include "models/network/topology.h"
 

@@ -1,7 +1,7 @@
 // The channel dependency graph: the path exploration of explore_routes(), reorganised for all
 // N^2 endpoint pairs (cached port tables, a state set cleared in O(1), dependencies as bits, no
 // per-pair allocation), then an iterative depth-first search for a cycle over dense indices.
-#include "models/network/channel_graph.h"
+#include "models/verification/channel_graph.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,5 +1,5 @@
 // Router: packet and credit arrivals, the allocators, the watchdog.
-#include "models/network/router.h"
+#include "models/components/router.h"
 
 #include <algorithm>
 #include <boost/serialization/array.hpp>
@@ -11,7 +11,7 @@
 #include "core/prefetch.h"
 #include "core/state_archive.h"
 #include "models/network/network_stats.h"
-#include "models/network/state_io.h"
+#include "models/components/state_io.h"
 
 namespace hx::net {
 namespace {

@@ -1,5 +1,5 @@
 // Endpoint: Bernoulli message generation, the source queue and injection, and ejection.
-#include "models/network/endpoint.h"
+#include "models/components/endpoint.h"
 
 #include <algorithm>
 #include <boost/serialization/array.hpp>
@@ -9,7 +9,7 @@
 #include "core/error.h"
 #include "core/state_archive.h"
 #include "models/network/network_stats.h"
-#include "models/network/state_io.h"
+#include "models/components/state_io.h"
 
 namespace hx::net {
 namespace {

@@ -1,4 +1,4 @@
-#include "models/network/port_state.h"
+#include "models/components/port_state.h"
 
 #include <algorithm>
 #include <string>

@@ -1,5 +1,5 @@
 // Depth-first exploration of a routing's paths, memoising visited packet states.
-#include "models/network/route_explorer.h"
+#include "models/verification/route_explorer.h"
 
 #include <stdexcept>
 #include <tuple>

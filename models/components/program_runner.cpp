@@ -1,6 +1,6 @@
 // The message-DAG runtime of one endpoint: dependency counting, message matching, and the
 // workload statistics.
-#include "models/network/program_runner.h"
+#include "models/components/program_runner.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/units.h"
-#include "models/network/state_io.h"
+#include "models/components/state_io.h"
 
 namespace hx::net {
 namespace {

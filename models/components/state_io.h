@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/state_archive.h"
-#include "models/network/ring_queue.h"
+#include "models/components/ring_queue.h"
 
 namespace hx::net {
 

@@ -1,7 +1,8 @@
+// The standard switching elements (models/network/element.h): the router and the endpoint.
 #include "models/network/element.h"
 
-#include "models/network/endpoint.h"
-#include "models/network/router.h"
+#include "models/components/endpoint.h"
+#include "models/components/router.h"
 
 namespace hx::net {
 

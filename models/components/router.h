@@ -15,8 +15,8 @@
 #include "core/rng.h"
 #include "core/stats.h"
 #include "models/network/network_context.h"
-#include "models/network/port_state.h"
-#include "models/network/ring_queue.h"
+#include "models/components/port_state.h"
+#include "models/components/ring_queue.h"
 
 namespace hx::net {
 

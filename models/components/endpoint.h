@@ -17,8 +17,8 @@
 #include "core/rng.h"
 #include "core/stats.h"
 #include "models/network/network_context.h"
-#include "models/network/program_runner.h"
-#include "models/network/ring_queue.h"
+#include "models/components/program_runner.h"
+#include "models/components/ring_queue.h"
 
 namespace hx::net {
 
