@@ -12,11 +12,6 @@
 #include "models/components/state_io.h"
 
 namespace hx::net {
-namespace {
-
-constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
-
-}  // namespace
 
 Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
                    const BuildContext& ctx)
@@ -37,7 +32,7 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
   const LinkProtocol& self = net.element_of(id).protocol;
   for (std::size_t p = 0; p < ports.size(); ++p) {
     const LinkProtocol& peer = net.element_of(ports[p].peer).protocol;
-    injectors_[p].ps_per_flit = net.ps_per_flit[ports[p].link_class];
+    injectors_[p].per_flit = net.per_flit[ports[p].link_class];
     if (peer.has_pipeline) injectors_[p].pipeline = net.router.pipeline;
     injectors_[p].peer_counts_credits = credits_counted_by_sender(peer, self);
   }
@@ -48,7 +43,7 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
   const double per_cycle = net.traffic.load / (static_cast<double>(net.traffic.packet_flits) *
                                                net.traffic.message_packets);
   const double slots = std::max(1.0, std::ceil(per_cycle));
-  slot_ps_ = net.cycle_ps / static_cast<int64_t>(slots);
+  slot_ = SimTime::ps(net.cycle.count_ps() / static_cast<int64_t>(slots));
   slot_probability_ = per_cycle / slots;
   log_miss_ = std::log1p(-slot_probability_);
   if (net.workload != nullptr) {
@@ -58,7 +53,7 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
     return;
   }
   sends_ = per_cycle > 0 && net.pattern->sends(index);
-  if (sends_) next_sample_ps_ = sample_ps(0);
+  if (sends_) next_sample_at_ = sample_time(0);
 }
 
 void Endpoint::setup() {
@@ -70,7 +65,7 @@ void Endpoint::setup() {
   next_slot_ = -1;
   schedule_next_message();
   // A background timer: when everything has drained earlier, it must not prolong the run.
-  schedule_background(SimTime::ps(net_.window_end_ps) + net_.traffic.drain_limit, kStopInjection,
+  schedule_background(net_.window_end + net_.traffic.drain_limit, kStopInjection,
                       uint8_t{0});
 }
 
@@ -83,8 +78,8 @@ void Endpoint::schedule_next_message() {
         std::floor(std::log1p(-rng_.uniform()) / log_miss_));
   }
   next_slot_ += gap;
-  const int64_t at = next_slot_ * slot_ps_;
-  if (at < net_.window_end_ps) schedule(SimTime::ps(at - now().count_ps()), kGenerate, uint8_t{0});
+  const SimTime at = slot_ * next_slot_;
+  if (at < net_.window_end) schedule(at - now(), kGenerate, uint8_t{0});
 }
 
 void Endpoint::handle(const Event& e) {
@@ -100,7 +95,7 @@ void Endpoint::handle(const Event& e) {
       active_.clear();
       break;
     case kInject:
-      inject_pending_ = -1;
+      inject_pending_ = kNone;
       try_inject();
       break;
     case kPacketArrival:
@@ -111,7 +106,8 @@ void Endpoint::handle(const Event& e) {
       break;
     case kMessageDone: {
       const auto m = e.payload_as<MessageDone>();
-      runner_->message_arrived(m.src, m.message, m.path_compute_ps, now().count_ps(), *this);
+      runner_->message_arrived(m.src, m.message, m.path_compute.count_ps(), now().count_ps(),
+                               *this);
       break;
     }
     case kCreditArrival: {
@@ -127,9 +123,9 @@ void Endpoint::handle(const Event& e) {
 }
 
 void Endpoint::generate() {
-  const int64_t now = this->now().count_ps();
+  const SimTime now = this->now();
   const uint32_t packets = net_.traffic.message_packets;
-  if (now >= next_sample_ps_) sample_queue(now);
+  if (now >= next_sample_at_) sample_queue(now);
   if (queued_packets_ + packets > net_.traffic.source_queue_limit) {
     not_offered_ += packets;
     if (net_.traffic.stop_unstable) {
@@ -141,7 +137,7 @@ void Endpoint::generate() {
     schedule_next_message();
     return;
   }
-  queue_.push_back(Message{messages_++, now, 0, net_.pattern->destination(index_, rng_),
+  queue_.push_back(Message{messages_++, now, SimTime::zero(), net_.pattern->destination(index_, rng_),
                            packets * net_.traffic.packet_flits, 0, kNoOp});
   queued_packets_ += packets;
   max_queue_ = std::max(max_queue_, queued_packets_);
@@ -160,9 +156,8 @@ void Endpoint::post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_
     throw InputError("endpoint " + std::to_string(index_) + ": a message of " +
                      std::to_string(bytes) + " bytes exceeds 2^32 flits; split it");
   }
-  const int64_t now = this->now().count_ps();
-  queue_.push_back(
-      Message{message, now, path_compute_ps, dst, static_cast<uint32_t>(flits), 0, op});
+  queue_.push_back(Message{message, now(), SimTime::ps(path_compute_ps), dst,
+                           static_cast<uint32_t>(flits), 0, op});
   const uint64_t packets = (flits + net_.traffic.packet_flits - 1) / net_.traffic.packet_flits;
   queued_packets_ += packets;
   max_queue_ = std::max(max_queue_, queued_packets_);
@@ -175,7 +170,7 @@ void Endpoint::post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_
 void Endpoint::wake(int64_t delay_ps, uint32_t op) { schedule(SimTime::ps(delay_ps), kOpDone, op); }
 
 void Endpoint::try_inject() {
-  const int64_t now = this->now().count_ps();
+  const SimTime now = this->now();
   const auto ports = static_cast<uint32_t>(injectors_.size());
   for (;;) {
     while (active_.size() < net_.injection_queues && !queue_.empty()) {
@@ -183,12 +178,12 @@ void Endpoint::try_inject() {
       queue_.pop_front();
     }
     if (active_.empty()) return;
-    int64_t wake = kNever;
+    SimTime wake = kNone;
     bool sent = false;
     for (uint32_t k = 0; k < ports && !sent; ++k) {
       const uint32_t port = (next_port_ + k) % ports;
-      if (injectors_[port].free_ps > now) {
-        wake = std::min(wake, injectors_[port].free_ps);
+      if (injectors_[port].free > now) {
+        wake = std::min(wake, injectors_[port].free);
         continue;
       }
       // Messages in progress take turns, so one blocked by credits does not hold up the rest.
@@ -199,16 +194,16 @@ void Endpoint::try_inject() {
     }
     if (sent) continue;
     // Blocked: wake when a port frees; credit-blocked ports wake us with their credits.
-    if (wake != kNever && (inject_pending_ < 0 || inject_pending_ > wake)) {
+    if (wake != kNone && inject_pending_ > wake) {
       inject_pending_ = wake;
-      schedule(SimTime::ps(wake - now), kInject, uint8_t{0});
+      schedule(wake - now, kInject, uint8_t{0});
     }
     return;
   }
 }
 
 // Sends the next packet of active_[slot] through `port` if a VC has room for it.
-bool Endpoint::inject_packet(uint32_t port, uint32_t slot, int64_t now) {
+bool Endpoint::inject_packet(uint32_t port, uint32_t slot, SimTime now) {
   Injector& inj = injectors_[port];
   Message& m = active_[slot];
   const auto flits =
@@ -218,31 +213,31 @@ bool Endpoint::inject_packet(uint32_t port, uint32_t slot, int64_t now) {
     if (credits(static_cast<PortId>(port), vc) < flits) continue;
     Packet p;
     p.message = m.seq;
-    p.created_ps = m.created_ps;
-    p.injected_ps = now;
-    p.path_compute_ps = m.path_compute_ps;
+    p.created = m.created;
+    p.injected = now;
+    p.path_compute = m.path_compute;
     p.src = index_;
     p.dst = m.dst;
     p.message_flits = m.flits;
     p.flits = flits;
     p.vc = vc;
-    if (net_.in_window(m.created_ps)) p.flags |= Packet::kMeasured;
-    const int64_t ser = flits * inj.ps_per_flit;
-    p.stream_ps = static_cast<int32_t>(ser);
+    if (net_.in_window(m.created)) p.flags |= Packet::kMeasured;
+    const SimTime ser = inj.per_flit * flits;
+    p.stream_ps = static_cast<int32_t>(ser.count_ps());
     send(static_cast<PortId>(port), kPacketArrival, p, inj.pipeline);
     credits(static_cast<PortId>(port), vc) -= flits;
-    inj.free_ps = now + ser;
+    inj.free = now + ser;
     inj.next_vc = static_cast<uint8_t>((vc + 1) % vcs_);
     inj.stats.record(net_, now, now + ser, flits);
     next_port_ = (port + 1) % static_cast<uint32_t>(injectors_.size());
     ++injected_;
-    if (now >= next_sample_ps_) sample_queue(now);
+    if (now >= next_sample_at_) sample_queue(now);
     --queued_packets_;
     m.flits_sent += flits;
     next_message_ = slot + 1;
     if (m.flits_sent == m.flits) {
       // A send is done when its tail has left.
-      if (m.op != kNoOp) schedule(SimTime::ps(ser), kOpDone, m.op);
+      if (m.op != kNoOp) schedule(ser, kOpDone, m.op);
       active_.erase(active_.begin() + slot);
       next_message_ = slot;  // the message after it moved into its place
     }
@@ -252,7 +247,7 @@ bool Endpoint::inject_packet(uint32_t port, uint32_t slot, int64_t now) {
 }
 
 void Endpoint::deliver(PortId port, const Packet& p) {
-  const int64_t tail = now().count_ps() + p.stream_ps;
+  const SimTime tail = now() + SimTime::ps(p.stream_ps);
   if (!injectors_[port].peer_counts_credits) {
     send(port, kCreditArrival, Credit{p.flits, p.vc}, SimTime::ps(p.stream_ps));
   }
@@ -260,13 +255,14 @@ void Endpoint::deliver(PortId port, const Packet& p) {
   if (net_.in_window(tail)) flits_accepted_ += p.flits;
   const bool measured = (p.flags & Packet::kMeasured) != 0;
   if (measured) {
-    const int64_t latency = tail - p.created_ps;
+    const SimTime latency = tail - p.created;
     ++measured_delivered_;
-    latency_sum_ += latency;
-    network_latency_sum_ += tail - p.injected_ps;
+    latency_sum_ += latency.count_ps();
+    network_latency_sum_ += (tail - p.injected).count_ps();
     hops_sum_ += p.hops;
     const uint64_t bins = net_.traffic.histogram_bins;
-    const auto bin = std::min<uint64_t>(static_cast<uint64_t>(latency / net_.cycle_ps), bins - 1);
+    const auto bin = std::min<uint64_t>(
+        static_cast<uint64_t>(latency.count_ps() / net_.cycle.count_ps()), bins - 1);
     histogram_->add_to(bin, 0, uint64_t{1});
   }
   // Whole messages matter to the workload program and to the flow table.
@@ -279,23 +275,22 @@ void Endpoint::deliver(PortId port, const Packet& p) {
     return;
   }
   auto [it, fresh] =
-      partial_.try_emplace(PartialKey{p.message, p.src}, Partial{p.created_ps, tail, 0, 0, 0});
+      partial_.try_emplace(PartialKey{p.message, p.src}, Partial{p.created, tail, 0, 0, 0});
   Partial& part = it->second;
   part.hops += p.hops;
   ++part.packets;
   part.flits += p.flits;
   if (part.flits == p.message_flits) {
-    message_received(p, part.first_ps, tail, part.packets, part.hops);
+    message_received(p, part.first, tail, part.packets, part.hops);
     partial_.erase(it);
   }
 }
 
-void Endpoint::message_received(const Packet& p, int64_t first_ps, int64_t last_ps,
-                                uint32_t packets, uint32_t hops) {
+void Endpoint::message_received(const Packet& p, SimTime first, SimTime last, uint32_t packets,
+                                uint32_t hops) {
   if (runner_) {
     // The program sees the message when its last tail is in, which is stream_ps from now.
-    schedule(SimTime::ps(last_ps - now().count_ps()), kMessageDone,
-             MessageDone{p.message, p.path_compute_ps, p.src});
+    schedule(last - now(), kMessageDone, MessageDone{p.message, p.path_compute, p.src});
   }
   const bool measured = (p.flags & Packet::kMeasured) != 0;
   if (net_.traffic.flows == FlowRecords::kNone ||
@@ -305,22 +300,23 @@ void Endpoint::message_received(const Packet& p, int64_t first_ps, int64_t last_
   flows_->add_owned_row(
       index_, flows_recorded_++,
       {uint64_t{p.src}, uint64_t{p.dst}, p.message, uint64_t{packets},
-       uint64_t{p.message_flits} * net_.router.flit_bytes, p.created_ps, first_ps, last_ps,
-       last_ps - p.created_ps, static_cast<double>(hops) / packets, uint64_t{measured ? 1u : 0u}});
+       uint64_t{p.message_flits} * net_.router.flit_bytes, p.created.count_ps(), first.count_ps(),
+       last.count_ps(), (last - p.created).count_ps(), static_cast<double>(hops) / packets,
+       uint64_t{measured ? 1u : 0u}});
 }
 
 void Endpoint::finish() {
   if (runner_) runner_->finish();
-  if (now().count_ps() >= next_sample_ps_) sample_queue(now().count_ps());
-  const double window = net_.window_length(now().count_ps());
+  if (now() >= next_sample_at_) sample_queue(now());
+  const double window = net_.window_length(now());
   for (PortId p = 0; p < injectors_.size(); ++p) {
     const LinkStats& s = injectors_[p].stats;
     const PortLink& link = port(p);
     links_->add_row(
         net_.topology->first_link(id()) + p,
         {uint64_t{id()}, uint64_t{p}, uint64_t{link.peer}, uint64_t{link.peer_port},
-         uint64_t{link.link_class}, s.packets, s.flits, s.flits * net_.router.flit_bytes, s.busy_ps,
-         static_cast<double>(s.busy_ps) / window, s.stall_ps});
+         uint64_t{link.link_class}, s.packets, s.flits, s.flits * net_.router.flit_bytes,
+         s.busy.count_ps(), static_cast<double>(s.busy.count_ps()) / window, s.stall.count_ps()});
   }
   endpoints_->add_row(index_, {messages_, injected_, received_, flits_offered_, flits_accepted_,
                                measured_delivered_, latency_sum_, max_queue_, not_offered_});
@@ -342,20 +338,20 @@ void Endpoint::finish() {
 }
 
 // Sample k is taken at the end of the k-th of kQueueSamples equal parts of the window.
-int64_t Endpoint::sample_ps(uint32_t k) const {
-  return net_.window_begin_ps +
-         (net_.window_end_ps - net_.window_begin_ps) * (k + 1) / kQueueSamples;
+SimTime Endpoint::sample_time(uint32_t k) const {
+  const int64_t window = (net_.window_end - net_.window_begin).count_ps();
+  return net_.window_begin + SimTime::ps(window * (k + 1) / kQueueSamples);
 }
 
 // The queue changes only in events, so an event first takes the samples whose time has come,
 // with the length the queue has had since the previous event.
-void Endpoint::sample_queue(int64_t now) {
-  while (next_sample_ < kQueueSamples && sample_ps(next_sample_) <= now) {
+void Endpoint::sample_queue(SimTime now) {
+  while (next_sample_ < kQueueSamples && sample_time(next_sample_) <= now) {
     queue_samples_->add_to(next_sample_, 0, uint64_t{1});
     queue_samples_->add_to(next_sample_, 1, queued_packets_);
     ++next_sample_;
   }
-  next_sample_ps_ = next_sample_ < kQueueSamples ? sample_ps(next_sample_) : kNever;
+  next_sample_at_ = next_sample_ < kQueueSamples ? sample_time(next_sample_) : kNone;
 }
 
 bool Endpoint::knows_event(uint16_t kind) const {
@@ -380,8 +376,8 @@ void Endpoint::serialize(StateArchive& ar) {
   serialize_items(ar, active_);
   ar & next_message_;
   for (Injector& inj : injectors_) {
-    ar & inj.free_ps & inj.next_vc & inj.stats.packets & inj.stats.flits & inj.stats.busy_ps &
-        inj.stats.stall_ps;
+    ar & inj.free & inj.next_vc & inj.stats.packets & inj.stats.flits & inj.stats.busy &
+        inj.stats.stall;
   }
   uint64_t credit_count = credits_.size();
   ar & credit_count;
@@ -412,7 +408,7 @@ void Endpoint::serialize(StateArchive& ar) {
   ar & messages_ & injected_ & received_ & flits_offered_ & flits_accepted_ & measured_created_ &
       measured_delivered_ & latency_sum_ & network_latency_sum_ & hops_sum_ & max_queue_ &
       flows_recorded_;
-  ar & not_offered_ & next_sample_ & next_sample_ps_;
+  ar & not_offered_ & next_sample_ & next_sample_at_;
 }
 
 }  // namespace hx::net

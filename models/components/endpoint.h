@@ -36,26 +36,27 @@ class Endpoint final : public Component, private ProgramHost {
 
  private:
   static constexpr uint32_t kNoOp = 0xFFFFFFFFu;
+  static constexpr SimTime kNone = SimTime::infinity();  // no such time
   struct Message {
     uint64_t seq;  // Packet::message
-    int64_t created_ps;
-    int64_t path_compute_ps;
+    SimTime created;
+    SimTime path_compute;
     uint32_t dst;
     uint32_t flits;
     uint32_t flits_sent;
     uint32_t op;  // the program's send op, or kNoOp
   };
   struct Injector {  // one per port
-    int64_t free_ps = 0;
-    int64_t ps_per_flit = 0;
+    SimTime free;      // the link has sent the last packet's flits by then
+    SimTime per_flit;  // serialisation time of one flit
     SimTime pipeline;  // the peer's: a router takes the packet when its head has crossed it
     bool peer_counts_credits = false;  // the peer counts what we return (element.h)
     uint8_t next_vc = 0;
     LinkStats stats;
   };
   struct Partial {  // a multi-packet message being received
-    int64_t created_ps;
-    int64_t first_ps;
+    SimTime created;
+    SimTime first;  // the first packet's tail arrival
     uint32_t flits;
     uint32_t packets;
     uint32_t hops;
@@ -81,9 +82,9 @@ class Endpoint final : public Component, private ProgramHost {
   void generate();
   void schedule_next_message();
   void try_inject();
-  bool inject_packet(uint32_t port, uint32_t slot, int64_t now);
+  bool inject_packet(uint32_t port, uint32_t slot, SimTime now);
   void deliver(PortId port, const Packet& packet);
-  void message_received(const Packet& p, int64_t first_ps, int64_t last_ps, uint32_t packets,
+  void message_received(const Packet& p, SimTime first, SimTime last, uint32_t packets,
                         uint32_t hops);
   void post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_t op,
                  int64_t path_compute_ps) override;
@@ -98,11 +99,11 @@ class Endpoint final : public Component, private ProgramHost {
   bool sends_ = false;
   uint32_t next_message_ = 0;  // active_ slot whose turn is next
   uint32_t next_port_ = 0;
-  int64_t inject_pending_ = -1;  // time of the scheduled kInject, -1: none
+  SimTime inject_pending_ = kNone;  // time of the scheduled kInject
   uint64_t queued_packets_ = 0;
   double slot_probability_ = 0;  // of a new message in each slot
   double log_miss_ = 0;          // log(1 - slot_probability_): the geometric gap's scale
-  int64_t slot_ps_ = 0;          // generation slots: one cycle, or a fraction above 1 msg/cycle
+  SimTime slot_;                 // generation slots: one cycle, or a fraction above 1 msg/cycle
   int64_t next_slot_ = 0;        // index of the slot of the next message
   RingQueue<Message> queue_;     // messages waiting to start (a line of its own)
   std::vector<Message> active_;  // messages being injected, at most net_.injection_queues
@@ -132,11 +133,11 @@ class Endpoint final : public Component, private ProgramHost {
 
   // The source-queue limit and the stability samples (traffic.source_queue_limit and
   // stop_unstable, the queue_samples table): synthetic traffic only.
-  void sample_queue(int64_t now);
-  int64_t sample_ps(uint32_t k) const;
+  void sample_queue(SimTime now);
+  SimTime sample_time(uint32_t k) const;
   uint64_t not_offered_ = 0;   // packets refused at the limit
   uint32_t next_sample_ = 0;   // queue_samples row to take next
-  int64_t next_sample_ps_ = std::numeric_limits<int64_t>::max();  // its time; max: none to take
+  SimTime next_sample_at_ = kNone;  // its time
   Table* queue_samples_;
 };
 

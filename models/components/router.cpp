@@ -52,7 +52,7 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
     outputs_[p].to_endpoint = net.topology->node(ports[p].peer).kind == NodeKind::kEndpoint;
     outputs_[p].counts_returns = credits_counted_by_sender(self, peer);
     outputs_[p].peer_pipeline = peer.has_pipeline;
-    outputs_[p].per_flit = SimTime::ps(net.ps_per_flit[ports[p].link_class]);
+    outputs_[p].per_flit = net.per_flit[ports[p].link_class];
   }
 }
 
@@ -144,7 +144,7 @@ void Router::on_credit(PortId port, const Credit& credit) {
   credits(port, credit.vc) += credit.flits;
   Output& out = outputs_[port];
   if (out.stall_since != kNotStalled) {
-    out.stats.stall_ps += net_.window_overlap(out.stall_since.count_ps(), now().count_ps());
+    out.stats.stall += net_.window_overlap(out.stall_since, now());
     out.stall_since = kNotStalled;
   }
   // Every other blocked head already has a wake-up scheduled (its ready time, its input's or
@@ -163,7 +163,7 @@ void Router::absorb_returns(SimTime until) {
     Output& out = outputs_[r.port];
     out.credit_waiter = false;  // the allocation absorbing it is the one the credit triggers
     if (out.stall_since != kNotStalled) {
-      out.stats.stall_ps += net_.window_overlap(out.stall_since.count_ps(), r.at.count_ps());
+      out.stats.stall += net_.window_overlap(out.stall_since, r.at);
       out.stall_since = kNotStalled;
     }
   }
@@ -373,10 +373,10 @@ void Router::forward(const Request& r, SimTime now) {
   state_.output_free(r.candidate.port) = sent;
   out.next_input = (r.input + 1u) % ports_;
   if (out.stall_since != kNotStalled) {
-    out.stats.stall_ps += net_.window_overlap(out.stall_since.count_ps(), now.count_ps());
+    out.stats.stall += net_.window_overlap(out.stall_since, now);
     out.stall_since = kNotStalled;
   }
-  out.stats.record(net_, now.count_ps(), sent.count_ps(), flits);
+  out.stats.record(net_, now, sent, flits);
   // The input reads the packet out at its own link's rate; a slower output (or a tail still
   // arriving) leaves it free for other VCs' packets in the meantime, as flit interleaving does.
   input.free = now + outputs_[r.input].per_flit * flits;
@@ -475,12 +475,13 @@ void Router::finish() {
   for (PortId p = 0; p < outputs_.size(); ++p) {
     const Output& out = outputs_[p];
     const PortLink& link = port(p);
-    const double window = net_.window_length(now().count_ps());
+    const double window = net_.window_length(now());
     links_->add_row(net_.topology->first_link(id()) + p,
                     {uint64_t{id()}, uint64_t{p}, uint64_t{link.peer}, uint64_t{link.peer_port},
                      uint64_t{link.link_class}, out.stats.packets, out.stats.flits,
-                     out.stats.flits * net_.router.flit_bytes, out.stats.busy_ps,
-                     static_cast<double>(out.stats.busy_ps) / window, out.stats.stall_ps});
+                     out.stats.flits * net_.router.flit_bytes, out.stats.busy.count_ps(),
+                     static_cast<double>(out.stats.busy.count_ps()) / window,
+                     out.stats.stall.count_ps()});
   }
   totals_->add_to(0, totals::kPacketsBuffered, uint64_t{held_});
   totals_->add_to(0, totals::kLinkSent, sent_);
@@ -493,7 +494,7 @@ void Router::serialize(StateArchive& ar) {
   for (auto& q : queues_) serialize_queue(ar, q);
   for (Output& out : outputs_) {
     ar & out.stall_since & out.next_input & out.credit_waiter & out.stats.packets &
-        out.stats.flits & out.stats.busy_ps & out.stats.stall_ps;
+        out.stats.flits & out.stats.busy & out.stats.stall;
   }
   serialize_items(ar, pending_allocations_);
   serialize_items(ar, returns_);

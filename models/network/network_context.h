@@ -39,7 +39,7 @@ struct Credit {
 
 struct MessageDone {
   uint64_t message = 0;
-  int64_t path_compute_ps = 0;
+  SimTime path_compute;
   uint32_t src = 0;
 };
 
@@ -66,11 +66,11 @@ struct NetworkContext {
   std::vector<SwitchingElement> elements;   // what components can be built as
   RouterConfig router;
   TrafficConfig traffic;
-  int64_t cycle_ps = 0;
-  uint32_t injection_queues = 1;     // messages an endpoint injects at once, taking turns
-  std::vector<int64_t> ps_per_flit;  // per link class: serialisation time of one flit
-  int64_t window_begin_ps = 0;       // measurement window [begin, end)
-  int64_t window_end_ps = 0;
+  SimTime cycle;
+  uint32_t injection_queues = 1;  // messages an endpoint injects at once, taking turns
+  std::vector<SimTime> per_flit;  // per link class: serialisation time of one flit
+  SimTime window_begin;           // measurement window [begin, end)
+  SimTime window_end;
   // Shared by the rank's routers: one works at a time. One block that stays in cache, instead
   // of one per router that each decision must first bring in (a rank can hold tens of
   // thousands of routers).
@@ -92,15 +92,15 @@ struct NetworkContext {
     throw InputError("unknown switching element '" + name + "' (known: " + known + ")");
   }
 
-  bool in_window(int64_t t) const { return t >= window_begin_ps && t < window_end_ps; }
+  bool in_window(SimTime t) const { return t >= window_begin && t < window_end; }
   /// Length of the window as far as a run that reached `now` has seen it (a workload's window
   /// is open-ended).
-  double window_length(int64_t now) const {
-    return static_cast<double>(std::min(window_end_ps, now) - window_begin_ps);
+  double window_length(SimTime now) const {
+    return static_cast<double>((std::min(window_end, now) - window_begin).count_ps());
   }
   /// Length of [from, to) that falls inside the window.
-  int64_t window_overlap(int64_t from, int64_t to) const {
-    return std::max<int64_t>(0, std::min(to, window_end_ps) - std::max(from, window_begin_ps));
+  SimTime window_overlap(SimTime from, SimTime to) const {
+    return std::max(SimTime::zero(), std::min(to, window_end) - std::max(from, window_begin));
   }
 };
 
@@ -108,16 +108,16 @@ struct NetworkContext {
 struct LinkStats {
   uint64_t packets = 0;
   uint64_t flits = 0;
-  int64_t busy_ps = 0;
-  int64_t stall_ps = 0;
+  SimTime busy;   // within the window
+  SimTime stall;  // waiting for credits, within the window
 
   /// A packet's head enters the link at `head`, its tail at `tail`.
-  void record(const NetworkContext& net, int64_t head, int64_t tail, uint32_t flits_sent) {
+  void record(const NetworkContext& net, SimTime head, SimTime tail, uint32_t flits_sent) {
     if (net.in_window(head)) {
       ++packets;
       flits += flits_sent;
     }
-    busy_ps += net.window_overlap(head, tail);
+    busy += net.window_overlap(head, tail);
   }
 };
 

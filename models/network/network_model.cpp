@@ -28,8 +28,8 @@ class BuiltNetworkModel final : public NetworkModel {
     for (const std::string& name : t.switch_elements()) net_.element(name);
     net_.router = router_config_from(params.section("router"), r.vcs(), r.name());
     net_.traffic = traffic_config_from(params.section("traffic"));
-    net_.cycle_ps = params.sim->time("cycle_time").count_ps();
-    if (net_.cycle_ps <= 0) throw InputError("sim.cycle_time = 0ps: network models need a cycle");
+    net_.cycle = params.sim->time("cycle_time");
+    if (net_.cycle <= SimTime::zero()) throw InputError("sim.cycle_time = 0ps: network models need a cycle");
     if (net_.traffic.packet_flits > net_.router.buffer_flits) {
       throw InputError(
           "traffic.packet_flits = " + std::to_string(net_.traffic.packet_flits) +
@@ -38,16 +38,16 @@ class BuiltNetworkModel final : public NetworkModel {
     }
     for (const LinkClass& c : t.link_classes()) {
       const auto ps = static_cast<int64_t>(
-          std::llround(static_cast<double>(net_.cycle_ps) / c.flits_per_cycle));
+          std::llround(static_cast<double>(net_.cycle.count_ps()) / c.flits_per_cycle));
       if (ps <= 0) {
         throw InputError(family + ": link class '" + c.name + "' at " +
                          std::to_string(c.flits_per_cycle) +
                          " flits/cycle is faster than one flit per picosecond");
       }
-      net_.ps_per_flit.push_back(ps);
+      net_.per_flit.push_back(SimTime::ps(ps));
     }
-    net_.window_begin_ps = net_.traffic.warmup.count_ps();
-    net_.window_end_ps = net_.window_begin_ps + net_.traffic.measure.count_ps();
+    net_.window_begin = net_.traffic.warmup;
+    net_.window_end = net_.window_begin + net_.traffic.measure;
 
     workload_ = make_workload(params.section("workload"), params.section("llm"), net_, files);
     if (workload_) {
@@ -55,8 +55,8 @@ class BuiltNetworkModel final : public NetworkModel {
       net_.workload = workload_.get();
       net_.injection_queues =
           static_cast<uint32_t>(params.section("workload").integer("injection_queues"));
-      net_.window_begin_ps = 0;
-      net_.window_end_ps = std::numeric_limits<int64_t>::max();
+      net_.window_begin = SimTime::zero();
+      net_.window_end = SimTime::infinity();
       return;
     }
     PatternParams pattern;
@@ -99,16 +99,16 @@ class BuiltNetworkModel final : public NetworkModel {
   }
   bool ends_by_itself() const override { return true; }
   SimTime expected_end() const override {
-    return workload_ ? SimTime::infinity() : SimTime::ps(net_.window_end_ps);
+    return workload_ ? SimTime::infinity() : net_.window_end;
   }
   std::vector<SummaryValue> summarize(const StatsRegistry& stats) const override {
     if (!workload_) {
-      return summarize_network(stats, topology(), SimTime::ps(net_.cycle_ps), net_.traffic.measure);
+      return summarize_network(stats, topology(), net_.cycle, net_.traffic.measure);
     }
     // Rates of a workload run are over its whole length.
     const SimTime end = SimTime::ps(stats.table("workload_totals").i64(4)[0]);
     std::vector<SummaryValue> values =
-        summarize_network(stats, topology(), SimTime::ps(net_.cycle_ps), end);
+        summarize_network(stats, topology(), net_.cycle, end);
     for (SummaryValue& v : summarize_workload(stats, *workload_)) values.push_back(std::move(v));
     return values;
   }

@@ -29,10 +29,9 @@ struct Packet {
   uint32_t message_flits = 0;  // size of the whole message
   uint32_t route_data = 0;
   uint64_t message = 0;        // per source: a sequence number, or a workload's message_id()
-  int64_t created_ps = 0;      // when its message entered the source queue
-  int64_t injected_ps = 0;     // when its head left the source endpoint
-  int64_t path_compute_ps =
-      0;  // workloads: compute on the sender's critical path (program_runner.h)
+  SimTime created;       // when its message entered the source queue
+  SimTime injected;      // when its head left the source endpoint
+  SimTime path_compute;  // workloads: compute on the sender's critical path (program_runner.h)
   static constexpr uint8_t kMeasured = 1;           // created inside the measurement window
   static constexpr uint8_t kRoutingFlag0 = 1 << 4;  // bits 4..7 belong to the routing
 };

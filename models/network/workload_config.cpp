@@ -27,7 +27,7 @@ double injection_bandwidth(const NetworkContext& net, uint32_t e) {
   net.topology->ports(net.topology->endpoint_component(e), ports);
   const LinkClass& c = net.topology->link_classes()[ports.at(0).link_class];
   return c.flits_per_cycle * static_cast<double>(net.router.flit_bytes) /
-         (static_cast<double>(net.cycle_ps) * 1e-12);
+         net.cycle.seconds();
 }
 
 // The job's ranks on the network's endpoints. `ranks` 0: as many as workload.ranks says.
