@@ -153,8 +153,9 @@ void Endpoint::post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_
                          int64_t path_compute_ps) {
   const uint64_t flits = (bytes + net_.router.flit_bytes - 1) / net_.router.flit_bytes;
   if (flits > 0xFFFFFFFFULL) {
-    throw InputError("endpoint " + std::to_string(index_) + ": a message of " +
-                     std::to_string(bytes) + " bytes exceeds 2^32 flits; split it");
+    refuse_input("endpoint " + std::to_string(index_) + ": a message of " +
+                 std::to_string(bytes) + " bytes exceeds 2^32 flits; split it");
+    return;
   }
   queue_.push_back(Message{message, now(), SimTime::ps(path_compute_ps), dst,
                            static_cast<uint32_t>(flits), 0, op});

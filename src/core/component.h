@@ -126,6 +126,10 @@ class Component {
 
   /// Stops the whole run after this event with `reason` (a DeadlockError on every rank).
   void stop_run(std::string reason) { sink_->request_stop(std::move(reason)); }
+  /// Stops the whole run after this event because its input cannot be simulated, found only
+  /// now (an InputError on every rank, exit 2). Never throw InputError from handle(): the
+  /// other ranks would wait for this one forever.
+  void refuse_input(std::string reason) { sink_->request_stop(std::move(reason), true); }
 
   /// Like schedule(), for a timer that must not keep the run alive (Event::kBackground).
   template <class P>

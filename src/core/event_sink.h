@@ -39,11 +39,15 @@ class EventSink {
     return local;
   }
 
-  /// A component asks the engine to stop the run (the deadlock watchdog); the first reason
-  /// wins. The engine checks after each event and between windows.
-  void request_stop(std::string reason) {
-    if (stop_reason_.empty()) stop_reason_ = std::move(reason);
+  /// A component asks the engine to stop the run: a deadlock (the watchdog), or input that
+  /// cannot be simulated (`input`, found only while running). The first reason wins. The
+  /// engine checks after each event and between windows.
+  void request_stop(std::string reason, bool input = false) {
+    if (!stop_reason_.empty()) return;
+    stop_reason_ = std::move(reason);
+    stop_for_input_ = input;
   }
+  bool stop_for_input() const { return stop_for_input_; }
   bool stop_requested() const { return !stop_reason_.empty(); }
   /// A component changes state at `t` without an event for it (Component::extend_run_to).
   void extend_work_to(SimTime t) {
@@ -65,6 +69,7 @@ class EventSink {
   EventQueue queue_;
   std::vector<std::vector<Event>> outboxes_;
   std::string stop_reason_;
+  bool stop_for_input_ = false;
   bool drained_ = false;
   uint32_t end_of_instant_ = UINT32_MAX;
 };

@@ -46,10 +46,11 @@ CutReport reduce_cut(MPI_Comm comm, const RankCut& mine) {
   return cut;
 }
 
-// A component on some rank asked to stop (the deadlock watchdog): every rank throws, and rank
-// 0's message holds every rank's report, in rank order.
+// A component on some rank asked to stop (the deadlock watchdog, or input refused while
+// running): every rank throws, and rank 0's message holds every rank's report, in rank order.
 void throw_if_stopped(MPI_Comm comm, const Simulation& sim) {
-  int stopped = sim.stop_requested() ? 1 : 0;
+  // 2: some rank refused its input (an input error wins over a deadlock it may have caused).
+  int stopped = sim.stop_requested() ? (sim.stop_for_input() ? 2 : 1) : 0;
   MPI_Allreduce(MPI_IN_PLACE, &stopped, 1, MPI_INT, MPI_MAX, comm);
   if (!stopped) return;
   int rank = 0, ranks = 1;
@@ -76,6 +77,7 @@ void throw_if_stopped(MPI_Comm comm, const Simulation& sim) {
     report +=
         all.substr(static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i]));
   }
+  if (stopped == 2) throw InputError(report);
   throw DeadlockError(report);
 }
 

@@ -51,6 +51,8 @@ class Simulation {
   /// A component asked to stop the run (EventSink::request_stop); run_until returns early.
   bool stop_requested() const { return sink_.stop_requested(); }
   const std::string& stop_reason() const { return sink_.stop_reason(); }
+  /// The stop is for input that cannot be simulated (Component::refuse_input).
+  bool stop_for_input() const { return sink_.stop_for_input(); }
   /// Time of the last event handled (zero before any).
   SimTime now() const { return sink_.now(); }
   std::size_t component_count() const { return components_.size(); }
