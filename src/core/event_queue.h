@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/event.h"
+#include "core/prefetch.h"
 
 namespace hx {
 
@@ -92,8 +93,8 @@ class EventQueue {
   uint32_t prefetch_ahead(std::size_t ahead) const {
     if (now_sorted_.size() <= ahead) return UINT32_MAX;
     const Entry& en = now_sorted_[now_sorted_.size() - 1 - ahead];
-    __builtin_prefetch(&pool_[en.slot]);
-    __builtin_prefetch(reinterpret_cast<const char*>(&pool_[en.slot]) + 64);
+    prefetch_read(&pool_[en.slot]);
+    prefetch_read(reinterpret_cast<const char*>(&pool_[en.slot]) + kCacheLine);
     return en.dst_local;
   }
 
@@ -159,7 +160,7 @@ class EventQueue {
     std::vector<Entry>& bucket = buckets_[b];
     bucket.push_back(en);
     // A bucket fills in order, its tail cold since it was last drained: fetch the next line.
-    __builtin_prefetch(bucket.data() + bucket.size() + 2, 1);
+    prefetch_write(bucket.data() + bucket.size() + 2);
     if (en.time < bucket_min_[b]) bucket_min_[b] = en.time;
     digit_mask_[static_cast<std::size_t>(level)] |= static_cast<uint16_t>(1u << digit);
     level_mask_ |= 1u << level;
