@@ -53,7 +53,6 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
     return;
   }
   sends_ = per_cycle > 0 && net.pattern->sends(index);
-  if (sends_) next_sample_at_ = sample_time(0);
 }
 
 void Endpoint::setup() {
@@ -125,15 +124,10 @@ void Endpoint::handle(const Event& e) {
 void Endpoint::generate() {
   const SimTime now = this->now();
   const uint32_t packets = net_.traffic.message_packets;
-  if (now >= next_sample_at_) sample_queue(now);
   if (queued_packets_ + packets > net_.traffic.source_queue_limit) {
     not_offered_ += packets;
-    if (net_.traffic.stop_unstable) {
-      // The run is unstable already: this source stops, so its load no longer costs time.
-      queue_ = RingQueue<Message>();
-      active_.clear();
-      return;
-    }
+    // At once, not at finish: whether the run is unstable is asked while it runs.
+    totals_->add_to(0, totals::kPacketsNotOffered, uint64_t{packets});
     schedule_next_message();
     return;
   }
@@ -232,7 +226,6 @@ bool Endpoint::inject_packet(uint32_t port, uint32_t slot, SimTime now) {
     inj.stats.record(net_, now, now + ser, flits);
     next_port_ = (port + 1) % static_cast<uint32_t>(injectors_.size());
     ++injected_;
-    if (now >= next_sample_at_) sample_queue(now);
     --queued_packets_;
     m.flits_sent += flits;
     next_message_ = slot + 1;
@@ -308,7 +301,6 @@ void Endpoint::message_received(const Packet& p, SimTime first, SimTime last, ui
 
 void Endpoint::finish() {
   if (runner_) runner_->finish();
-  if (now() >= next_sample_at_) sample_queue(now());
   const double window = net_.window_length(now());
   for (PortId p = 0; p < injectors_.size(); ++p) {
     const LinkStats& s = injectors_[p].stats;
@@ -335,24 +327,12 @@ void Endpoint::finish() {
   totals_->add_to(0, kNetworkLatencySumPs, network_latency_sum_);
   totals_->add_to(0, kHopsSum, hops_sum_);
   totals_->add_to(0, kSenders, uint64_t{sends_ || runner_ ? 1u : 0u});
-  totals_->add_to(0, kPacketsNotOffered, not_offered_);
 }
 
-// Sample k is taken at the end of the k-th of kQueueSamples equal parts of the window.
-SimTime Endpoint::sample_time(uint32_t k) const {
-  const int64_t window = (net_.window_end - net_.window_begin).count_ps();
-  return net_.window_begin + SimTime::ps(window * (k + 1) / kQueueSamples);
-}
-
-// The queue changes only in events, so an event first takes the samples whose time has come,
-// with the length the queue has had since the previous event.
-void Endpoint::sample_queue(SimTime now) {
-  while (next_sample_ < kQueueSamples && sample_time(next_sample_) <= now) {
-    queue_samples_->add_to(next_sample_, 0, uint64_t{1});
-    queue_samples_->add_to(next_sample_, 1, queued_packets_);
-    ++next_sample_;
-  }
-  next_sample_at_ = next_sample_ < kQueueSamples ? sample_time(next_sample_) : kNone;
+void Endpoint::observe(uint32_t k) {
+  if (!sends_) return;
+  queue_samples_->add_to(k, 0, uint64_t{1});
+  queue_samples_->add_to(k, 1, queued_packets_);
 }
 
 bool Endpoint::knows_event(uint16_t kind) const {
@@ -409,7 +389,7 @@ void Endpoint::serialize(StateArchive& ar) {
   ar & messages_ & injected_ & received_ & flits_offered_ & flits_accepted_ & measured_created_ &
       measured_delivered_ & latency_sum_ & network_latency_sum_ & hops_sum_ & max_queue_ &
       flows_recorded_;
-  ar & not_offered_ & next_sample_ & next_sample_at_;
+  ar & not_offered_;
 }
 
 }  // namespace hx::net

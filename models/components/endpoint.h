@@ -28,6 +28,7 @@ class Endpoint final : public Component, private ProgramHost {
 
   void setup() override;
   void handle(const Event& e) override;
+  void observe(uint32_t k) override;
   void finish() override;
   uint64_t work_done() const override { return injected_; }  // packets over its injection link
   HotSpan hot_state() const override { return HotSpan::up_to(this, credits_); }
@@ -132,12 +133,8 @@ class Endpoint final : public Component, private ProgramHost {
   Table* totals_;
 
   // The source-queue limit and the stability samples (traffic.source_queue_limit and
-  // stop_unstable, the queue_samples table): synthetic traffic only.
-  void sample_queue(SimTime now);
-  SimTime sample_time(uint32_t k) const;
-  uint64_t not_offered_ = 0;   // packets refused at the limit
-  uint32_t next_sample_ = 0;   // queue_samples row to take next
-  SimTime next_sample_at_ = kNone;  // its time
+  // stop_unstable, the queue_samples table, taken in observe): synthetic traffic only.
+  uint64_t not_offered_ = 0;  // packets refused at the limit
   Table* queue_samples_;
 };
 

@@ -49,8 +49,9 @@ std::vector<ParamSpec> traffic_params() {
                          "saturation (workload programs are not limited)")
           .range(1, 1e9),
       ParamSpec::flag("stop_unstable", false,
-                      "a source whose queue reaches source_queue_limit stops generating and "
-                      "drops its queue, so an unstable run ends sooner (hxsim sweep sets it)"),
+                      "the run ends at the first source-queue sample (the ends of the eighths of "
+                      "the window) at which it is found unstable, with /summary ended_early = 1 "
+                      "and rates over the part of the window it reached (hxsim sweep sets it)"),
       ParamSpec::integer("hotspot_groups", 4,
                          "hotspot pattern: endpoint groups [0, n) talk among themselves")
           .range(1, 1e9),

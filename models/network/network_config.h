@@ -31,7 +31,7 @@ struct TrafficConfig {
   SimTime measure;
   SimTime drain_limit;
   uint64_t source_queue_limit = 0;  // packets per source queue (synthetic traffic)
-  bool stop_unstable = false;       // a source at its limit stops
+  bool stop_unstable = false;       // end the run at the first sample that finds it unstable
   uint32_t hotspot_groups = 0;
   uint32_t block = 0;      // 0: the pattern spans the system; else per run of `block` endpoints
   std::string bit_fit;     // bit permutations on counts that are not powers of two (pattern.h)

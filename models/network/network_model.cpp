@@ -101,26 +101,45 @@ class BuiltNetworkModel final : public NetworkModel {
   SimTime expected_end() const override {
     return workload_ ? SimTime::infinity() : net_.window_end;
   }
-  std::vector<SummaryValue> summarize(const StatsRegistry& stats) const override {
+  std::vector<SummaryValue> summarize(const StatsRegistry& stats,
+                                      const RunEnd& end) const override {
     if (!workload_) {
-      return summarize_network(stats, topology(), net_.cycle, net_.traffic.measure);
+      // A run cut short measured only the part of the window it reached.
+      SimTime measured = net_.traffic.measure;
+      if (end.cut_short() && net_.window_overlap(net_.window_begin, end.reached) > SimTime::zero()) {
+        measured = net_.window_overlap(net_.window_begin, end.reached);
+      }
+      return summarize_network(stats, topology(), net_.cycle, measured);
     }
     // Rates of a workload run are over its whole length.
-    const SimTime end = SimTime::ps(stats.table("workload_totals").i64(4)[0]);
-    std::vector<SummaryValue> values =
-        summarize_network(stats, topology(), net_.cycle, end);
+    const SimTime last = SimTime::ps(stats.table("workload_totals").i64(4)[0]);
+    std::vector<SummaryValue> values = summarize_network(stats, topology(), net_.cycle, last);
     for (SummaryValue& v : summarize_workload(stats, *workload_)) values.push_back(std::move(v));
     return values;
+  }
+  // Source queues are sampled at observations (Endpoint::observe); a sweep point found unstable
+  // at one ends there (traffic.stop_unstable).
+  std::vector<SimTime> observation_times() const override {
+    if (workload_) return {};
+    std::vector<SimTime> times;
+    for (uint32_t k = 0; k < kQueueSamples; ++k) {
+      times.push_back(queue_sample_time(net_.window_begin, net_.window_end, k));
+    }
+    return times;
+  }
+  bool may_end_early() const override { return !workload_ && net_.traffic.stop_unstable; }
+  bool end_early(std::size_t k, const StatsRegistry& summed) const override {
+    return queues_unstable(summed, k + 1);
   }
   // One packet crossing one link (injection, router-to-router or ejection): the unit of
   // simulator speed the field compares (issue #8).
   std::string work_unit() const override { return "packet_hops"; }
   uint64_t endpoints() const override { return topology().num_endpoints(); }
 
-  std::vector<std::string> report(const StatsRegistry& stats) const override {
+  std::vector<std::string> report(const StatsRegistry& stats, const RunEnd& end) const override {
     if (workload_) return report_workload(stats, *workload_);
     std::string warning =
-        instability_warning(summarize(stats), net_.traffic.source_queue_limit);
+        instability_warning(summarize(stats, end), net_.traffic.source_queue_limit, end);
     if (warning.empty()) return {};
     return {std::move(warning)};
   }

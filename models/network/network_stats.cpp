@@ -95,12 +95,61 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
       "sample",
       "source queues at the end of each of the equal parts of the measurement window, summed "
       "over the senders of synthetic traffic",
-      {{"senders_sampled", T::kU64, "1", "senders that took the sample (all, unless the run "
-                                         "ended first)"},
+      {{"senders_sampled", T::kU64, "1", "senders that took the sample (all, or 0 when the "
+                                         "run ended before its time)"},
        {"queued_packets", T::kU64, "1", "packets in their source queues"}},
       TableKind::kSummed,
       kQueueSamples};
   return {links, flows, endpoints, totals, histogram, queue_samples};
+}
+
+namespace {
+
+// Samples every sender took: all, unless the run ended before some of their times.
+std::size_t samples_taken(const StatsRegistry& stats) {
+  const std::vector<uint64_t>& sampled = stats.table("queue_samples").u64(0);
+  std::size_t taken = 0;
+  while (taken < kQueueSamples && sampled[taken] > 0) ++taken;
+  return taken;
+}
+
+// Mean summed queue of the earlier and of the later half of the first `taken` samples.
+struct QueueHalves {
+  double earlier = 0;
+  double later = 0;
+};
+QueueHalves queue_halves(const StatsRegistry& stats, std::size_t taken) {
+  const std::vector<uint64_t>& queued = stats.table("queue_samples").u64(1);
+  const std::size_t half = taken / 2;
+  QueueHalves h;
+  for (std::size_t k = 0; k < half; ++k) {
+    h.earlier += static_cast<double>(queued[k]) / static_cast<double>(half);
+    h.later += static_cast<double>(queued[taken - 1 - k]) / static_cast<double>(half);
+  }
+  return h;
+}
+
+}  // namespace
+
+SimTime queue_sample_time(SimTime window_begin, SimTime window_end, uint32_t k) {
+  const int64_t window = (window_end - window_begin).count_ps();
+  return window_begin + SimTime::ps(window * (k + 1) / kQueueSamples);
+}
+
+// A stable queue only fluctuates; an unstable one grows by the load the network does not
+// accept. Growing: the later half of the samples holds a quarter more than the earlier half,
+// and more than one packet per sender over all kQueueSamples samples. A judgement on fewer
+// samples (a run ended early) rests on noisier means that lie closer together, so it asks for
+// proportionally more: two packets per sender at four samples. Ending early thus flags no
+// point that the whole window would pass, unless its queues grow much faster there.
+bool queues_unstable(const StatsRegistry& stats, std::size_t taken) {
+  if (stats.table("network_totals").u64(totals::kPacketsNotOffered)[0] > 0) return true;
+  if (taken < kSamplesToJudgeGrowth) return false;
+  const double senders = static_cast<double>(stats.table("queue_samples").u64(0)[0]);
+  const QueueHalves h = queue_halves(stats, taken);
+  const double growth = h.later - h.earlier;
+  const double threshold = senders * kQueueSamples / static_cast<double>(taken);
+  return growth > threshold && growth > 0.25 * h.earlier;
 }
 
 std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const Topology& topology,
@@ -144,23 +193,10 @@ std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const To
   for (const LinkClass& c : topology.link_classes())
     classes += (classes.empty() ? "" : ",") + c.name;
 
-  // Unstable: a source queue reached its limit, or the queues grew through the window: the later
-  // half of the samples holds more than one packet per sender and a quarter more than the
-  // earlier half (a stable queue only fluctuates; an unstable one grows by the load the network
-  // does not accept).
-  const Table& samples = stats.table("queue_samples");
-  const uint64_t senders = total(totals::kSenders);
-  std::size_t taken = 0;  // samples every sender took: all, unless the run ended first
-  while (taken < kQueueSamples && senders > 0 && samples.u64(0)[taken] == senders) ++taken;
-  const std::size_t half = taken / 2;
-  double earlier = 0, later = 0;  // mean queued packets of the first and of the last half
-  for (std::size_t k = 0; k < half; ++k) {
-    earlier += static_cast<double>(samples.u64(1)[k]) / static_cast<double>(half);
-    later += static_cast<double>(samples.u64(1)[taken - 1 - k]) / static_cast<double>(half);
-  }
-  const double growth = later - earlier;
-  const bool unstable = total(totals::kPacketsNotOffered) > 0 ||
-                        (growth > static_cast<double>(senders) && growth > 0.25 * earlier);
+  const std::size_t taken = samples_taken(stats);
+  const QueueHalves halves = queue_halves(stats, taken);
+  const double growth = halves.later - halves.earlier;
+  const bool unstable = queues_unstable(stats, taken);
 
   const uint64_t in_flight =
       total(totals::kPacketsBuffered) + total(totals::kLinkSent) - total(totals::kLinkReceived);
@@ -194,19 +230,24 @@ std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const To
   };
 }
 
-std::string instability_warning(const std::vector<SummaryValue>& summary, uint64_t queue_limit) {
+std::string instability_warning(const std::vector<SummaryValue>& summary, uint64_t queue_limit,
+                                const RunEnd& end) {
   const auto value = [&summary](const std::string& name) -> const auto& {
     return std::find_if(summary.begin(), summary.end(),
                         [&name](const SummaryValue& v) { return v.name == name; })
         ->value;
   };
   if (std::get<uint64_t>(value("unstable")) == 0) return {};
-  char text[256];
+  const std::string ended =
+      end.ended_early ? " (it ended at " + format_time(end.reached) +
+                            ", the first queue sample to find it so: traffic.stop_unstable)"
+                      : "";
+  char text[512];
   std::snprintf(text, sizeof text,
                 "warning: unstable run, the offered load is beyond saturation: the source queues "
-                "grew by %.0f packets through the window; %llu packets not offered at "
+                "grew by %.0f packets through the window%s; %llu packets not offered at "
                 "traffic.source_queue_limit = %llu",
-                std::get<double>(value("queue_growth_packets")),
+                std::get<double>(value("queue_growth_packets")), ended.c_str(),
                 static_cast<unsigned long long>(std::get<uint64_t>(value("packets_not_offered"))),
                 static_cast<unsigned long long>(queue_limit));
   return text;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model.h"
 #include "core/stats.h"
 #include "core/units.h"
 #include "models/network/topology.h"
@@ -35,8 +36,21 @@ enum : std::size_t {
 }  // namespace totals
 
 /// The source queues are sampled at the ends of this many equal parts of the measurement window
-/// (the queue_samples table) to tell a stable run from one whose queues keep growing.
+/// (the queue_samples table, at the model's observations) to tell a stable run from one whose
+/// queues keep growing.
 inline constexpr uint32_t kQueueSamples = 8;
+/// Growth over fewer samples than this is not judged: two pairs of samples are the fewest whose
+/// halves average out the queues' fluctuation.
+inline constexpr uint32_t kSamplesToJudgeGrowth = 4;
+
+/// Time of queue sample k: the end of the k-th of kQueueSamples equal parts of the window.
+SimTime queue_sample_time(SimTime window_begin, SimTime window_end, uint32_t k);
+
+/// Whether the source queues are unstable by the first `taken` queue samples of `stats` (summed
+/// over all ranks): a source refused a packet at its limit, or (from kSamplesToJudgeGrowth
+/// samples on) the queues grew through the window. The one rule for /summary unstable and for
+/// ending a sweep point early.
+bool queues_unstable(const StatsRegistry& stats, std::size_t taken);
 
 std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogram_bins);
 
@@ -45,6 +59,8 @@ std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const To
                                             SimTime cycle, SimTime measure);
 
 /// "warning: unstable run: ..." when the summary says the run was unstable, else empty.
-std::string instability_warning(const std::vector<SummaryValue>& summary, uint64_t queue_limit);
+/// `end` says whether the run ended as soon as it was found unstable (traffic.stop_unstable).
+std::string instability_warning(const std::vector<SummaryValue>& summary, uint64_t queue_limit,
+                                const RunEnd& end);
 
 }  // namespace hx::net

@@ -1,5 +1,6 @@
 // `hxsim sweep`: the latency-throughput curve of a network config up to saturation, printed and
 // written to one HDF5 file (docs/OUTPUT.md, "Sweep files").
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -31,6 +32,9 @@ TableSpec sweep_table() {
               {"saturated", T::kU64, "1", "1 if the point met the saturation criterion"},
               {"events", T::kU64, "1", "events the run handled"},
               {"unstable", T::kU64, "1", "1 if its source queues grew without bound (saturated)"},
+              {"sim_time_ps", T::kI64, "ps", "simulated time the run got to"},
+              {"ended_early", T::kU64, "1",
+               "1 if it ended as soon as it was found unstable, before its end"},
           }};
 }
 
@@ -56,17 +60,19 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
   if (rank == 0) {
     std::printf("hxsim sweep: %s, %s\n  %s\n", base.info->name.c_str(), args.config.c_str(),
                 saturation_criterion(args.sweep, metrics).c_str());
-    std::printf("  %10s %10s %10s %12s %10s %10s %6s %s\n", "load", "offered", "accepted",
-                "latency_ns", "p99_ns", "hops", "sat", "wall_s");
+    std::printf("  %10s %10s %10s %12s %10s %10s %6s %10s %s\n", "load", "offered", "accepted",
+                "latency_ns", "p99_ns", "hops", "sat", "sim_us", "wall_s");
     std::fflush(stdout);
   }
   const SweepResult result =
       run_sweep(comm, registry, config, metrics, args.sweep, [&](const SweepPoint& p) {
         if (rank != 0) return;
-        std::printf("  %10.4f %10.4f %10.4f %12.1f %10.1f %10.3f %6s %.2f\n", p.target, p.offered,
-                    p.accepted, p.latency_mean_ps / 1000.0,
+        std::printf("  %10.4f %10.4f %10.4f %12.1f %10.1f %10.3f %6s %9.2f%s %.2f\n", p.target,
+                    p.offered, p.accepted, p.latency_mean_ps / 1000.0,
                     static_cast<double>(p.latency_p99_ps) / 1000.0, p.hops_mean,
-                    p.unstable ? "unst" : p.saturated ? "yes" : "no", p.wall_s);
+                    p.unstable ? "unst" : p.saturated ? "yes" : "no",
+                    static_cast<double>(p.reached.count_ps()) / 1e6, p.ended_early ? "*" : " ",
+                    p.wall_s);
         std::fflush(stdout);
       });
 
@@ -77,7 +83,8 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
       table.add_row(i, {p.target, p.offered, p.accepted, p.latency_mean_ps, p.latency_p50_ps,
                         p.latency_p99_ps, p.network_latency_mean_ps, p.hops_mean,
                         uint64_t{p.saturated ? 1u : 0u}, p.events,
-                        uint64_t{p.unstable ? 1u : 0u}});
+                        uint64_t{p.unstable ? 1u : 0u}, p.reached.count_ps(),
+                        uint64_t{p.ended_early ? 1u : 0u}});
     }
   }
   OutputContent content;
@@ -98,6 +105,10 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
   content.tables = {&table};
   write_output(comm, output, content);
   if (rank == 0) {
+    if (std::any_of(result.points.begin(), result.points.end(),
+                    [](const SweepPoint& p) { return p.ended_early; })) {
+      std::printf("  *: ended at sim_us, as soon as its source queues were found unstable\n");
+    }
     std::printf(
         "  saturation throughput %.4g flits/cycle/endpoint (highest accepted load); "
         "highest unsaturated offered load %.4g%s\n  output: %s\n",

@@ -121,7 +121,7 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
       "Saturation: a load is saturated when the accepted load falls more than 5% short of the "
       "offered load, or the mean latency exceeds 10x that of the first load, or no measured "
       "packet arrives, or the run is unstable (its source queues grow through the window; such "
-      "a run ends early). The saturation throughput is the highest accepted load of any run.");
+      "a run ends at the first queue sample that finds it so, marked * after sim_us). The saturation throughput is the highest accepted load of any run.");
 
   std::string verify_config;
   std::vector<std::string> verify_overrides;

@@ -53,6 +53,10 @@ class Component {
   /// (prefetch_read, core/prefetch.h) what handling `e` will touch beyond it. Must not change
   /// anything. Large networks are memory-bound without it.
   virtual void prefetch(const Event& /*e*/) const {}
+  /// Called at the model's observation `k` (Model::observation_times), with every event before
+  /// it handled and none after, and now() at its time: record what the state is then (a
+  /// statistics row). It must not send or schedule.
+  virtual void observe(uint32_t /*k*/) {}
   /// Called once after the run: write statistics rows here.
   virtual void finish() {}
   /// Units of the model's work (Model::work_unit) this component has done so far, for

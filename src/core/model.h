@@ -45,6 +45,14 @@ struct BuildContext {
   StatsRegistry* stats = nullptr;
 };
 
+/// How a run ended, for the model's summary.
+struct RunEnd {
+  SimTime reached;           // the simulated time it got to (the same on every rank)
+  bool interrupted = false;  // a stop request (signal, wall-clock limit) ended it
+  bool ended_early = false;  // the model ended it at an observation (end_early)
+  bool cut_short() const { return interrupted || ended_early; }
+};
+
 class Model {
  public:
   virtual ~Model() = default;
@@ -75,12 +83,33 @@ class Model {
   /// the end of its measurement window). Infinity: unknown.
   virtual SimTime expected_end() const { return SimTime::infinity(); }
 
+  /// Simulated times, ascending, at which the engine observes the run exactly: with every event
+  /// before the time handled and none after, it calls every component's Component::observe(k).
+  /// Such times are the only ones at which the model may end a run early (end_early).
+  virtual std::vector<SimTime> observation_times() const { return {}; }
+  /// True when end_early may say yes; only then does the engine add the summed tables up
+  /// across ranks at each observation.
+  virtual bool may_end_early() const { return false; }
+  /// After observation `k`: whether the run ends there, judged from `summed`, the kSummed
+  /// tables added up over all ranks (the same on every rank). A run that would only confirm
+  /// what it already shows (a sweep point found unstable) need not run on. The decision may use
+  /// nothing but `summed`, so that it is the same after a restart from a checkpoint.
+  virtual bool end_early(std::size_t /*k*/, const StatsRegistry& /*summed*/) const {
+    return false;
+  }
+
   /// Run-level results derived from the tables after the engine has reduced them across ranks
   /// (same on every rank); written as attributes of /summary.
-  virtual std::vector<SummaryValue> summarize(const StatsRegistry& /*stats*/) const { return {}; }
+  virtual std::vector<SummaryValue> summarize(const StatsRegistry& /*stats*/,
+                                              const RunEnd& /*end*/) const {
+    return {};
+  }
 
   /// Lines `hxsim run` prints after its summary (rank 0), from the reduced tables.
-  virtual std::vector<std::string> report(const StatsRegistry& /*stats*/) const { return {}; }
+  virtual std::vector<std::string> report(const StatsRegistry& /*stats*/,
+                                          const RunEnd& /*end*/) const {
+    return {};
+  }
 
   /// Text datasets for the output file, (path, text), e.g. the names of table rows.
   virtual std::vector<std::pair<std::string, std::string>> texts() const { return {}; }

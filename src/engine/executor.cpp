@@ -34,6 +34,11 @@ void take_checkpoint(const RunControl& control, SimTime at, EngineStats& stats) 
   ++stats.checkpoints;
 }
 
+// Time of observation i, or infinity when none is left.
+SimTime observation_time(const RunControl& control, std::size_t i) {
+  return i < control.observe_at.size() ? control.observe_at[i] : SimTime::infinity();
+}
+
 }  // namespace
 
 EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress,
@@ -41,8 +46,10 @@ EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress,
   EngineStats stats;
   const Clock::time_point start = Clock::now();
   SimTime next_checkpoint = next_multiple_after(sim.next_time(), control.checkpoint_every);
+  std::size_t observation = 0;  // the next one to make
   while (sim.next_work_time() < end && !sim.stop_requested()) {
-    const SimTime target = std::min(end, next_checkpoint);
+    const SimTime target =
+        std::min({end, next_checkpoint, observation_time(control, observation)});
     stats.events += sim.run_until(target, kProgressChunk);
     if (progress && progress->due()) progress->report(sim.now(), stats.events);
     if (sim.stop_requested()) break;
@@ -55,22 +62,29 @@ EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress,
       next_checkpoint = next_multiple_after(sim.next_time(), control.checkpoint_every);
     }
     const unsigned requests = control.poll ? control.poll() : 0;
-    if (requests == 0 || sim.next_work_time() >= end) continue;
-    // A chunk may end inside an instant: finish it, so that the state is at a boundary.
-    SimTime boundary = target;
-    if (!at_target) {
-      boundary = sim.now() + SimTime::ps(1);
-      stats.events += sim.run_until(boundary, UINT64_MAX);
-      checkpointed = false;
+    if (requests != 0 && sim.next_work_time() < end) {
+      // A chunk may end inside an instant: finish it, so that the state is at a boundary.
+      SimTime boundary = target;
+      if (!at_target) {
+        boundary = sim.now() + SimTime::ps(1);
+        stats.events += sim.run_until(boundary, UINT64_MAX);
+        checkpointed = false;
+      }
+      if (!checkpointed) take_checkpoint(control, boundary, stats);
+      if (requests & RunControl::kStop) {
+        stats.interrupted = true;
+        stats.reached = boundary;
+        break;
+      }
     }
-    if (!checkpointed) take_checkpoint(control, boundary, stats);
-    if (requests & RunControl::kStop) {
-      stats.interrupted = true;
-      stats.reached = boundary;
+    if (at_target && observation < control.observe_at.size() &&
+        target == control.observe_at[observation] && control.observe(observation++)) {
+      stats.ended_early = true;
+      stats.reached = target;
       break;
     }
   }
-  if (!stats.interrupted) {
+  if (!stats.interrupted && !stats.ended_early) {
     stats.drained = sim.next_work_time().is_infinite() && !sim.stop_requested();
     stats.reached = stats.drained ? sim.last_work_time() : end;
   }
@@ -89,6 +103,7 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
   const Clock::time_point start = Clock::now();
   bool first_window = true;
   SimTime next_checkpoint;
+  std::size_t observation = 0;  // the next one to make
 
   for (;;) {
     // Exchange first: the previous window's (or setup's) events for other ranks must be queued
@@ -141,8 +156,18 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
         break;
       }
     }
+    // Observations passed in an idle stretch all see the state at its start, as they would
+    // one by one.
+    for (; observation < control.observe_at.size() && control.observe_at[observation] <= window_start;
+         ++observation) {
+      if (!control.observe(observation)) continue;
+      stats.ended_early = true;
+      stats.reached = observation_time(control, observation);
+      break;
+    }
+    if (stats.ended_early) break;
     SimTime window_end = lookahead >= end - window_start ? end : window_start + lookahead;
-    window_end = std::min(window_end, next_checkpoint);
+    window_end = std::min({window_end, next_checkpoint, observation_time(control, observation)});
     stats.events += sim.run_until(window_end, UINT64_MAX);
     ++stats.windows;
   }
@@ -154,7 +179,7 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
   int64_t next = sim.next_work_time().count_ps();
   int64_t global_next = 0;
   MPI_Allreduce(&next, &global_next, 1, MPI_INT64_T, MPI_MIN, comm);
-  if (!stats.interrupted) {
+  if (!stats.interrupted && !stats.ended_early) {
     stats.drained = global_next == SimTime::infinity().count_ps();
     stats.reached = stats.drained ? SimTime::ps(global_last) : end;
   }

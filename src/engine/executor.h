@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "core/units.h"
 #include "engine/progress.h"
@@ -33,11 +34,14 @@ struct EngineStats {
   SimTime reached;           // simulated time the run got to (same on every rank)
   bool drained = false;      // it ended because no foreground events remained anywhere
   bool interrupted = false;  // a stop request ended it before `end` (after a checkpoint)
+  bool ended_early = false;  // the model ended it at an observation (Model::end_early)
 };
 
 /// What may pause a run at a window boundary besides the end: checkpoints on a simulated-time
-/// schedule, and requests from outside the model (signals, wall-clock limits). At a boundary
-/// every event before it has been handled and none after, so a checkpoint there is exact.
+/// schedule, requests from outside the model (signals, wall-clock limits) and the model's
+/// observations. At a boundary every event before it has been handled and none after, so a
+/// checkpoint or an observation there is exact. At one boundary the checkpoint comes first, so
+/// a run restarted from it makes that boundary's observation again.
 struct RunControl {
   enum Request : unsigned { kCheckpoint = 1, kStop = 2 };
   SimTime checkpoint_every = SimTime::infinity();  // simulated time between checkpoints
@@ -47,6 +51,10 @@ struct RunControl {
   /// Writes a checkpoint at boundary `at` (collective); `events` is how many this rank has
   /// handled in this executor so far. Empty: stop without one.
   std::function<void(SimTime at, uint64_t events)> checkpoint;
+  /// Observation times, ascending (Model::observation_times from where the run starts).
+  std::vector<SimTime> observe_at;
+  /// Makes observation i (collective); true ends the run there.
+  std::function<bool(std::size_t i)> observe;
 };
 
 /// Runs to `end` on one rank; `progress` may be null.

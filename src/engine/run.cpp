@@ -235,6 +235,21 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
     return requests;
   };
 
+  // The model's observations from where this run starts (a checkpoint at an observation's time
+  // was taken before it, so the restarted run makes it).
+  const std::vector<SimTime> observations = model.observation_times();
+  const SimTime resume =
+      options.restart ? SimTime::ps(options.restart->manifest().time_ps) : SimTime::zero();
+  std::size_t first = 0;
+  while (first < observations.size() && observations[first] < resume) ++first;
+  control.observe_at.assign(observations.begin() + static_cast<std::ptrdiff_t>(first),
+                            observations.end());
+  control.observe = [&, first](std::size_t i) {
+    const std::size_t k = first + i;
+    sim.observe(static_cast<uint32_t>(k), observations[k]);
+    return model.may_end_early() && model.end_early(k, reduced_summed_copy(comm, stats));
+  };
+
   // Without an end time, progress is measured against when the model expects to finish.
   Progress progress(rank == 0 ? options.progress : ProgressMode::kOff, options.progress_interval_s,
                     end.is_infinite() ? model.expected_end() : end);
@@ -246,11 +261,13 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   result.work_unit = model.work_unit();
   result.reached = result.local.reached;
   result.interrupted = result.local.interrupted;
+  result.ended_early = result.local.ended_early;
   sim.finish(result.local.drained, result.reached);
   throw_if_stopped(comm, sim);
   reduce_summed_tables(comm, stats);
-  result.summary = model.summarize(stats);
-  result.report = model.report(stats);
+  const RunEnd run_end{result.reached, result.interrupted, result.ended_early};
+  result.summary = model.summarize(stats, run_end);
+  result.report = model.report(stats, run_end);
 
   uint64_t mine[3] = {events_before + result.local.events, result.local.remote_sent,
                       result.local.work};
@@ -286,6 +303,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
         {"/summary", "components", static_cast<uint64_t>(model.num_components())},
         {"/summary", "end_time_ps", end.count_ps()},
         {"/summary", "sim_time_ps", result.reached.count_ps()},
+        {"/summary", "ended_early", uint64_t{result.ended_early ? 1u : 0u}},
         {"/partition", "description", partition->describe()},
         {"/partition", "links", result.cut.links},
         {"/partition", "links_cut", result.cut.links_cut},

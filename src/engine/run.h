@@ -69,6 +69,7 @@ struct RunResult {
   uint64_t endpoints = 0;       // Model::endpoints, for per-endpoint figures
   SimTime reached;
   bool interrupted = false;           // stopped early by a request; checkpoint and partial results
+  bool ended_early = false;           // the model ended it at an observation (Model::end_early)
   std::string last_checkpoint;        // path of the newest checkpoint written, if any
   std::vector<SummaryValue> summary;  // the model's run-level results (same on every rank)
   std::vector<std::string> report;    // the model's lines for the terminal

@@ -233,6 +233,11 @@ uint64_t Simulation::work_done() const {
   return sum;
 }
 
+void Simulation::observe(uint32_t k, SimTime at) {
+  sink_.set_now(at);
+  for (auto& c : components_) c->observe(k);
+}
+
 void Simulation::finish(bool drained, SimTime reached) {
   sink_.set_drained(drained);
   sink_.set_now(reached);

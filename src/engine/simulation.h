@@ -34,6 +34,10 @@ class Simulation {
   uint64_t run_until(SimTime until, uint64_t max_events);
   /// Queues events received from other ranks.
   void receive(const std::vector<Event>& events);
+  /// Observation `k` at `at` (Model::observation_times): calls every component's
+  /// Component::observe(k) with the clock at `at`. Only at a boundary: no event before `at`
+  /// pending, none after handled.
+  void observe(uint32_t k, SimTime at);
   /// `drained`: the run ended because no foreground events remained anywhere.
   /// Calls every component's finish() with the clock at `reached`, where the run stopped
   /// (a global fact, so what components derive from now() is the same on any rank count).

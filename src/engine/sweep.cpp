@@ -75,6 +75,8 @@ SweepResult run_sweep(MPI_Comm comm, const Registry& registry, const Config& bas
     p.latency_p99_ps = static_cast<int64_t>(value_of(r.summary, m.latency_p99));
     p.unstable = value_of(r.summary, m.unstable) != 0;
     p.events = r.total_events;
+    p.reached = r.reached;
+    p.ended_early = r.ended_early;
     p.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (result.points.empty()) reference_latency = p.latency_mean_ps;
     p.saturated = p.unstable || std::isnan(p.latency_mean_ps) ||

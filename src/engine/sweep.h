@@ -30,6 +30,8 @@ struct SweepPoint {
   bool saturated = false;
   bool unstable = false;  // its source queues grew without bound (it counts as saturated)
   uint64_t events = 0;
+  SimTime reached;           // simulated time the run got to
+  bool ended_early = false;  // found unstable before its end (Model::end_early)
   double wall_s = 0;
 };
 

@@ -128,6 +128,16 @@ void reduce_summed_tables(MPI_Comm comm, StatsRegistry& stats) {
   }
 }
 
+StatsRegistry reduced_summed_copy(MPI_Comm comm, const StatsRegistry& stats) {
+  StatsRegistry copy;
+  for (const auto& [name, table] : stats.tables()) {
+    if (table->spec().kind != TableKind::kSummed) continue;
+    copy.declare(table->spec()).merge(*table);
+  }
+  reduce_summed_tables(comm, copy);
+  return copy;
+}
+
 void prepare_tables_for_output(MPI_Comm comm, StatsRegistry& stats) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);

@@ -1,7 +1,7 @@
 // Unstable runs (docs/VALIDATION.md, "Stability"): beyond saturation the source queues grow
 // through the measurement window and the run says so (/summary unstable), a source queue never
 // holds more than traffic.source_queue_limit packets (the rest are counted, not offered), and
-// traffic.stop_unstable ends such a run sooner. Below saturation nothing of this shows. The
+// traffic.stop_unstable ends such a run at the first queue sample that finds it unstable. Below saturation nothing of this shows. The
 // figures are the same at any rank count, so every rank checks them.
 #include <gtest/gtest.h>
 
@@ -62,9 +62,11 @@ TEST(NetworkStability, QueueLimitCapsTheSourceQueues) {
             value(s, "packets_ejected") + value(s, "packets_in_flight"));
 }
 
-TEST(NetworkStability, StopUnstableEndsTheRunSooner) {
+TEST(NetworkStability, StopUnstableEndsTheRunAtTheFirstSampleThatFindsIt) {
+  // Far beyond saturation the queues grow by about 0.3 / 4 packets per cycle per source, 150
+  // per source between the halves of the first four samples (window/8 apart): far above the
+  // two packets per source that four samples ask for, so the run ends at the fourth.
   Config c = mesh("0.9");
-  c.set("traffic.source_queue_limit", "50", "test");
   const ResolvedConfig full = resolve_config(registry(), c);
   c.set("traffic.stop_unstable", "true", "test");
   const ResolvedConfig stopped = resolve_config(registry(), c);
@@ -72,9 +74,28 @@ TEST(NetworkStability, StopUnstableEndsTheRunSooner) {
   options.progress = ProgressMode::kOff;
   const RunResult a = run_simulation(MPI_COMM_WORLD, full, options);
   const RunResult b = run_simulation(MPI_COMM_WORLD, stopped, options);
+  EXPECT_FALSE(a.ended_early);
+  EXPECT_TRUE(b.ended_early);
+  // Window [500, 4500) cycles of 1 ns: the fourth sample ends its first half.
+  EXPECT_EQ(b.reached, SimTime::ns(2500));
   EXPECT_EQ(value(b.summary, "unstable"), 1);
-  // The sources that reach their limit stop; the others, relieved, run to the window's end.
-  EXPECT_LT(b.total_events, a.total_events);
+  EXPECT_LT(b.total_events, a.total_events * 3 / 5);
+  // Rates are over the half window reached, so the offered load is still the configured one
+  // (Bernoulli: within 3% on 16 sources over 2,000 cycles).
+  EXPECT_NEAR(value(b.summary, "offered_load"), 0.9, 0.9 * 0.03);
+  EXPECT_NEAR(value(b.summary, "accepted_load"), value(a.summary, "accepted_load"),
+              0.1 * value(a.summary, "accepted_load"));
+}
+
+TEST(NetworkStability, StopUnstableLeavesAStableRunWhole) {
+  Config c = mesh("0.3");
+  c.set("traffic.stop_unstable", "true", "test");
+  RunOptions options;
+  options.progress = ProgressMode::kOff;
+  const RunResult r = run_simulation(MPI_COMM_WORLD, resolve_config(registry(), c), options);
+  EXPECT_FALSE(r.ended_early);
+  EXPECT_GE(r.reached, SimTime::ns(4500));  // the window's end, then the drain
+  EXPECT_EQ(value(r.summary, "unstable"), 0);
 }
 
 }  // namespace
