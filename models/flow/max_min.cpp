@@ -1,0 +1,184 @@
+// Progressive filling over the flows a change reaches (max_min.h).
+#include "models/flow/max_min.h"
+
+#include <algorithm>
+#include <queue>
+#include <stdexcept>
+#include <string>
+
+namespace hx::flow {
+namespace {
+
+__extension__ using u128 = unsigned __int128;  // __extension__: -Wpedantic accepts it
+
+// A link's fair share remaining / unfixed, as the heap holds it when pushed.
+struct Share {
+  uint64_t remaining;
+  uint64_t unfixed;
+  uint32_t link;
+};
+
+// Min-heap order: the smaller share first (compared exactly, as fractions), ties by link index
+// so that the order never depends on the heap's layout.
+struct LaterShare {
+  bool operator()(const Share& a, const Share& b) const {
+    const u128 lhs = static_cast<u128>(a.remaining) * b.unfixed;
+    const u128 rhs = static_cast<u128>(b.remaining) * a.unfixed;
+    if (lhs != rhs) return lhs > rhs;
+    return a.link > b.link;
+  }
+};
+
+}  // namespace
+
+void MaxMinSolver::set_capacity(uint64_t link, Rate capacity) {
+  if (capacity == 0) {
+    throw std::invalid_argument("link " + std::to_string(link) + ": capacity 0");
+  }
+  const auto [it, added] = index_.try_emplace(link, static_cast<uint32_t>(links_.size()));
+  if (added) links_.emplace_back();
+  links_[it->second].capacity = capacity;
+  touch_link(it->second);
+}
+
+Rate MaxMinSolver::capacity(uint64_t link) const { return links_[index_of(link)].capacity; }
+
+uint32_t MaxMinSolver::index_of(uint64_t link) const {
+  const auto it = index_.find(link);
+  if (it == index_.end()) {
+    throw std::invalid_argument("link " + std::to_string(link) + " has no capacity");
+  }
+  return it->second;
+}
+
+MaxMinSolver::FlowId MaxMinSolver::add(std::span<const LinkUse> uses) {
+  if (uses.empty()) throw std::invalid_argument("a flow over no link");
+  FlowId id;
+  if (free_.empty()) {
+    id = static_cast<FlowId>(flows_.size());
+    flows_.emplace_back();
+  } else {
+    id = free_.back();
+    free_.pop_back();
+  }
+  Flow& f = flows_[id];
+  f.uses.clear();
+  for (const LinkUse& u : uses) {
+    if (u.count == 0) throw std::invalid_argument("link " + std::to_string(u.link) + ": count 0");
+    const uint32_t link = index_of(u.link);
+    for (const Use& seen : f.uses) {
+      if (seen.link == link) {
+        throw std::invalid_argument("link " + std::to_string(u.link) +
+                                    " listed twice in one flow; give it a count instead");
+      }
+    }
+    Link& l = links_[link];
+    f.uses.push_back({link, u.count, static_cast<uint32_t>(l.crossing.size())});
+    l.crossing.push_back({id, static_cast<uint32_t>(f.uses.size() - 1)});
+    touch_link(link);
+  }
+  f.rate = 0;
+  f.live = true;
+  ++live_;
+  return id;
+}
+
+void MaxMinSolver::remove(FlowId id) {
+  Flow& f = flows_[id];
+  for (const Use& u : f.uses) {
+    Link& l = links_[u.link];
+    // Swap-remove, and tell the moved crossing's flow where it now is.
+    const Crossing moved = l.crossing.back();
+    l.crossing[u.slot] = moved;
+    flows_[moved.flow].uses[moved.use].slot = u.slot;
+    l.crossing.pop_back();
+    touch_link(u.link);
+  }
+  f.uses.clear();
+  f.rate = 0;
+  f.live = false;
+  --live_;
+  free_.push_back(id);
+}
+
+void MaxMinSolver::touch_link(uint32_t link) { dirty_links_.push_back(link); }
+
+Rate MaxMinSolver::load(uint64_t link) const {
+  Rate sum = 0;
+  for (const Crossing& c : links_[index_of(link)].crossing) {
+    sum += flows_[c.flow].rate * flows_[c.flow].uses[c.use].count;
+  }
+  return sum;
+}
+
+const std::vector<MaxMinSolver::FlowId>& MaxMinSolver::solve() {
+  changed_.clear();
+  // The flows and links connected to a changed link: only their rates can move.
+  ++walk_;
+  std::vector<uint32_t> links;
+  std::vector<FlowId> component;
+  for (const uint32_t link : dirty_links_) {
+    if (links_[link].mark == walk_) continue;
+    links_[link].mark = walk_;
+    links.push_back(link);
+  }
+  dirty_links_.clear();
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    for (const Crossing& c : links_[links[i]].crossing) {
+      Flow& f = flows_[c.flow];
+      if (f.mark == walk_) continue;
+      f.mark = walk_;
+      component.push_back(c.flow);
+      for (const Use& u : f.uses) {
+        if (links_[u.link].mark == walk_) continue;
+        links_[u.link].mark = walk_;
+        links.push_back(u.link);
+      }
+    }
+  }
+  fill(links);
+  recomputed_ += component.size();
+  std::sort(changed_.begin(), changed_.end());
+  return changed_;
+}
+
+void MaxMinSolver::fill(const std::vector<uint32_t>& links) {
+  std::priority_queue<Share, std::vector<Share>, LaterShare> heap;
+  for (const uint32_t i : links) {
+    Link& l = links_[i];
+    l.remaining = l.capacity;
+    l.unfixed = 0;
+    for (const Crossing& c : l.crossing) l.unfixed += flows_[c.flow].uses[c.use].count;
+    if (l.unfixed > 0) heap.push({l.capacity, l.unfixed, i});
+  }
+  // A flow is fixed once its mark moves past this walk's.
+  const uint32_t fixed = walk_ + 1;
+  while (!heap.empty()) {
+    const Share s = heap.top();
+    heap.pop();
+    Link& bottleneck = links_[s.link];
+    if (bottleneck.unfixed != s.unfixed || bottleneck.remaining != s.remaining) continue;  // stale
+    // The level every unfixed flow has reached when this link runs full.
+    const Rate level = s.remaining / s.unfixed;
+    for (const Crossing& c : bottleneck.crossing) {
+      Flow& f = flows_[c.flow];
+      if (f.mark == fixed) continue;
+      f.mark = fixed;
+      if (f.rate != level) changed_.push_back(c.flow);
+      f.rate = level;
+      // Every other link of the flow had at least this share left, so nothing goes negative.
+      for (const Use& u : f.uses) {
+        Link& l = links_[u.link];
+        l.remaining -= level * u.count;
+        l.unfixed -= u.count;
+        if (u.link != s.link && l.unfixed > 0) {
+          heap.push({l.remaining, l.unfixed, u.link});
+        }
+      }
+    }
+  }
+  // Marks past walk_ must not look fresh to the next walk.
+  ++walk_;
+}
+
+}  // namespace hx::flow

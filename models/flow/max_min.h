@@ -1,0 +1,99 @@
+// Max-min fair sharing of link capacities among flows (DESIGN §6a), the rate solver of the flow
+// level. Integer rates (bytes per second) and exact integer arithmetic, so that a result never
+// depends on the order in which sums are taken: a class of m equal flows and m separate flows
+// load a link alike.
+//
+// A flow may stand for a class of equal flows: its uses say, per link, how many of the class's
+// members cross each link of that kind (1 for a single flow). All members get the flow's rate.
+// Progressive filling: every unfixed flow's rate rises together; a link whose remaining capacity
+// is used up fixes every unfixed flow that crosses it at that level. Rates are rounded down to
+// whole bytes per second at each level.
+//
+// Incremental: after flows are added or removed, solve() recomputes only the flows connected to
+// the change through shared links (SimGrid's lazy approach); the others keep their rates.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+namespace hx::flow {
+
+/// Bytes per second.
+using Rate = uint64_t;
+
+/// A flow crosses `link` (the caller's global link id) `count` times: the number of the class's
+/// members on each such link (1 for a single flow; 2 for a flow that uses the link twice).
+struct LinkUse {
+  uint64_t link = 0;
+  uint32_t count = 1;
+};
+
+class MaxMinSolver {
+ public:
+  using FlowId = uint32_t;
+
+  /// Declares a link before a flow uses it; `capacity` > 0. Declaring it again changes the
+  /// capacity (its flows are recomputed at the next solve).
+  void set_capacity(uint64_t link, Rate capacity);
+  Rate capacity(uint64_t link) const;
+
+  /// A new flow over `uses` (links declared, counts > 0, each link once); its rate is 0 until
+  /// the next solve(). Ids are reused after remove().
+  FlowId add(std::span<const LinkUse> uses);
+  void remove(FlowId flow);
+
+  /// Recomputes the rates of the flows that share links with any change since the last call.
+  /// Returns the flows whose rate changed, ascending.
+  const std::vector<FlowId>& solve();
+
+  Rate rate(FlowId flow) const { return flows_[flow].rate; }
+  /// Flows present (added, not removed).
+  std::size_t flows() const { return live_; }
+  /// Bytes per second the flows put on `link` (each flow's rate times its count).
+  Rate load(uint64_t link) const;
+  /// Flows that solve() recomputed in all, over its calls: the incremental solver's work.
+  uint64_t recomputed() const { return recomputed_; }
+
+ private:
+  struct Use {
+    uint32_t link;   // internal link index
+    uint32_t count;
+    uint32_t slot;   // this flow's position in the link's crossing list
+  };
+  struct Flow {
+    std::vector<Use> uses;
+    Rate rate = 0;
+    bool live = false;
+    uint32_t mark = 0;  // last component walk that reached it
+  };
+  struct Crossing {
+    FlowId flow;
+    uint32_t use;  // index into the flow's uses
+  };
+  struct Link {
+    Rate capacity = 0;
+    std::vector<Crossing> crossing;
+    uint32_t mark = 0;
+    // Progressive filling's working state.
+    Rate remaining = 0;
+    uint64_t unfixed = 0;  // sum of the counts of unfixed flows
+  };
+
+  uint32_t index_of(uint64_t link) const;
+  void touch_link(uint32_t link);
+  void fill(const std::vector<uint32_t>& links);
+
+  std::unordered_map<uint64_t, uint32_t> index_;  // global link id -> internal index
+  std::vector<Link> links_;
+  std::vector<Flow> flows_;
+  std::vector<FlowId> free_;
+  std::vector<uint32_t> dirty_links_;  // links whose flows must be recomputed
+  std::vector<FlowId> changed_;
+  std::size_t live_ = 0;
+  uint32_t walk_ = 0;
+  uint64_t recomputed_ = 0;
+};
+
+}  // namespace hx::flow
