@@ -6,6 +6,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "models/network/route_state.h"
+
 namespace hx::net {
 namespace {
 
@@ -13,27 +15,6 @@ struct State {
   uint32_t router;
   PortId in_port;
   Packet packet;
-};
-
-// Everything route() may read or change, packed for the visited set.
-struct StateKey {
-  uint32_t router, intermediate, route_data;
-  PortId in_port;
-  uint8_t vc;
-  uint16_t hops;
-  uint8_t phase, flags, route_aux;
-  bool operator==(const StateKey&) const = default;
-};
-struct StateKeyHash {
-  std::size_t operator()(const StateKey& k) const {
-    uint64_t h = (static_cast<uint64_t>(k.router) << 32) ^ k.intermediate;
-    h = h * 0x9E3779B97F4A7C15ULL ^
-        (static_cast<uint64_t>(k.in_port) << 48 | static_cast<uint64_t>(k.vc) << 40 |
-         static_cast<uint64_t>(k.route_aux) << 32 | static_cast<uint64_t>(k.hops) << 16 |
-         k.phase << 8 | k.flags);
-    h = (h ^ k.route_data) * 0x9E3779B97F4A7C15ULL;
-    return static_cast<std::size_t>(h * 0xBF58476D1CE4E5B9ULL);
-  }
 };
 
 std::string where(uint32_t src, uint32_t dst, uint32_t router) {
@@ -47,7 +28,7 @@ void explore_routes(const Topology& topology, const Routing& routing, uint8_t vc
                     uint32_t dst, uint32_t max_hops, const ExploreVisitor& visitor) {
   std::vector<PortSpec> ports;
   std::vector<State> stack;
-  std::unordered_set<StateKey, StateKeyHash> seen;
+  std::unordered_set<RouteStateKey, RouteStateKeyHash> seen;
   std::vector<Packet> starts;
 
   const ComponentId src_id = topology.endpoint_component(src);
@@ -71,10 +52,7 @@ void explore_routes(const Topology& topology, const Routing& routing, uint8_t vc
   while (!stack.empty()) {
     State s = stack.back();
     stack.pop_back();
-    const StateKey key{s.router,        s.packet.intermediate, s.packet.route_data,
-                       s.in_port,       s.packet.vc,           s.packet.hops,
-                       s.packet.phase,  s.packet.flags,        s.packet.route_aux};
-    if (!seen.insert(key).second) continue;
+    if (!seen.insert(RouteStateKey(s.router, s.in_port, s.packet)).second) continue;
 
     candidates.clear();
     routing.route(s.router, s.in_port, s.packet, candidates);

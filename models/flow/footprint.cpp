@@ -1,0 +1,209 @@
+// Path counting over a routing's state graph (footprint.h).
+#include "models/flow/footprint.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include "models/network/route_state.h"
+
+namespace hx::flow {
+namespace {
+
+using net::Candidate;
+using net::Candidates;
+using net::Packet;
+using net::RouteStateKey;
+using net::RouteStateKeyHash;
+
+constexpr uint32_t kDelivered = std::numeric_limits<uint32_t>::max();
+
+struct Edge {
+  uint32_t to;  // node, or kDelivered
+  uint64_t link;
+  SimTime latency;
+};
+
+// A packet state at a router.
+struct Node {
+  uint32_t router;
+  PortId in_port;
+  Packet packet;
+  std::vector<Edge> out;
+  uint64_t to_dst = 0;    // paths from here to the destination
+  uint64_t from_src = 0;  // paths from the source to here
+  SimTime slowest;        // latency of the slowest way on, this router included
+};
+
+struct Root {
+  uint64_t link;  // the injection link
+  SimTime latency;
+  uint32_t node;
+};
+
+std::string where(uint32_t src, uint32_t dst) {
+  return "flow from endpoint " + std::to_string(src) + " to " + std::to_string(dst);
+}
+
+// The routing's candidates reduced to one per output port (its first, which names the VC),
+// detours only where nothing else is offered.
+std::vector<Candidate> ports_offered(const Candidates& candidates) {
+  const bool direct = std::any_of(candidates.begin(), candidates.end(),
+                                  [](const Candidate& c) { return c.penalty == 0; });
+  std::vector<Candidate> out;
+  for (const Candidate& c : candidates) {
+    if (direct && c.penalty > 0) continue;
+    const bool seen = std::any_of(out.begin(), out.end(),
+                                  [&c](const Candidate& o) { return o.port == c.port; });
+    if (!seen) out.push_back(c);
+  }
+  return out;
+}
+
+// Builds the graph of every state a packet from src to dst can reach.
+class StateGraph {
+ public:
+  StateGraph(const net::Topology& t, const net::Routing& r, uint32_t src, uint32_t dst, uint32_t max)
+      : topology_(t), routing_(r), src_(src), dst_(dst), max_hops_(max) {}
+
+  void build(std::vector<Root>& roots, std::vector<Node>& nodes) {
+    std::vector<PortSpec> src_ports;
+    const ComponentId src_id = topology_.endpoint_component(src_);
+    topology_.ports(src_id, src_ports);
+    std::vector<Packet> starts;
+    for (PortId p = 0; p < src_ports.size(); ++p) {
+      Packet packet;
+      packet.src = src_;
+      packet.dst = dst_;
+      packet.flits = 1;
+      const Node first = {topology_.node(src_ports[p].peer).index, src_ports[p].peer_port,
+                          packet, {}, 0, 0, SimTime::zero()};
+      starts.clear();
+      routing_.start_states(first.router, packet, starts);
+      for (const Packet& s : starts) {
+        roots.push_back({topology_.first_link(src_id) + p, src_ports[p].latency,
+                         node_of(first.router, first.in_port, s, nodes)});
+      }
+    }
+    Candidates candidates;
+    std::vector<PortSpec> ports;
+    while (!pending_.empty()) {
+      const uint32_t i = pending_.back();
+      pending_.pop_back();
+      Packet packet = nodes[i].packet;
+      const uint32_t router = nodes[i].router;
+      candidates.clear();
+      routing_.route(router, nodes[i].in_port, packet, candidates);
+      if (candidates.empty()) fail("no route at router " + std::to_string(router));
+      const ComponentId here = topology_.router_component(router);
+      ports.clear();
+      topology_.ports(here, ports);
+      for (const Candidate& c : ports_offered(candidates)) {
+        if (c.port >= ports.size()) fail("router " + std::to_string(router) + " has no port " +
+                                         std::to_string(c.port));
+        const PortSpec& out = ports[c.port];
+        const Edge edge{kDelivered, topology_.first_link(here) + c.port, out.latency};
+        const net::Node next = topology_.node(out.peer);
+        if (next.kind == net::NodeKind::kEndpoint) {
+          if (next.index != dst_) {
+            fail("router " + std::to_string(router) + " delivers to endpoint " +
+                 std::to_string(next.index));
+          }
+          nodes[i].out.push_back(edge);
+          continue;
+        }
+        if (packet.hops >= max_hops_) {
+          fail("more than " + std::to_string(max_hops_) + " router-to-router hops");
+        }
+        Packet on = packet;
+        on.vc = c.vc;
+        ++on.hops;
+        const uint32_t to = node_of(next.index, out.peer_port, on, nodes);
+        nodes[i].out.push_back({to, edge.link, edge.latency});
+      }
+    }
+  }
+
+ private:
+  uint32_t node_of(uint32_t router, PortId in_port, const Packet& packet,
+                   std::vector<Node>& nodes) {
+    const auto [it, added] = index_.try_emplace(RouteStateKey(router, in_port, packet),
+                                                static_cast<uint32_t>(nodes.size()));
+    if (added) {
+      nodes.push_back({router, in_port, packet, {}, 0, 0, SimTime::zero()});
+      pending_.push_back(it->second);
+    }
+    return it->second;
+  }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::runtime_error(where(src_, dst_) + ": " + what);
+  }
+
+  const net::Topology& topology_;
+  const net::Routing& routing_;
+  uint32_t src_, dst_, max_hops_;
+  std::unordered_map<RouteStateKey, uint32_t, RouteStateKeyHash> index_;
+  std::vector<uint32_t> pending_;
+};
+
+}  // namespace
+
+Footprint flow_footprint(const net::Topology& topology, const net::Routing& routing, uint32_t src,
+                         uint32_t dst, SimTime router_delay, uint32_t max_hops) {
+  if (src == dst) throw std::runtime_error(where(src, dst) + ": to itself");
+  std::vector<Root> roots;
+  std::vector<Node> nodes;
+  StateGraph(topology, routing, src, dst, max_hops).build(roots, nodes);
+
+  // Every edge raises the hop count or delivers, so hop order is a topological order.
+  std::vector<uint32_t> order(nodes.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&nodes](uint32_t a, uint32_t b) {
+    return nodes[a].packet.hops < nodes[b].packet.hops;
+  });
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    Node& n = nodes[*it];
+    for (const Edge& e : n.out) {
+      const bool last = e.to == kDelivered;
+      n.to_dst += last ? 1 : nodes[e.to].to_dst;
+      n.slowest = std::max(n.slowest, e.latency + (last ? SimTime::zero() : nodes[e.to].slowest));
+    }
+    n.slowest += router_delay;
+  }
+  std::map<uint64_t, uint64_t> count;  // by link id
+  Footprint f;
+  uint64_t paths = 0;
+  for (const Root& r : roots) {
+    nodes[r.node].from_src += 1;
+    count[r.link] += nodes[r.node].to_dst;
+    paths += nodes[r.node].to_dst;
+    f.latency = std::max(f.latency, r.latency + nodes[r.node].slowest);
+  }
+  for (const uint32_t i : order) {
+    const Node& n = nodes[i];
+    for (const Edge& e : n.out) {
+      const bool last = e.to == kDelivered;
+      count[e.link] += n.from_src * (last ? 1 : nodes[e.to].to_dst);
+      if (!last) nodes[e.to].from_src += n.from_src;
+    }
+  }
+  if (paths > std::numeric_limits<uint32_t>::max()) {
+    throw std::runtime_error(where(src, dst) + ": more than 2^32 paths");
+  }
+  f.paths = static_cast<uint32_t>(paths);
+  for (const auto& [link, n] : count) {
+    if (n == 0) continue;
+    if (n > std::numeric_limits<uint32_t>::max()) {
+      throw std::runtime_error(where(src, dst) + ": more than 2^32 paths over link " +
+                               std::to_string(link));
+    }
+    f.uses.push_back({link, static_cast<uint32_t>(n)});
+  }
+  return f;
+}
+
+}  // namespace hx::flow

@@ -1,0 +1,35 @@
+// Where a message loads the network at flow level: every path the topology's own routing can give
+// it, each taken equally, as link uses for the max-min solver (max_min.h).
+//
+// The paths are those of `hxsim verify`'s exploration: every start state the routing's source
+// decision can produce (a Valiant intermediate, ...) and, at every router, every output port
+// among the routing's candidates (the first candidate per port names the VC; detours, candidates
+// with a penalty, only where nothing else is offered). Injection starts on every port of the
+// source endpoint. A link's count is the number of paths that cross it, so a flow of P paths at
+// rate r per path puts count x r on it and moves P x r in all. Counting goes over the routing's
+// state graph (hops grow along every edge, so it is acyclic), never path by path.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/units.h"
+#include "models/flow/max_min.h"
+#include "models/network/routing.h"
+#include "models/network/topology.h"
+
+namespace hx::flow {
+
+struct Footprint {
+  std::vector<LinkUse> uses;  // by ascending link id (Topology::first_link + port)
+  uint32_t paths = 0;
+  SimTime latency;  // of the slowest path: its links' latencies plus `router_delay` per router
+};
+
+/// The footprint of a message from endpoint `src` to endpoint `dst` (src != dst). Throws
+/// std::runtime_error naming both when a path dead-ends, goes astray or exceeds `max_hops`
+/// router-to-router hops, or when more than 2^32 paths cross one link.
+Footprint flow_footprint(const net::Topology& topology, const net::Routing& routing, uint32_t src,
+                         uint32_t dst, SimTime router_delay, uint32_t max_hops);
+
+}  // namespace hx::flow
