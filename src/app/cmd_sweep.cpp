@@ -64,8 +64,10 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
                 "latency_ns", "p99_ns", "hops", "sat", "sim_us", "wall_s");
     std::fflush(stdout);
   }
+  SweepOptions options = args.sweep;
+  options.check_memory = !args.ignore_memory_check;
   const SweepResult result =
-      run_sweep(comm, registry, config, metrics, args.sweep, [&](const SweepPoint& p) {
+      run_sweep(comm, registry, config, metrics, options, [&](const SweepPoint& p) {
         if (rank != 0) return;
         std::printf("  %10.4f %10.4f %10.4f %12.1f %10.1f %10.3f %6s %9.2f%s %.2f\n", p.target,
                     p.offered, p.accepted, p.latency_mean_ps / 1000.0,

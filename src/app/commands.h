@@ -51,6 +51,7 @@ struct SweepArgs {
   std::string output;  // default: <config name>_sweep.h5
   std::vector<std::string> overrides;
   SweepOptions sweep;
+  bool ignore_memory_check = false;
 };
 int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args);
 

@@ -117,6 +117,8 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
                    "bisection steps between the last unsaturated and first saturated load")
       ->capture_default_str()
       ->check(CLI::Range(0, 20));
+  sweep_cmd->add_flag("--ignore-memory-check", sweep.ignore_memory_check,
+                      "build each point even if its estimated memory exceeds what the nodes have");
   sweep_cmd->footer(
       "Saturation: a load is saturated when the accepted load falls more than 5% short of the "
       "offered load, or the mean latency exceeds 10x that of the first load, or no measured "

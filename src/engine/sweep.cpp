@@ -62,6 +62,7 @@ SweepResult run_sweep(MPI_Comm comm, const Registry& registry, const Config& bas
     const ResolvedConfig resolved = resolve_config(registry, config);
     RunOptions run;
     run.progress = ProgressMode::kOff;
+    run.check_memory = options.check_memory;
     const auto start = std::chrono::steady_clock::now();
     const RunResult r = run_simulation(comm, resolved, run);
     SweepPoint p;

@@ -20,6 +20,7 @@ struct SweepOptions {
   int refine = 3;        // bisection steps between the last good and the first saturated load
   double margin = 0.05;  // saturated: accepted < (1 - margin) * offered ...
   double latency_factor = 10.0;  // ... or mean latency > factor * the first point's
+  bool check_memory = true;      // refuse a point whose build the nodes have no memory for
 };
 
 struct SweepPoint {

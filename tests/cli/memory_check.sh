@@ -4,9 +4,10 @@
 # 1 and on 2 ranks; with --ignore-memory-check the same run goes on to build, which here ends in
 # a failed allocation. Every run is under a 1.5 GB address-space limit (ulimit -v, which the
 # check does not read), so that a broken check fails to allocate instead of waking the OOM killer.
-# Usage: memory_check.sh HXSIM MPIRUN_SH SCRATCH_DIR
+# hxsim sweep checks before each point's build as run does, and takes the same flag.
+# Usage: memory_check.sh HXSIM MPIRUN_SH QUICKSTART_TOML SCRATCH_DIR
 set -uo pipefail
-hxsim=$1 mpirun_sh=$2 scratch=$3
+hxsim=$1 mpirun_sh=$2 quickstart=$3 scratch=$4
 rm -rf "$scratch" && mkdir -p "$scratch" && cd "$scratch" || exit 1
 huge=(run --progress off -o huge.h5 --set dragonfly.a=256 --set dragonfly.h=128
   --set dragonfly.p=64)
@@ -19,7 +20,8 @@ refused() {  # refused NAME LAUNCHER...: the run is refused with exit 2, one mes
   limited "$@" "$hxsim" "${huge[@]}" >"$name.out" 2>"$name.err" || rc=$?
   if [[ $rc == 2 ]] && [[ $(grep -c "hxsim: error: " "$name.err") == 1 ]] &&
     grep -Eq "building this model needs about [12]\.[0-9] TiB" "$name.err" &&  # ~2 TiB: bytes per component vary by build
-    grep -q "(MemAvailable in /proc/meminfo)\|(cgroup limit " "$name.err" && [[ ! -e huge.h5 ]]
+    grep -q "(MemAvailable in /proc/meminfo)\|(cgroup limit " "$name.err" &&
+    [[ ! -e huge.h5 ]] && [[ ! -e huge_sweep.h5 ]]
   then
     echo "PASS: $name: refused: $(grep -m1 "hxsim: error: " "$name.err" | cut -c1-100)..."
   else
@@ -31,11 +33,19 @@ refused() {  # refused NAME LAUNCHER...: the run is refused with exit 2, one mes
 refused one_rank
 refused two_ranks env OMPI_MCA_rmaps_base_oversubscribe=1 bash "$mpirun_sh" -n 2
 
-rc=0
-limited "$hxsim" "${huge[@]}" --ignore-memory-check >ignored.out 2>ignored.err || rc=$?
-if [[ $rc != 0 ]] && ! grep -q "needs about" ignored.err && grep -q "bad_alloc" ignored.err; then
-  echo "PASS: --ignore-memory-check: the build starts (and fails to allocate, exit $rc)"
-else
-  echo "FAIL: --ignore-memory-check: exit $rc:"; head -5 ignored.err; failures=1
-fi
+ignored() {  # ignored NAME: with --ignore-memory-check the build starts and fails to allocate
+  local name=$1 rc=0
+  limited "$hxsim" "${huge[@]}" --ignore-memory-check >"$name.out" 2>"$name.err" || rc=$?
+  if [[ $rc != 0 ]] && ! grep -q "needs about" "$name.err" && grep -q "bad_alloc" "$name.err"; then
+    echo "PASS: $name --ignore-memory-check: the build starts (and fails to allocate, exit $rc)"
+  else
+    echo "FAIL: $name --ignore-memory-check: exit $rc:"; head -5 "$name.err"; failures=1
+  fi
+}
+ignored run
+
+huge=(sweep "$quickstart" --max 0.05 -o huge_sweep.h5 --set dragonfly.a=256 --set dragonfly.h=128
+  --set dragonfly.p=64)
+refused sweep
+ignored sweep
 exit "$failures"
