@@ -57,7 +57,7 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
 
 void Endpoint::setup() {
   if (runner_) {
-    runner_->start(now().count_ps(), *this);
+    runner_->start(now(), *this);
     return;
   }
   if (!sends_) return;
@@ -101,12 +101,11 @@ void Endpoint::handle(const Event& e) {
       deliver(e.port, e.payload_as<Packet>());
       break;
     case kOpDone:
-      runner_->op_done(e.payload_as<uint32_t>(), now().count_ps(), *this);
+      runner_->op_done(e.payload_as<uint32_t>(), now(), *this);
       break;
     case kMessageDone: {
       const auto m = e.payload_as<MessageDone>();
-      runner_->message_arrived(m.src, m.message, m.path_compute.count_ps(), now().count_ps(),
-                               *this);
+      runner_->message_arrived(m.src, m.message, m.path_compute, now(), *this);
       break;
     }
     case kCreditArrival: {
@@ -144,15 +143,14 @@ void Endpoint::generate() {
 }
 
 void Endpoint::post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_t op,
-                         int64_t path_compute_ps) {
+                         SimTime path_compute) {
   const uint64_t flits = (bytes + net_.router.flit_bytes - 1) / net_.router.flit_bytes;
   if (flits > 0xFFFFFFFFULL) {
     refuse_input("endpoint " + std::to_string(index_) + ": a message of " +
                  std::to_string(bytes) + " bytes exceeds 2^32 flits; split it");
     return;
   }
-  queue_.push_back(Message{message, now(), SimTime::ps(path_compute_ps), dst,
-                           static_cast<uint32_t>(flits), 0, op});
+  queue_.push_back(Message{message, now(), path_compute, dst, static_cast<uint32_t>(flits), 0, op});
   const uint64_t packets = (flits + net_.traffic.packet_flits - 1) / net_.traffic.packet_flits;
   queued_packets_ += packets;
   max_queue_ = std::max(max_queue_, queued_packets_);
@@ -162,7 +160,7 @@ void Endpoint::post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_
   try_inject();
 }
 
-void Endpoint::wake(int64_t delay_ps, uint32_t op) { schedule(SimTime::ps(delay_ps), kOpDone, op); }
+void Endpoint::wake(SimTime delay, uint32_t op) { schedule(delay, kOpDone, op); }
 
 void Endpoint::try_inject() {
   const SimTime now = this->now();

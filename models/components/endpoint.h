@@ -88,8 +88,8 @@ class Endpoint final : public Component, private ProgramHost {
   void message_received(const Packet& p, SimTime first, SimTime last, uint32_t packets,
                         uint32_t hops);
   void post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_t op,
-                 int64_t path_compute_ps) override;
-  void wake(int64_t delay_ps, uint32_t op) override;
+                 SimTime path_compute) override;
+  void wake(SimTime delay, uint32_t op) override;
   uint32_t& credits(PortId port, uint8_t vc) { return credits_[port * vcs_ + vc]; }
 
   // What the events touch comes first, in the order of their first use, from net_ to credits_:

@@ -18,6 +18,12 @@ constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
 constexpr int64_t kI64Min = std::numeric_limits<int64_t>::min();
 constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
 
+// Sentinels keep the int64 values they had before times were typed, so checkpoints keep their
+// bytes; for the same reason the SimTime vectors below go out as raw bytes, one int64 each.
+constexpr SimTime kNotStarted = SimTime::ps(-1);
+constexpr SimTime kLongAgo = SimTime::ps(kI64Min);  // before any dependency could have finished
+static_assert(sizeof(SimTime) == sizeof(int64_t));
+
 // Column order of the tables below.
 enum GroupColumn : std::size_t {
   kGStart,
@@ -34,8 +40,8 @@ enum TotalsColumn : std::size_t { kTEndpoints, kTFinished, kTOps, kTCompute, kTE
 
 struct SavedArrival {
   uint64_t message;
-  int64_t at_ps;
-  int64_t path_compute_ps;
+  SimTime at;
+  SimTime path_compute;
   uint32_t src;
 };
 struct SavedCount {
@@ -198,9 +204,9 @@ ProgramRunner::ProgramRunner(const wl::Workload& workload, uint32_t endpoint, St
       groups_(&stats.table("workload_groups")),
       dims_(&stats.table("workload_dims")),
       totals_(&stats.table("workload_totals")),
-      exposed_(static_cast<std::size_t>(wl::Dim::kCount), 0) {}
+      exposed_(static_cast<std::size_t>(wl::Dim::kCount), SimTime::zero()) {}
 
-void ProgramRunner::start(int64_t now, ProgramHost& host) {
+void ProgramRunner::start(SimTime now, ProgramHost& host) {
   const auto& groups = workload_.groups();
   for (uint32_t g = 0; g < groups.size(); ++g) {
     const auto analytic = static_cast<int64_t>(groups[g].analytic_s * 1e12 + 0.5);
@@ -217,7 +223,7 @@ void ProgramRunner::start(int64_t now, ProgramHost& host) {
 }
 
 // Generates the current phase and makes its root ops ready. Empty phases are skipped.
-void ProgramRunner::begin_phase(int64_t now, ProgramHost& /*host*/) {
+void ProgramRunner::begin_phase(SimTime now, ProgramHost& /*host*/) {
   for (; phase_ < phases_; ++phase_) {
     program_.clear();
     workload_.generate(endpoint_, phase_, program_);
@@ -230,7 +236,7 @@ void ProgramRunner::begin_phase(int64_t now, ProgramHost& /*host*/) {
   load_phase();
   for (uint32_t op = 0; op < program_.size(); ++op) {
     if (remaining_[op] > 0) continue;
-    ready_ps_[op] = now;
+    ready_at_[op] = now;
     ready_path_[op] = last_path_;
     ready_group_[op] = last_group_;
     ready_.push(op);
@@ -252,15 +258,15 @@ void ProgramRunner::load_phase() {
   for (uint32_t op = 0; op < n; ++op) {
     for (uint32_t d : program_.deps_of(op)) succ_[fill[d]++] = op;
   }
-  start_ps_.assign(n, -1);
-  ready_ps_.assign(n, kI64Min);
-  ready_path_.assign(n, 0);
+  start_at_.assign(n, kNotStarted);
+  ready_at_.assign(n, kLongAgo);
+  ready_path_.assign(n, SimTime::zero());
   ready_group_.assign(n, 0);
   done_ = 0;
 }
 
 // Ops that became ready at the same instant start in program order.
-void ProgramRunner::run_ready(int64_t now, ProgramHost& host) {
+void ProgramRunner::run_ready(SimTime now, ProgramHost& host) {
   while (!ready_.empty()) {
     const uint32_t op = ready_.top();
     ready_.pop();
@@ -268,18 +274,18 @@ void ProgramRunner::run_ready(int64_t now, ProgramHost& host) {
   }
 }
 
-void ProgramRunner::start_op(uint32_t op, int64_t now, ProgramHost& host) {
+void ProgramRunner::start_op(uint32_t op, SimTime now, ProgramHost& host) {
   const wl::Op& o = program_.ops[op];
-  start_ps_[op] = now;
+  start_at_[op] = now;
   ++ops_;
   switch (o.kind) {
     case wl::OpKind::kCompute:
       if (computing_ == 0) expose(ready_group_[op], now - idle_mark_);
       ++computing_;
-      host.wake(o.compute_ps, op);
+      host.wake(SimTime::ps(o.compute_ps), op);
       break;
     case wl::OpKind::kDelay:
-      host.wake(o.compute_ps, op);
+      host.wake(SimTime::ps(o.compute_ps), op);
       break;
     case wl::OpKind::kSend: {
       const uint64_t id = message_id(sends_to_[uint64_t{o.peer} << 32 | o.tag]++, o.tag);
@@ -299,8 +305,8 @@ void ProgramRunner::start_op(uint32_t op, int64_t now, ProgramHost& host) {
         break;
       }
       // Already here: the later of its arrival and this op's dependencies is on the path.
-      const int64_t path =
-          it->second.at_ps >= ready_ps_[op] ? it->second.path_compute_ps : ready_path_[op];
+      const SimTime path =
+          it->second.at >= ready_at_[op] ? it->second.path_compute : ready_path_[op];
       arrived_.erase(it);
       complete(op, now, path, host);
       break;
@@ -312,31 +318,31 @@ void ProgramRunner::start_op(uint32_t op, int64_t now, ProgramHost& host) {
 }
 
 // Time without compute that ended with an op of `group`.
-void ProgramRunner::expose(uint32_t group, int64_t ps) {
-  if (ps <= 0) return;
-  exposed_[static_cast<std::size_t>(dim_of(group))] += ps;
+void ProgramRunner::expose(uint32_t group, SimTime t) {
+  if (t <= SimTime::zero()) return;
+  exposed_[static_cast<std::size_t>(dim_of(group))] += t;
   groups_->offer(group, {kI64Max, kI64Min, kU64Max, int64_t{0}, uint64_t{0}, uint64_t{0},
-                         uint64_t{0}, kI64Min, ps});
+                         uint64_t{0}, kI64Min, t.count_ps()});
 }
 
-void ProgramRunner::op_done(uint32_t op, int64_t now, ProgramHost& host) {
+void ProgramRunner::op_done(uint32_t op, SimTime now, ProgramHost& host) {
   const wl::Op& o = program_.ops[op];
-  int64_t path = ready_path_[op];
+  SimTime path = ready_path_[op];
   if (o.kind == wl::OpKind::kCompute) {
-    path += o.compute_ps;
-    compute_ps_ += o.compute_ps;
+    path += SimTime::ps(o.compute_ps);
+    compute_ += SimTime::ps(o.compute_ps);
     if (--computing_ == 0) idle_mark_ = now;
   }
   complete(op, now, path, host);
   run_ready(now, host);
 }
 
-void ProgramRunner::message_arrived(uint32_t src, uint64_t message, int64_t path_compute_ps,
-                                    int64_t now, ProgramHost& host) {
+void ProgramRunner::message_arrived(uint32_t src, uint64_t message, SimTime path_compute,
+                                    SimTime now, ProgramHost& host) {
   const Key key{src, message};
   auto it = posted_.find(key);
   if (it == posted_.end()) {
-    if (!arrived_.emplace(key, Arrival{now, path_compute_ps}).second) {
+    if (!arrived_.emplace(key, Arrival{now, path_compute}).second) {
       throw std::logic_error("endpoint " + std::to_string(endpoint_) +
                              ": two messages from endpoint " + std::to_string(src) +
                              " with the same id " + std::to_string(message));
@@ -345,28 +351,28 @@ void ProgramRunner::message_arrived(uint32_t src, uint64_t message, int64_t path
   }
   const uint32_t op = it->second;
   posted_.erase(it);
-  complete(op, now, path_compute_ps, host);
+  complete(op, now, path_compute, host);
   run_ready(now, host);
 }
 
-void ProgramRunner::complete(uint32_t op, int64_t now, int64_t path, ProgramHost& host) {
+void ProgramRunner::complete(uint32_t op, SimTime now, SimTime path, ProgramHost& host) {
   const wl::Op& o = program_.ops[op];
   const bool send = o.kind == wl::OpKind::kSend;
-  groups_->offer(o.group,
-                 {start_ps_[op], now, uint64_t{endpoint_}, path, uint64_t{1},
-                  uint64_t{send ? 1u : 0u}, send ? o.bytes : uint64_t{0}, kI64Min, int64_t{0}});
+  groups_->offer(o.group, {start_at_[op].count_ps(), now.count_ps(), uint64_t{endpoint_},
+                           path.count_ps(), uint64_t{1}, uint64_t{send ? 1u : 0u},
+                           send ? o.bytes : uint64_t{0}, kI64Min, int64_t{0}});
   if (send) {
     dims_->offer(static_cast<uint64_t>(dim_of(o.group)), {int64_t{0}, uint64_t{1}, o.bytes});
   }
-  if (now > last_end_ps_ || (now == last_end_ps_ && path >= last_path_)) {
-    last_end_ps_ = now;
+  if (now > last_end_ || (now == last_end_ && path >= last_path_)) {
+    last_end_ = now;
     last_path_ = path;
     last_group_ = o.group;
   }
   for (uint32_t i = succ_begin_[op]; i < succ_begin_[op + 1]; ++i) {
     const uint32_t s = succ_[i];
-    if (now > ready_ps_[s] || (now == ready_ps_[s] && path > ready_path_[s])) {
-      ready_ps_[s] = now;
+    if (now > ready_at_[s] || (now == ready_at_[s] && path > ready_path_[s])) {
+      ready_at_[s] = now;
       ready_path_[s] = path;
       ready_group_[s] = o.group;
     }
@@ -384,15 +390,15 @@ void ProgramRunner::complete(uint32_t op, int64_t now, int64_t path, ProgramHost
 
 void ProgramRunner::finish() {
   for (std::size_t d = 0; d < exposed_.size(); ++d) {
-    dims_->offer(d, {exposed_[d], uint64_t{0}, uint64_t{0}});
+    dims_->offer(d, {exposed_[d].count_ps(), uint64_t{0}, uint64_t{0}});
   }
-  totals_->offer(0, {uint64_t{1}, uint64_t{finished_ ? 1u : 0u}, ops_, compute_ps_, last_end_ps_,
-                     uint64_t{endpoint_}, last_path_});
+  totals_->offer(0, {uint64_t{1}, uint64_t{finished_ ? 1u : 0u}, ops_, compute_.count_ps(),
+                     last_end_.count_ps(), uint64_t{endpoint_}, last_path_.count_ps()});
 }
 
 void ProgramRunner::serialize(StateArchive& ar) {
-  ar & phase_ & done_ & last_end_ps_ & last_path_ & last_group_ & computing_ & idle_mark_ &
-      finished_ & compute_ps_ & ops_;
+  ar & phase_ & done_ & last_end_ & last_path_ & last_group_ & computing_ & idle_mark_ &
+      finished_ & compute_ & ops_;
   if (ar.loading()) {
     // The phase's ops are a pure function of (endpoint, phase): regenerate them.
     program_.clear();
@@ -404,15 +410,15 @@ void ProgramRunner::serialize(StateArchive& ar) {
     }
   }
   serialize_items(ar, remaining_);
-  serialize_items(ar, start_ps_);
-  serialize_items(ar, ready_ps_);
+  serialize_items(ar, start_at_);
+  serialize_items(ar, ready_at_);
   serialize_items(ar, ready_path_);
   serialize_items(ar, ready_group_);
   serialize_items(ar, exposed_);
   // The maps go as sorted records, so equal states give equal bytes.
   std::vector<SavedArrival> arrived;
   for (const auto& [key, a] : arrived_)
-    arrived.push_back({key.second, a.at_ps, a.path_compute_ps, key.first});
+    arrived.push_back({key.second, a.at, a.path_compute, key.first});
   serialize_items(ar, arrived);
   std::vector<SavedPost> posted;
   for (const auto& [key, op] : posted_) posted.push_back({key.second, key.first, op});
@@ -420,7 +426,7 @@ void ProgramRunner::serialize(StateArchive& ar) {
   if (ar.loading()) {
     arrived_.clear();
     for (const SavedArrival& a : arrived)
-      arrived_.emplace(Key{a.src, a.message}, Arrival{a.at_ps, a.path_compute_ps});
+      arrived_.emplace(Key{a.src, a.message}, Arrival{a.at, a.path_compute});
     posted_.clear();
     for (const SavedPost& p : posted) posted_.emplace(Key{p.src, p.message}, p.op);
   }

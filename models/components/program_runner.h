@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/stats.h"
+#include "core/units.h"
 #include "models/workloads/program.h"
 
 namespace hx {
@@ -27,11 +28,11 @@ class ProgramHost {
  public:
   virtual ~ProgramHost() = default;
   /// Queue a message for injection; when its last flit has left, call op_done(op).
-  /// `path_compute_ps` travels with the message (critical-path accounting).
+  /// `path_compute` travels with the message (critical-path accounting).
   virtual void post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_t op,
-                         int64_t path_compute_ps) = 0;
-  /// Call op_done(op) `delay_ps` from now.
-  virtual void wake(int64_t delay_ps, uint32_t op) = 0;
+                         SimTime path_compute) = 0;
+  /// Call op_done(op) `delay` from now.
+  virtual void wake(SimTime delay, uint32_t op) = 0;
 };
 
 /// The tables the runners fill (docs/OUTPUT.md).
@@ -52,10 +53,10 @@ class ProgramRunner {
  public:
   ProgramRunner(const wl::Workload& workload, uint32_t endpoint, StatsRegistry& stats);
 
-  void start(int64_t now, ProgramHost& host);
-  void op_done(uint32_t op, int64_t now, ProgramHost& host);
+  void start(SimTime now, ProgramHost& host);
+  void op_done(uint32_t op, SimTime now, ProgramHost& host);
   /// The whole message `message` from `src` has arrived.
-  void message_arrived(uint32_t src, uint64_t message, int64_t path_compute_ps, int64_t now,
+  void message_arrived(uint32_t src, uint64_t message, SimTime path_compute, SimTime now,
                        ProgramHost& host);
   void finish();
 
@@ -64,17 +65,17 @@ class ProgramRunner {
 
  private:
   struct Arrival {
-    int64_t at_ps;
-    int64_t path_compute_ps;
+    SimTime at;
+    SimTime path_compute;
   };
   using Key = std::pair<uint32_t, uint64_t>;  // (source endpoint, message id)
 
-  void begin_phase(int64_t now, ProgramHost& host);
+  void begin_phase(SimTime now, ProgramHost& host);
   void load_phase();
-  void start_op(uint32_t op, int64_t now, ProgramHost& host);
-  void complete(uint32_t op, int64_t now, int64_t path, ProgramHost& host);
-  void run_ready(int64_t now, ProgramHost& host);
-  void expose(uint32_t group, int64_t ps);
+  void start_op(uint32_t op, SimTime now, ProgramHost& host);
+  void complete(uint32_t op, SimTime now, SimTime path, ProgramHost& host);
+  void run_ready(SimTime now, ProgramHost& host);
+  void expose(uint32_t group, SimTime t);
   wl::Dim dim_of(uint32_t group) const { return workload_.groups()[group].dim; }
 
   const wl::Workload& workload_;
@@ -90,9 +91,9 @@ class ProgramRunner {
   std::vector<uint32_t> succ_begin_;
   std::vector<uint32_t> succ_;
   std::vector<uint32_t> remaining_;    // dependencies not yet done
-  std::vector<int64_t> start_ps_;      // -1: not started
-  std::vector<int64_t> ready_ps_;      // when its latest dependency finished
-  std::vector<int64_t> ready_path_;    // compute on the critical path up to then
+  std::vector<SimTime> start_at_;      // kNotStarted until it starts
+  std::vector<SimTime> ready_at_;      // when its latest dependency finished
+  std::vector<SimTime> ready_path_;    // compute on the critical path up to then
   std::vector<uint32_t> ready_group_;  // group of that latest dependency
   uint32_t done_ = 0;
   // Ops whose dependencies are done, smallest index first (always empty between events).
@@ -105,15 +106,15 @@ class ProgramRunner {
   std::unordered_map<uint64_t, uint32_t> recvs_from_;
 
   // Carried across phases.
-  int64_t last_end_ps_ = 0;  // end of the latest op so far
-  int64_t last_path_ = 0;    // its critical-path compute
+  SimTime last_end_;         // end of the latest op so far
+  SimTime last_path_;        // its critical-path compute
   uint32_t last_group_ = 0;  // its group
   uint32_t computing_ = 0;   // compute ops running now
-  int64_t idle_mark_ = 0;    // time without compute is accounted up to here
+  SimTime idle_mark_;        // time without compute is accounted up to here
   bool finished_ = false;
-  std::vector<int64_t> exposed_;  // per Dim: time with no compute running, each stretch charged
+  std::vector<SimTime> exposed_;  // per Dim: time with no compute running, each stretch charged
                                   // to the dim of the op that ended during it
-  int64_t compute_ps_ = 0;
+  SimTime compute_;
   uint64_t ops_ = 0;
 };
 
