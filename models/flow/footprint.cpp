@@ -26,6 +26,7 @@ struct Edge {
   uint32_t to;  // node, or kDelivered
   uint64_t link;
   SimTime latency;
+  uint16_t link_class;
 };
 
 // A packet state at a router.
@@ -42,6 +43,7 @@ struct Node {
 struct Root {
   uint64_t link;  // the injection link
   SimTime latency;
+  uint16_t link_class;
   uint32_t node;
 };
 
@@ -86,7 +88,7 @@ class StateGraph {
       routing_.start_states(first.router, packet, starts);
       for (const Packet& s : starts) {
         roots.push_back({topology_.first_link(src_id) + p, src_ports[p].latency,
-                         node_of(first.router, first.in_port, s, nodes)});
+                         src_ports[p].link_class, node_of(first.router, first.in_port, s, nodes)});
       }
     }
     Candidates candidates;
@@ -106,7 +108,8 @@ class StateGraph {
         if (c.port >= ports.size()) fail("router " + std::to_string(router) + " has no port " +
                                          std::to_string(c.port));
         const PortSpec& out = ports[c.port];
-        const Edge edge{kDelivered, topology_.first_link(here) + c.port, out.latency};
+        const Edge edge{kDelivered, topology_.first_link(here) + c.port, out.latency,
+                        out.link_class};
         const net::Node next = topology_.node(out.peer);
         if (next.kind == net::NodeKind::kEndpoint) {
           if (next.index != dst_) {
@@ -123,7 +126,7 @@ class StateGraph {
         on.vc = c.vc;
         ++on.hops;
         const uint32_t to = node_of(next.index, out.peer_port, on, nodes);
-        nodes[i].out.push_back({to, edge.link, edge.latency});
+        nodes[i].out.push_back({to, edge.link, edge.latency, edge.link_class});
       }
     }
   }
@@ -174,12 +177,17 @@ Footprint flow_footprint(const net::Topology& topology, const net::Routing& rout
     }
     n.slowest += router_delay;
   }
-  std::map<uint64_t, uint64_t> count;  // by link id
+  struct Crossings {
+    uint64_t paths = 0;
+    uint16_t link_class = 0;
+  };
+  std::map<uint64_t, Crossings> count;  // by link id
   Footprint f;
   uint64_t paths = 0;
   for (const Root& r : roots) {
     nodes[r.node].from_src += 1;
-    count[r.link] += nodes[r.node].to_dst;
+    count[r.link].paths += nodes[r.node].to_dst;
+    count[r.link].link_class = r.link_class;
     paths += nodes[r.node].to_dst;
     f.latency = std::max(f.latency, r.latency + nodes[r.node].slowest);
   }
@@ -187,21 +195,27 @@ Footprint flow_footprint(const net::Topology& topology, const net::Routing& rout
     const Node& n = nodes[i];
     for (const Edge& e : n.out) {
       const bool last = e.to == kDelivered;
-      count[e.link] += n.from_src * (last ? 1 : nodes[e.to].to_dst);
-      if (!last) nodes[e.to].from_src += n.from_src;
+      const uint64_t through = n.from_src * (last ? 1 : nodes[e.to].to_dst);
+      count[e.link].paths += through;
+      count[e.link].link_class = e.link_class;
+      if (!last) {
+        nodes[e.to].from_src += n.from_src;
+        f.hops += through;
+      }
     }
   }
   if (paths > std::numeric_limits<uint32_t>::max()) {
     throw std::runtime_error(where(src, dst) + ": more than 2^32 paths");
   }
   f.paths = static_cast<uint32_t>(paths);
-  for (const auto& [link, n] : count) {
-    if (n == 0) continue;
-    if (n > std::numeric_limits<uint32_t>::max()) {
+  for (const auto& [link, c] : count) {
+    if (c.paths == 0) continue;
+    if (c.paths > std::numeric_limits<uint32_t>::max()) {
       throw std::runtime_error(where(src, dst) + ": more than 2^32 paths over link " +
                                std::to_string(link));
     }
-    f.uses.push_back({link, static_cast<uint32_t>(n)});
+    f.uses.push_back({link, static_cast<uint32_t>(c.paths)});
+    f.link_classes.push_back(c.link_class);
   }
   return f;
 }

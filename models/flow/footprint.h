@@ -21,9 +21,11 @@
 namespace hx::flow {
 
 struct Footprint {
-  std::vector<LinkUse> uses;  // by ascending link id (Topology::first_link + port)
+  std::vector<LinkUse> uses;            // by ascending link id (Topology::first_link + port)
+  std::vector<uint16_t> link_classes;   // of each use's link
   uint32_t paths = 0;
-  SimTime latency;  // of the slowest path: its links' latencies plus `router_delay` per router
+  uint64_t hops = 0;  // router-to-router links crossed, summed over the paths
+  SimTime latency;    // of the slowest path: its links' latencies plus `router_delay` per router
 };
 
 /// The footprint of a message from endpoint `src` to endpoint `dst` (src != dst). Throws

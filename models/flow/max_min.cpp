@@ -15,17 +15,18 @@ __extension__ using u128 = unsigned __int128;  // __extension__: -Wpedantic acce
 struct Share {
   uint64_t remaining;
   uint64_t unfixed;
-  uint32_t link;
+  uint64_t id;    // the link's, for ties
+  uint32_t link;  // its index
 };
 
-// Min-heap order: the smaller share first (compared exactly, as fractions), ties by link index
-// so that the order never depends on the heap's layout.
+// Min-heap order: the smaller share first (compared exactly, as fractions), ties by link id so
+// that the order depends neither on the heap's layout nor on the order links were declared.
 struct LaterShare {
   bool operator()(const Share& a, const Share& b) const {
     const u128 lhs = static_cast<u128>(a.remaining) * b.unfixed;
     const u128 rhs = static_cast<u128>(b.remaining) * a.unfixed;
     if (lhs != rhs) return lhs > rhs;
-    return a.link > b.link;
+    return a.id > b.id;
   }
 };
 
@@ -36,7 +37,10 @@ void MaxMinSolver::set_capacity(uint64_t link, Rate capacity) {
     throw std::invalid_argument("link " + std::to_string(link) + ": capacity 0");
   }
   const auto [it, added] = index_.try_emplace(link, static_cast<uint32_t>(links_.size()));
-  if (added) links_.emplace_back();
+  if (added) {
+    links_.emplace_back();
+    links_.back().id = link;
+  }
   links_[it->second].capacity = capacity;
   touch_link(it->second);
 }
@@ -149,7 +153,7 @@ void MaxMinSolver::fill(const std::vector<uint32_t>& links) {
     l.remaining = l.capacity;
     l.unfixed = 0;
     for (const Crossing& c : l.crossing) l.unfixed += flows_[c.flow].uses[c.use].count;
-    if (l.unfixed > 0) heap.push({l.capacity, l.unfixed, i});
+    if (l.unfixed > 0) heap.push({l.capacity, l.unfixed, l.id, i});
   }
   // A flow is fixed once its mark moves past this walk's.
   const uint32_t fixed = walk_ + 1;
@@ -172,7 +176,7 @@ void MaxMinSolver::fill(const std::vector<uint32_t>& links) {
         l.remaining -= level * u.count;
         l.unfixed -= u.count;
         if (u.link != s.link && l.unfixed > 0) {
-          heap.push({l.remaining, l.unfixed, u.link});
+          heap.push({l.remaining, l.unfixed, l.id, u.link});
         }
       }
     }

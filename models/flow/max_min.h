@@ -10,7 +10,9 @@
 // whole bytes per second at each level.
 //
 // Incremental: after flows are added or removed, solve() recomputes only the flows connected to
-// the change through shared links (SimGrid's lazy approach); the others keep their rates.
+// the change through shared links (SimGrid's lazy approach); the others keep their rates. Links
+// that run full at the same level are taken by ascending link id, so the rates depend only on
+// the flows present, not on the order links were declared or flows added.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +40,7 @@ class MaxMinSolver {
   /// capacity (its flows are recomputed at the next solve).
   void set_capacity(uint64_t link, Rate capacity);
   Rate capacity(uint64_t link) const;
+  bool has_link(uint64_t link) const { return index_.count(link) > 0; }
 
   /// A new flow over `uses` (links declared, counts > 0, each link once); its rate is 0 until
   /// the next solve(). Ids are reused after remove().
@@ -73,6 +76,7 @@ class MaxMinSolver {
     uint32_t use;  // index into the flow's uses
   };
   struct Link {
+    uint64_t id = 0;  // the caller's
     Rate capacity = 0;
     std::vector<Crossing> crossing;
     uint32_t mark = 0;

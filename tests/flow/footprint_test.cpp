@@ -98,6 +98,7 @@ TEST(FlowFootprint, DimensionOrderOnAMeshIsOneShortestPath) {
     const Footprint f = flow_footprint(t, network.routing(), 0, dst, SimTime::ns(2), 16);
     const uint32_t hops = dst % 4 + dst / 4;
     EXPECT_EQ(f.paths, 1u);
+    EXPECT_EQ(f.hops, hops);
     EXPECT_EQ(f.uses.size(), hops + 2u) << "to " << dst;  // injection, hops, ejection
     for (const LinkUse& u : f.uses) EXPECT_EQ(u.count, 1u);
     // Every link of the path plus 2 ns in each of its hops + 1 routers.

@@ -182,10 +182,10 @@ TEST(MaxMin, RandomNetworksMeetTheConditionsIncrementallyAndFromScratch) {
     }
     s.solve();
     expect_max_min(s, c, live);
-    // The same flows solved at once, on links declared in the same order: the same rates
+    // The same flows solved at once, on links declared in the opposite order: the same rates
     // (the fresh solver numbers them 0, 1, ... in the order added).
     MaxMinSolver again;
-    for (std::size_t l = 0; l < c.capacity.size(); ++l) again.set_capacity(l, c.capacity[l]);
+    for (std::size_t l = c.capacity.size(); l-- > 0;) again.set_capacity(l, c.capacity[l]);
     for (const auto& [f, uses] : live) again.add(uses);
     again.solve();
     std::vector<Rate> a, b;
