@@ -11,9 +11,22 @@
 #include "models/components/program_runner.h"
 #include "models/network/workload_config.h"
 #include "models/workloads/llm.h"
+#include "models/flow/fabric.h"
+#include "models/flow/flow_endpoint.h"
 
 namespace hx::net {
 namespace {
+
+// A router at flow level: the fabric stands for it, so it has no ports and gets no events.
+class FlowLevelRouter final : public Component {
+ public:
+  using Component::Component;
+  void handle(const Event& e) override {
+    throw std::logic_error("router " + std::to_string(id()) + " at flow level got event kind " +
+                           std::to_string(e.kind));
+  }
+  void serialize(StateArchive&) override {}
+};
 
 class BuiltNetworkModel final : public NetworkModel {
  public:
@@ -50,6 +63,18 @@ class BuiltNetworkModel final : public NetworkModel {
     net_.window_end = net_.window_begin + net_.traffic.measure;
 
     workload_ = make_workload(params.section("workload"), params.section("llm"), net_, files);
+    flow_level_ = params.sim->text("fidelity") == "flow";
+    if (flow_level_ && !workload_) {
+      throw InputError(
+          "sim.fidelity = \"flow\" runs workload programs ([workload]); synthetic traffic "
+          "([traffic] pattern) runs at sim.fidelity = \"packet\"");
+    }
+    // The fabric has a port per endpoint, and ports are numbered in 16 bits.
+    if (flow_level_ && t.num_endpoints() > std::numeric_limits<PortId>::max()) {
+      throw InputError("sim.fidelity = \"flow\": " + std::to_string(t.num_endpoints()) +
+                       " endpoints; the flow level holds at most " +
+                       std::to_string(std::numeric_limits<PortId>::max()));
+    }
     if (workload_) {
       // A program runs until it is done: everything it does is measured.
       net_.workload = workload_.get();
@@ -75,17 +100,39 @@ class BuiltNetworkModel final : public NetworkModel {
   const Routing& routing() const override { return *network_.routing; }
   uint8_t vcs() const override { return net_.router.vcs; }
 
-  ComponentId num_components() const override { return topology().num_components(); }
+  // At flow level one more component, the fabric, comes after the topology's; every endpoint
+  // has one port to it and the routers have none.
+  ComponentId num_components() const override {
+    return topology().num_components() + (flow_level_ ? 1 : 0);
+  }
+  bool flow_level() const override { return flow_level_; }
+  ComponentId fabric() const { return topology().num_components(); }
   std::vector<GroupLevel> group_levels() const override { return topology().group_levels(); }
   ComponentRange group_range(std::size_t level, uint64_t group) const override {
     return topology().group_range(level, group);
   }
   // Routers handle several events per packet hop, endpoints about two per packet.
   uint64_t weight(ComponentId id) const override {
+    if (flow_level_) return id == fabric() ? topology().num_endpoints() : 1;
     return topology().node(id).kind == NodeKind::kRouter ? 4 : 1;
   }
   void ports(ComponentId id, std::vector<PortSpec>& out) const override {
-    topology().ports(id, out);
+    if (!flow_level_) {
+      topology().ports(id, out);
+      return;
+    }
+    const SimTime latency = flow::Fabric::kPortLatency;
+    if (id == fabric()) {
+      for (uint32_t e = 0; e < topology().num_endpoints(); ++e) {
+        out.push_back({topology().endpoint_component(e), flow::FlowEndpoint::kFabricPort,
+                       latency, 0});
+      }
+      return;
+    }
+    const Node node = topology().node(id);
+    if (node.kind == NodeKind::kEndpoint) {
+      out.push_back({fabric(), static_cast<PortId>(node.index), latency, 0});
+    }
   }
   std::vector<TableSpec> tables() const override {
     std::vector<TableSpec> tables = network_tables(topology(), net_.traffic.histogram_bins);
@@ -95,7 +142,11 @@ class BuiltNetworkModel final : public NetworkModel {
     return tables;
   }
   std::unique_ptr<Component> create(ComponentId id, const BuildContext& ctx) const override {
-    return net_.element_of(id).make(id, topology().node(id).index, net_, ctx);
+    if (!flow_level_) return net_.element_of(id).make(id, topology().node(id).index, net_, ctx);
+    if (id == fabric()) return std::make_unique<flow::Fabric>(id, net_, ctx);
+    const Node node = topology().node(id);
+    if (node.kind == NodeKind::kRouter) return std::make_unique<FlowLevelRouter>(id);
+    return std::make_unique<flow::FlowEndpoint>(id, node.index, net_, ctx);
   }
   bool ends_by_itself() const override { return true; }
   SimTime expected_end() const override {
@@ -133,7 +184,8 @@ class BuiltNetworkModel final : public NetworkModel {
   }
   // One packet crossing one link (injection, router-to-router or ejection): the unit of
   // simulator speed the field compares (issue #8).
-  std::string work_unit() const override { return "packet_hops"; }
+  // At flow level the unit is a flow (a message) carried end to end.
+  std::string work_unit() const override { return flow_level_ ? "flows" : "packet_hops"; }
   uint64_t endpoints() const override { return topology().num_endpoints(); }
 
   std::vector<std::string> report(const StatsRegistry& stats, const RunEnd& end) const override {
@@ -154,6 +206,7 @@ class BuiltNetworkModel final : public NetworkModel {
   Network network_;
   std::unique_ptr<TrafficPattern> pattern_;
   std::unique_ptr<wl::Workload> workload_;
+  bool flow_level_ = false;  // sim.fidelity = flow
   NetworkContext net_;
 };
 

@@ -116,6 +116,9 @@ class Model {
   /// What Component::work_done counts ("packet_hops" for networks), or empty: the engine
   /// reports it per rank in /engine and per wall second next to events/s.
   virtual std::string work_unit() const { return {}; }
+  /// True when the model was built at flow level (sim.fidelity = flow): a model that ignores
+  /// the key stays false, and the run is refused rather than silently run packet by packet.
+  virtual bool flow_level() const { return false; }
   /// Network models: endpoints (chips, or cores with on-chip meshes), for per-endpoint figures
   /// such as memory; 0 for models without them.
   virtual uint64_t endpoints() const { return 0; }

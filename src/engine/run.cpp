@@ -112,6 +112,10 @@ std::vector<ParamSpec> sim_params(const Registry& registry) {
       ParamSpec::choice("partitioner", "group", partitioner_names(),
                         "how components are assigned to MPI ranks"),
       ParamSpec::time("cycle_time", "1ns", "the cycle that values in 'cycles' refer to"),
+      ParamSpec::choice("fidelity", "packet", {"packet", "flow"},
+                        "packet: flits through routers with credits; flow: messages as flows "
+                        "sharing link bandwidth max-min fairly (network models running "
+                        "workload programs)"),
   };
 }
 
@@ -135,6 +139,10 @@ ResolvedConfig resolve_config(const Registry& registry, const Config& config) {
   params.sim = &r.sim;
   params.sections = r.sections;
   r.model = r.info->make(params);
+  if (r.sim.text("fidelity") == "flow" && !r.model->flow_level()) {
+    throw InputError("sim.fidelity = \"flow\": model '" + r.info->name +
+                     "' cannot run at flow level (network models can); use \"packet\"");
+  }
   if (r.sim.time("end_time").is_infinite() && !r.model->ends_by_itself()) {
     throw InputError(
         "sim.end_time = inf: model '" + r.info->name +

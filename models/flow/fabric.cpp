@@ -1,0 +1,221 @@
+// Fabric: flows, their rates and their ends.
+#include "models/flow/fabric.h"
+
+#include <algorithm>
+#include <boost/serialization/vector.hpp>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "core/error.h"
+#include "core/state_archive.h"
+#include "models/flow/flow_events.h"
+
+namespace hx::flow {
+namespace {
+
+constexpr uint64_t kPsPerSecond = 1'000'000'000'000ULL;
+// Pairs whose footprints are kept; past this the cache starts afresh (flows keep their own).
+constexpr std::size_t kFootprintCache = 1 << 20;
+
+}  // namespace
+
+Fabric::Fabric(ComponentId id, const net::NetworkContext& net, const BuildContext& ctx)
+    : Component(id),
+      net_(net),
+      link_bytes_(net.topology->num_links(), 0),
+      link_flows_(net.topology->num_links(), 0),
+      links_(&ctx.stats->table("links")) {}
+
+bool Fabric::knows_event(uint16_t kind) const { return kind == kFlowStart || kind == kFlowEnd; }
+
+std::shared_ptr<const Footprint> Fabric::footprint(uint32_t src, uint32_t dst) {
+  auto& cached = footprints_[uint64_t{src} << 32 | dst];
+  if (!cached) {
+    if (footprints_.size() > kFootprintCache) {
+      footprints_.clear();
+      return footprint(src, dst);
+    }
+    cached = std::make_shared<const Footprint>(
+        flow_footprint(*net_.topology, *net_.routing, src, dst, net_.router.pipeline,
+                       net_.topology->diameter() * 4 + 8));
+  }
+  return cached;
+}
+
+// Bytes per second of a link of this class: a flit per per_flit.
+Rate Fabric::capacity(uint16_t link_class) const {
+  return net_.router.flit_bytes * kPsPerSecond /
+         static_cast<uint64_t>(net_.per_flit[link_class].count_ps());
+}
+
+void Fabric::handle(const Event& e) {
+  switch (e.kind) {
+    case kFlowStart:
+      // The endpoint's port to the fabric is numbered by the endpoint.
+      start(e.port, e.payload_as<FlowStart>());
+      break;
+    case kFlowEnd: {
+      const auto end_event = e.payload_as<FlowEnd>();
+      const Flow& f = flows_[end_event.slot];
+      if (f.live && f.version == end_event.version) end(end_event.slot);  // else superseded
+      break;
+    }
+    default:
+      throw std::logic_error("fabric: event of unknown kind " + std::to_string(e.kind));
+  }
+}
+
+void Fabric::start(uint32_t src, const FlowStart& s) {
+  if (s.dst == src || s.dst >= net_.topology->num_endpoints()) {
+    refuse_input("endpoint " + std::to_string(src) + " sends to endpoint " +
+                 std::to_string(s.dst) + ", which has no route from it");
+    return;
+  }
+  uint32_t slot;
+  if (free_.empty()) {
+    slot = static_cast<uint32_t>(flows_.size());
+    flows_.emplace_back();
+  } else {
+    slot = free_.back();
+    free_.pop_back();
+  }
+  Flow& f = flows_[slot];
+  f.live = true;
+  f.src = src;
+  f.dst = s.dst;
+  f.op = s.op;
+  f.bytes = s.bytes;
+  f.message = s.message;
+  f.created = s.created;
+  f.path_compute = s.path_compute;
+  f.updated = now();
+  f.left = static_cast<u128>(s.bytes) * kPsPerSecond;
+  f.rate = 0;
+  f.footprint = footprint(src, s.dst);
+  add_to_solver(slot);
+  request_end_of_instant();
+}
+
+void Fabric::add_to_solver(uint32_t slot) {
+  Flow& f = flows_[slot];
+  for (std::size_t i = 0; i < f.footprint->uses.size(); ++i) {
+    const uint64_t link = f.footprint->uses[i].link;
+    if (!solver_.has_link(link)) solver_.set_capacity(link, capacity(f.footprint->link_classes[i]));
+  }
+  f.solver_id = solver_.add(f.footprint->uses);
+  if (slot_of_.size() <= f.solver_id) slot_of_.resize(f.solver_id + 1);
+  slot_of_[f.solver_id] = slot;
+}
+
+// Moves the flow on to now at its current rate, and the links it loads with it.
+void Fabric::advance(Flow& f) {
+  const auto elapsed = static_cast<u128>((now() - f.updated).count_ps());
+  f.updated = now();
+  if (f.rate == 0 || elapsed == 0) return;
+  const u128 sent = static_cast<u128>(f.rate) * f.footprint->paths * elapsed;
+  f.left -= std::min(sent, f.left);
+  for (const LinkUse& u : f.footprint->uses) {
+    link_bytes_[u.link] += static_cast<u128>(f.rate) * u.count * elapsed;
+  }
+}
+
+// The flow's end at its current rate replaces any end scheduled before.
+void Fabric::schedule_end(uint32_t slot) {
+  Flow& f = flows_[slot];
+  ++f.version;
+  const u128 per_ps = static_cast<u128>(f.rate) * f.footprint->paths;
+  if (per_ps == 0) return;  // it waits for a rate
+  const u128 ps = (f.left + per_ps - 1) / per_ps;
+  if (ps > static_cast<u128>(std::numeric_limits<int64_t>::max() / 2)) {
+    refuse_input("a flow of " + std::to_string(f.bytes) + " bytes from endpoint " +
+                 std::to_string(f.src) + " would end beyond the simulated time hxsim can hold");
+    return;
+  }
+  schedule(SimTime::ps(static_cast<int64_t>(ps)), kFlowEnd, FlowEnd{slot, f.version});
+}
+
+void Fabric::end_of_instant() {
+  for (const MaxMinSolver::FlowId id : solver_.solve()) {
+    const uint32_t slot = slot_of_[id];
+    Flow& f = flows_[slot];
+    advance(f);
+    f.rate = solver_.rate(id);
+    schedule_end(slot);
+  }
+}
+
+void Fabric::end(uint32_t slot) {
+  Flow& f = flows_[slot];
+  advance(f);
+  solver_.remove(f.solver_id);
+  for (const LinkUse& u : f.footprint->uses) link_flows_[u.link] += u.count;
+  // The sender hears when the last byte has left; the receiver when it has crossed the path.
+  send(f.src, kSendDone, f.op);
+  const SimTime extra = std::max(SimTime::zero(), f.footprint->latency - kPortLatency);
+  const float hops = f.footprint->paths > 0 ? static_cast<float>(f.footprint->hops) /
+                                                 static_cast<float>(f.footprint->paths)
+                                           : 0.0f;
+  send(f.dst, kFlowArrived, FlowArrived{f.message, f.bytes, f.created, f.path_compute, f.src, hops},
+       extra);
+  f.live = false;
+  f.footprint.reset();
+  free_.push_back(slot);
+  ++flows_done_;
+  request_end_of_instant();
+}
+
+void Fabric::finish() {
+  for (Flow& f : flows_) {
+    if (f.live) advance(f);
+  }
+  const double window = net_.window_length(now());
+  const net::Topology& t = *net_.topology;
+  std::vector<PortSpec> ports;
+  for (ComponentId c = 0; c < t.num_components(); ++c) {
+    ports.clear();
+    t.ports(c, ports);
+    for (PortId p = 0; p < ports.size(); ++p) {
+      const uint64_t link = t.first_link(c) + p;
+      const auto bytes = static_cast<uint64_t>(link_bytes_[link] / kPsPerSecond);
+      const uint64_t flits = (bytes + net_.router.flit_bytes - 1) / net_.router.flit_bytes;
+      // Busy: the time the link would take to carry its bytes at full rate.
+      const auto busy = static_cast<int64_t>(link_bytes_[link] / capacity(ports[p].link_class));
+      links_->add_row(link, {uint64_t{c}, uint64_t{p}, uint64_t{ports[p].peer},
+                             uint64_t{ports[p].peer_port}, uint64_t{ports[p].link_class},
+                             link_flows_[link], flits, bytes, busy,
+                             window > 0 ? static_cast<double>(busy) / window : 0.0, int64_t{0}});
+    }
+  }
+}
+
+void Fabric::serialize(StateArchive& ar) {
+  uint64_t count = flows_.size();
+  ar & count;
+  if (ar.loading()) flows_.assign(count, Flow{});
+  for (Flow& f : flows_) {
+    ar & f.live & f.src & f.dst & f.op & f.version & f.bytes & f.message & f.created &
+        f.path_compute & f.updated & f.rate;
+    uint64_t high = static_cast<uint64_t>(f.left >> 64), low = static_cast<uint64_t>(f.left);
+    ar & high & low;
+    f.left = static_cast<u128>(high) << 64 | low;
+  }
+  ar & free_ & flows_done_ & link_flows_;
+  if (link_flows_.size() != link_bytes_.size()) {
+    throw InputError("fabric: the checkpoint's record is of a network with " +
+                     std::to_string(link_flows_.size()) + " links, this one has " +
+                     std::to_string(link_bytes_.size()));
+  }
+  ar.bytes(link_bytes_.data(), link_bytes_.size() * sizeof(u128));
+  if (!ar.loading()) return;
+  // The solver is rebuilt from the flows: its rates depend only on the flows present.
+  for (uint32_t slot = 0; slot < flows_.size(); ++slot) {
+    Flow& f = flows_[slot];
+    if (!f.live) continue;
+    f.footprint = footprint(f.src, f.dst);
+    add_to_solver(slot);
+  }
+  solver_.solve();
+}
+
+}  // namespace hx::flow

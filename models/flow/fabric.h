@@ -1,0 +1,76 @@
+// The network at flow level: one component that holds the messages in flight as flows on their
+// footprints (footprint.h), shares link capacities among them max-min fairly (max_min.h) and
+// moves each at its rate. Rates change only when a flow starts or ends; all starts and ends of
+// one instant are solved together (end_of_instant), and a flow's end is an event that a later
+// rate change replaces. Every endpoint has one port to it, of 1 ps: a flow starts 1 ps after
+// its message is posted, the sender hears 1 ps after the last byte left, and the receiver when
+// that byte has crossed the slowest path (its links plus router.pipeline_delay per router).
+//
+// It also keeps the per-link byte counts and writes every row of /links.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "core/component.h"
+#include "core/model.h"
+#include "models/flow/footprint.h"
+#include "models/flow/max_min.h"
+#include "models/network/network_context.h"
+
+namespace hx::flow {
+
+struct FlowStart;
+
+class Fabric final : public Component {
+ public:
+  Fabric(ComponentId id, const net::NetworkContext& net, const BuildContext& ctx);
+
+  void handle(const Event& e) override;
+  void end_of_instant() override;
+  void finish() override;
+  uint64_t work_done() const override { return flows_done_; }
+  void serialize(StateArchive& ar) override;
+  bool knows_event(uint16_t kind) const override;
+
+  /// Latency of the endpoint-fabric links.
+  static constexpr SimTime kPortLatency = SimTime::ps(1);
+
+ private:
+  __extension__ using u128 = unsigned __int128;
+  struct Flow {
+    bool live = false;
+    uint32_t src = 0, dst = 0, op = 0;
+    uint32_t version = 0;  // of its scheduled kFlowEnd
+    uint64_t bytes = 0, message = 0;
+    SimTime created, path_compute, updated;
+    u128 left = 0;  // bytes still to send, times 10^12 (bytes x ps per second)
+    Rate rate = 0;  // per path, bytes per second
+    std::shared_ptr<const Footprint> footprint;
+    MaxMinSolver::FlowId solver_id = 0;
+  };
+
+  void start(uint32_t src, const FlowStart& s);
+  void end(uint32_t slot);
+  void add_to_solver(uint32_t slot);
+  void advance(Flow& f);
+  void schedule_end(uint32_t slot);
+  Rate capacity(uint16_t link_class) const;
+  std::shared_ptr<const Footprint> footprint(uint32_t src, uint32_t dst);
+
+  const net::NetworkContext& net_;
+  MaxMinSolver solver_;
+  std::vector<Flow> flows_;
+  std::vector<uint32_t> free_;
+  std::vector<uint32_t> slot_of_;  // solver flow id -> slot
+  // Footprints by (src, dst): a collective sends between the same pairs over and over.
+  std::unordered_map<uint64_t, std::shared_ptr<const Footprint>> footprints_;
+  std::vector<u128> link_bytes_;   // per link, bytes carried times 10^12
+  std::vector<uint64_t> link_flows_;  // per link, paths of finished flows that crossed it
+  uint64_t flows_done_ = 0;
+  Table* links_;
+};
+
+}  // namespace hx::flow

@@ -1,0 +1,43 @@
+// The events of the flow level: endpoints post messages to the fabric, which tells the sender
+// when the last byte has left and the receiver when it has arrived.
+#pragma once
+
+#include <cstdint>
+
+#include "core/units.h"
+
+namespace hx::flow {
+
+enum FlowEventKind : uint16_t {
+  kFlowStart = 1,  // fabric, payload FlowStart: an endpoint posts a message
+  kFlowEnd,        // fabric, payload FlowEnd: a flow's last byte leaves, if the flow's rate
+                   // has not changed since this was scheduled
+  kSendDone,       // endpoint, payload uint32_t op: the message's last byte has left
+  kFlowArrived,    // endpoint, payload FlowArrived: a message has arrived whole
+  kWake,           // endpoint, payload uint32_t op: a program op's time is up
+};
+
+struct FlowStart {
+  uint64_t bytes = 0;
+  uint64_t message = 0;
+  SimTime created;
+  SimTime path_compute;
+  uint32_t dst = 0;
+  uint32_t op = 0;
+};
+
+struct FlowEnd {
+  uint32_t slot = 0;
+  uint32_t version = 0;
+};
+
+struct FlowArrived {
+  uint64_t message = 0;
+  uint64_t bytes = 0;
+  SimTime created;
+  SimTime path_compute;
+  uint32_t src = 0;
+  float mean_hops = 0;
+};
+
+}  // namespace hx::flow
