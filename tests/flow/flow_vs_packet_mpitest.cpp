@@ -1,0 +1,62 @@
+// The flow level against the packet level on the same configs (docs/VALIDATION.md, "Flow level
+// against packet level"): a bandwidth-bound ring all-reduce on a 4 x 4 torus, where neighbours
+// exchange over links of their own, must take the same time at both fidelities (within 1%;
+// measured: equal to 10 ps in 491.7 us), and both must complete every program. Any rank count
+// gives the same figures, so every rank checks them.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/params.h"
+#include "network/small_networks.h"
+#include "support/run_summary.h"
+
+namespace hx {
+namespace {
+
+Config ring_allreduce(const std::string& fidelity) {
+  Config c;
+  c.set("sim.model", "torus", "test");
+  c.set("sim.fidelity", fidelity, "test");
+  c.set("torus.k", "4", "test");
+  c.set("torus.n", "2", "test");
+  c.set("router.flit_size", "64B", "test");
+  c.set("router.buffer_flits", "128", "test");
+  c.set("traffic.packet_flits", "64", "test");
+  c.set("traffic.flows", "none", "test");
+  c.set("workload.kind", "collective", "test");
+  c.set("workload.collective", "all_reduce", "test");
+  c.set("workload.algorithm", "ring", "test");
+  c.set("workload.bytes", "16MiB", "test");
+  return c;
+}
+
+TEST(FlowVsPacket, RingAllReduceOnATorusTakesTheSameTime) {
+  const auto packet = testing::run_summary(test::registry(), ring_allreduce("packet"));
+  const auto flow = testing::run_summary(test::registry(), ring_allreduce("flow"));
+  EXPECT_EQ(testing::summary_value(packet, "workload_complete"), 1);
+  EXPECT_EQ(testing::summary_value(flow, "workload_complete"), 1);
+  const double p = testing::summary_value(packet, "workload_end_ps");
+  const double f = testing::summary_value(flow, "workload_end_ps");
+  EXPECT_NEAR(f, p, 0.01 * p);
+  // And the α–β model of the collective, which both follow when bandwidth-bound.
+  EXPECT_NEAR(f, testing::summary_value(flow, "workload_analytic_ps"), 0.01 * p);
+}
+
+TEST(FlowVsPacket, SyntheticTrafficAndPholdAreRefusedAtFlowLevel) {
+  Config synthetic;
+  synthetic.set("sim.model", "mesh", "test");
+  synthetic.set("sim.fidelity", "flow", "test");
+  EXPECT_THROW(resolve_config(test::registry(), synthetic), InputError);
+  Config phold;
+  phold.set("sim.model", "phold", "test");
+  phold.set("sim.end_time", "1us", "test");
+  phold.set("sim.fidelity", "flow", "test");
+  EXPECT_THROW(resolve_config(test::registry(), phold), InputError);
+  Config bad = synthetic;
+  bad.set("sim.fidelity", "fluid", "test");
+  EXPECT_THROW(resolve_config(test::registry(), bad), InputError);
+}
+
+}  // namespace
+}  // namespace hx
