@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/state_archive.h"
+#include "models/components/state_io.h"
 #include "models/flow/flow_events.h"
 #include "models/network/network_stats.h"
 
@@ -41,7 +42,17 @@ void FlowEndpoint::post_send(uint32_t dst, uint64_t bytes, uint64_t message, uin
   ++messages_;
   packets_sent_ += packets(bytes);
   flits_offered_ += flits(bytes);
-  send(kFabricPort, kFlowStart, FlowStart{bytes, message, now(), path_compute, dst, op});
+  const FlowStart s{bytes, message, now(), path_compute, dst, op};
+  if (active_ < net_.injection_queues) {
+    start(s);
+  } else {
+    waiting_.push_back(s);
+  }
+}
+
+void FlowEndpoint::start(const FlowStart& s) {
+  ++active_;
+  send(kFabricPort, kFlowStart, s);
 }
 
 void FlowEndpoint::wake(SimTime delay, uint32_t op) { schedule(delay, kWake, op); }
@@ -49,7 +60,14 @@ void FlowEndpoint::wake(SimTime delay, uint32_t op) { schedule(delay, kWake, op)
 void FlowEndpoint::handle(const Event& e) {
   switch (e.kind) {
     case kWake:
+      runner_->op_done(e.payload_as<uint32_t>(), now(), *this);
+      break;
     case kSendDone:
+      --active_;
+      if (!waiting_.empty()) {
+        start(waiting_.front());
+        waiting_.pop_front();
+      }
       runner_->op_done(e.payload_as<uint32_t>(), now(), *this);
       break;
     case kFlowArrived:
@@ -110,7 +128,8 @@ void FlowEndpoint::serialize(StateArchive& ar) {
                      ": the checkpoint's record is of another workload");
   }
   if (runner_) runner_->serialize(ar);
-  ar & messages_ & received_ & packets_sent_ & packets_received_ & flits_offered_ &
+  net::serialize_queue(ar, waiting_);
+  ar & active_ & messages_ & received_ & packets_sent_ & packets_received_ & flits_offered_ &
       flits_accepted_ & latency_sum_ & hops_sum_ & flows_recorded_;
 }
 

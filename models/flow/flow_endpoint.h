@@ -1,7 +1,8 @@
 // An endpoint at flow level: it runs its workload program (program_runner.h) and hands each
 // message to the fabric as a flow; the fabric says when the last byte has left (the send is done)
-// and when a message has arrived. No queues, packets or credits: the fabric's max-min rates stand
-// for all of that.
+// and when a message has arrived. As the packet-level NIC injects workload.injection_queues
+// messages at once, at most that many of its flows are in the fabric; the others wait in order.
+// No packets or credits: the fabric's max-min rates stand for them.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,8 @@
 #include "core/component.h"
 #include "core/model.h"
 #include "models/components/program_runner.h"
+#include "models/components/ring_queue.h"
+#include "models/flow/flow_events.h"
 #include "models/network/network_context.h"
 
 namespace hx::flow {
@@ -32,13 +35,16 @@ class FlowEndpoint final : public Component, private net::ProgramHost {
   void post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_t op,
                  SimTime path_compute) override;
   void wake(SimTime delay, uint32_t op) override;
-  void arrived(const struct FlowArrived& a);
+  void arrived(const FlowArrived& a);
+  void start(const FlowStart& s);
   uint64_t flits(uint64_t bytes) const;
   uint64_t packets(uint64_t bytes) const;
 
   const net::NetworkContext& net_;
   uint32_t index_;
   std::unique_ptr<net::ProgramRunner> runner_;
+  net::RingQueue<FlowStart> waiting_;  // posted, not yet in the fabric
+  uint32_t active_ = 0;                // in the fabric
   uint64_t messages_ = 0;
   uint64_t received_ = 0;
   uint64_t packets_sent_ = 0;  // what the messages would be at packet level
