@@ -56,9 +56,9 @@ void Fabric::handle(const Event& e) {
       start(e.port, e.payload_as<FlowStart>());
       break;
     case kFlowEnd: {
-      const auto end_event = e.payload_as<FlowEnd>();
-      const Flow& f = flows_[end_event.slot];
-      if (f.live && f.version == end_event.version) end(end_event.slot);  // else superseded
+      if (e.payload_as<uint32_t>() != wake_version_) break;  // replaced by a later wake-up
+      wake_at_ = SimTime::infinity();
+      while (!ends_.empty() && ends_.begin()->first <= now()) end(ends_.begin()->second);
       break;
     }
     default:
@@ -92,8 +92,10 @@ void Fabric::start(uint32_t src, const FlowStart& s) {
   f.updated = now();
   f.left = static_cast<u128>(s.bytes) * kPsPerSecond;
   f.rate = 0;
+  f.end = SimTime::infinity();
   f.footprint = footprint(src, s.dst);
   add_to_solver(slot);
+  if (live_++ == 0) hold_run();
   request_end_of_instant();
 }
 
@@ -120,10 +122,11 @@ void Fabric::advance(Flow& f) {
   }
 }
 
-// The flow's end at its current rate replaces any end scheduled before.
+// The flow's end at its current rate.
 void Fabric::schedule_end(uint32_t slot) {
   Flow& f = flows_[slot];
-  ++f.version;
+  if (!f.end.is_infinite()) ends_.erase({f.end, slot});
+  f.end = SimTime::infinity();
   const u128 per_ps = static_cast<u128>(f.rate) * f.footprint->paths;
   if (per_ps == 0) return;  // it waits for a rate
   const u128 ps = (f.left + per_ps - 1) / per_ps;
@@ -132,7 +135,14 @@ void Fabric::schedule_end(uint32_t slot) {
                  std::to_string(f.src) + " would end beyond the simulated time hxsim can hold");
     return;
   }
-  schedule(SimTime::ps(static_cast<int64_t>(ps)), kFlowEnd, FlowEnd{slot, f.version});
+  f.end = now() + SimTime::ps(static_cast<int64_t>(ps));
+  ends_.insert({f.end, slot});
+}
+
+void Fabric::wake_at_earliest_end() {
+  if (ends_.empty() || ends_.begin()->first == wake_at_) return;
+  wake_at_ = ends_.begin()->first;
+  schedule_background(wake_at_ - now(), kFlowEnd, ++wake_version_);
 }
 
 void Fabric::end_of_instant() {
@@ -143,11 +153,13 @@ void Fabric::end_of_instant() {
     f.rate = solver_.rate(id);
     schedule_end(slot);
   }
+  wake_at_earliest_end();
 }
 
 void Fabric::end(uint32_t slot) {
   Flow& f = flows_[slot];
   advance(f);
+  ends_.erase({f.end, slot});
   solver_.remove(f.solver_id);
   for (const LinkUse& u : f.footprint->uses) link_flows_[u.link] += u.count;
   // The sender hears when the last byte has left; the receiver when it has crossed the path.
@@ -162,6 +174,7 @@ void Fabric::end(uint32_t slot) {
   f.footprint.reset();
   free_.push_back(slot);
   ++flows_done_;
+  if (--live_ == 0) release_run();
   request_end_of_instant();
 }
 
@@ -194,13 +207,13 @@ void Fabric::serialize(StateArchive& ar) {
   ar & count;
   if (ar.loading()) flows_.assign(count, Flow{});
   for (Flow& f : flows_) {
-    ar & f.live & f.src & f.dst & f.op & f.version & f.bytes & f.message & f.created &
-        f.path_compute & f.updated & f.rate;
+    ar & f.live & f.src & f.dst & f.op & f.bytes & f.message & f.created & f.path_compute &
+        f.updated & f.rate & f.end;
     uint64_t high = static_cast<uint64_t>(f.left >> 64), low = static_cast<uint64_t>(f.left);
     ar & high & low;
     f.left = static_cast<u128>(high) << 64 | low;
   }
-  ar & free_ & flows_done_ & link_flows_;
+  ar & free_ & flows_done_ & link_flows_ & wake_version_ & wake_at_;
   if (link_flows_.size() != link_bytes_.size()) {
     throw InputError("fabric: the checkpoint's record is of a network with " +
                      std::to_string(link_flows_.size()) + " links, this one has " +
@@ -214,8 +227,11 @@ void Fabric::serialize(StateArchive& ar) {
     if (!f.live) continue;
     f.footprint = footprint(f.src, f.dst);
     add_to_solver(slot);
+    if (!f.end.is_infinite()) ends_.insert({f.end, slot});
+    ++live_;
   }
   solver_.solve();
+  if (live_ > 0) hold_run();
 }
 
 }  // namespace hx::flow

@@ -1,8 +1,10 @@
 // The network at flow level: one component that holds the messages in flight as flows on their
 // footprints (footprint.h), shares link capacities among them max-min fairly (max_min.h) and
 // moves each at its rate. Rates change only when a flow starts or ends; all starts and ends of
-// one instant are solved together (end_of_instant), and a flow's end is an event that a later
-// rate change replaces. Every endpoint has one port to it, of 1 ps: a flow starts 1 ps after
+// one instant are solved together (end_of_instant). The flows' ends are kept in order here, and
+// one background timer wakes the fabric at the earliest (a rate change that moves it schedules
+// another and leaves the old one to pass unused); the fabric holds the run alive while flows
+// are in it (Component::hold_run), so unused timers never prolong a run. Every endpoint has one port to it, of 1 ps: a flow starts 1 ps after
 // its message is posted, the sender hears 1 ps after the last byte left, and the receiver when
 // that byte has crossed the slowest path (its links plus router.pipeline_delay per router).
 //
@@ -11,6 +13,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
+#include <utility>
 #include <unordered_map>
 #include <vector>
 
@@ -43,11 +47,11 @@ class Fabric final : public Component {
   struct Flow {
     bool live = false;
     uint32_t src = 0, dst = 0, op = 0;
-    uint32_t version = 0;  // of its scheduled kFlowEnd
     uint64_t bytes = 0, message = 0;
     SimTime created, path_compute, updated;
     u128 left = 0;  // bytes still to send, times 10^12 (bytes x ps per second)
     Rate rate = 0;  // per path, bytes per second
+    SimTime end = SimTime::infinity();  // at the current rate
     std::shared_ptr<const Footprint> footprint;
     MaxMinSolver::FlowId solver_id = 0;
   };
@@ -57,6 +61,7 @@ class Fabric final : public Component {
   void add_to_solver(uint32_t slot);
   void advance(Flow& f);
   void schedule_end(uint32_t slot);
+  void wake_at_earliest_end();
   Rate capacity(uint16_t link_class) const;
   std::shared_ptr<const Footprint> footprint(uint32_t src, uint32_t dst);
 
@@ -69,6 +74,10 @@ class Fabric final : public Component {
   std::unordered_map<uint64_t, std::shared_ptr<const Footprint>> footprints_;
   std::vector<u128> link_bytes_;   // per link, bytes carried times 10^12
   std::vector<uint64_t> link_flows_;  // per link, paths of finished flows that crossed it
+  std::set<std::pair<SimTime, uint32_t>> ends_;  // (end, slot) of the flows with a rate
+  uint32_t wake_version_ = 0;                     // of the timer that counts
+  SimTime wake_at_ = SimTime::infinity();         // its time
+  uint64_t live_ = 0;                             // flows in the fabric
   uint64_t flows_done_ = 0;
   Table* links_;
 };

@@ -10,8 +10,8 @@ namespace hx::flow {
 
 enum FlowEventKind : uint16_t {
   kFlowStart = 1,  // fabric, payload FlowStart: an endpoint posts a message
-  kFlowEnd,        // fabric, payload FlowEnd: a flow's last byte leaves, if the flow's rate
-                   // has not changed since this was scheduled
+  kFlowEnd,        // fabric, background, payload uint32_t version: the earliest flow end has
+                   // come, unless a later wake-up (another version) replaced this one
   kSendDone,       // endpoint, payload uint32_t op: the message's last byte has left
   kFlowArrived,    // endpoint, payload FlowArrived: a message has arrived whole
   kWake,           // endpoint, payload uint32_t op: a program op's time is up
@@ -24,11 +24,6 @@ struct FlowStart {
   SimTime path_compute;
   uint32_t dst = 0;
   uint32_t op = 0;
-};
-
-struct FlowEnd {
-  uint32_t slot = 0;
-  uint32_t version = 0;
 };
 
 struct FlowArrived {

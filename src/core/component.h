@@ -135,6 +135,13 @@ class Component {
   /// other ranks would wait for this one forever.
   void refuse_input(std::string reason) { sink_->request_stop(std::move(reason), true); }
 
+  /// Keeps the run alive while this component has work whose events are background ones (a
+  /// flow fabric wakes up with background timers, so that a timer it no longer needs cannot
+  /// prolong the run): between hold_run() and release_run() the run does not drain. Each
+  /// component holds at most once; restore re-holds from the component's own state.
+  void hold_run() { sink_->hold(+1); }
+  void release_run() { sink_->hold(-1); }
+
   /// Like schedule(), for a timer that must not keep the run alive (Event::kBackground).
   template <class P>
   void schedule_background(SimTime delay, uint16_t kind, const P& payload) {

@@ -54,6 +54,9 @@ class EventSink {
     if (t > work_horizon_) work_horizon_ = t;
   }
   SimTime work_horizon() const { return work_horizon_; }
+  /// Components holding the run alive (Component::hold_run).
+  void hold(int delta) { holds_ = static_cast<uint32_t>(static_cast<int>(holds_) + delta); }
+  uint32_t holds() const { return holds_; }
   void set_drained(bool d) { drained_ = d; }
   bool drained() const { return drained_; }
   const std::string& stop_reason() const { return stop_reason_; }
@@ -72,6 +75,7 @@ class EventSink {
   bool stop_for_input_ = false;
   bool drained_ = false;
   uint32_t end_of_instant_ = UINT32_MAX;
+  uint32_t holds_ = 0;
 };
 
 }  // namespace hx

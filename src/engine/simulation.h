@@ -44,10 +44,11 @@ class Simulation {
   void finish(bool drained, SimTime reached);
 
   SimTime next_time() const { return sink_.queue().next_time(); }
-  /// The next event's time if any foreground event remains, else infinity (background
-  /// timers alone do not keep a run going).
+  /// The next event's time if any foreground event remains or a component holds the run
+  /// (Component::hold_run), else infinity (background timers alone do not keep a run going).
   SimTime next_work_time() const {
-    return sink_.queue().foreground() > 0 ? sink_.queue().next_time() : SimTime::infinity();
+    return sink_.queue().foreground() > 0 || sink_.holds() > 0 ? sink_.queue().next_time()
+                                                                : SimTime::infinity();
   }
   /// Time of the last foreground event handled, or of a later change a component declared
   /// (Component::extend_run_to): how far the run really got.
