@@ -29,18 +29,17 @@ Fabric::Fabric(ComponentId id, const net::NetworkContext& net, const BuildContex
 
 bool Fabric::knows_event(uint16_t kind) const { return kind == kFlowStart || kind == kFlowEnd; }
 
+// std::runtime_error when the routing gives no path.
 std::shared_ptr<const Footprint> Fabric::footprint(uint32_t src, uint32_t dst) {
-  auto& cached = footprints_[uint64_t{src} << 32 | dst];
-  if (!cached) {
-    if (footprints_.size() > kFootprintCache) {
-      footprints_.clear();
-      return footprint(src, dst);
-    }
-    cached = std::make_shared<const Footprint>(
-        flow_footprint(*net_.topology, *net_.routing, src, dst, net_.router.pipeline,
-                       net_.topology->diameter() * 4 + 8));
-  }
-  return cached;
+  const uint64_t key = uint64_t{src} << 32 | dst;
+  const auto it = footprints_.find(key);
+  if (it != footprints_.end()) return it->second;
+  if (footprints_.size() >= kFootprintCache) footprints_.clear();
+  auto f = std::make_shared<const Footprint>(
+      flow_footprint(*net_.topology, *net_.routing, src, dst, net_.router.pipeline,
+                     net_.topology->diameter() * 4 + 8));
+  footprints_.emplace(key, f);
+  return f;
 }
 
 // Bytes per second of a link of this class: a flit per per_flit.
@@ -67,7 +66,7 @@ void Fabric::handle(const Event& e) {
 }
 
 void Fabric::start(uint32_t src, const FlowStart& s) {
-  if (s.dst == src || s.dst >= net_.topology->num_endpoints()) {
+  if (s.dst >= net_.topology->num_endpoints()) {
     refuse_input("endpoint " + std::to_string(src) + " sends to endpoint " +
                  std::to_string(s.dst) + ", which has no route from it");
     return;
@@ -93,7 +92,15 @@ void Fabric::start(uint32_t src, const FlowStart& s) {
   f.left = static_cast<u128>(s.bytes) * kPsPerSecond;
   f.rate = 0;
   f.end = SimTime::infinity();
-  f.footprint = footprint(src, s.dst);
+  try {
+    f.footprint = footprint(src, s.dst);
+  } catch (const std::runtime_error& e) {
+    // Refused on every rank; a throw from here would stop this rank alone.
+    refuse_input(std::string("sim.fidelity = \"flow\": ") + e.what());
+    f.live = false;
+    free_.push_back(slot);
+    return;
+  }
   add_to_solver(slot);
   if (live_++ == 0) hold_run();
   request_end_of_instant();

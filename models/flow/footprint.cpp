@@ -157,7 +157,6 @@ class StateGraph {
 
 Footprint flow_footprint(const net::Topology& topology, const net::Routing& routing, uint32_t src,
                          uint32_t dst, SimTime router_delay, uint32_t max_hops) {
-  if (src == dst) throw std::runtime_error(where(src, dst) + ": to itself");
   std::vector<Root> roots;
   std::vector<Node> nodes;
   StateGraph(topology, routing, src, dst, max_hops).build(roots, nodes);

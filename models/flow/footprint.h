@@ -28,7 +28,8 @@ struct Footprint {
   SimTime latency;    // of the slowest path: its links' latencies plus `router_delay` per router
 };
 
-/// The footprint of a message from endpoint `src` to endpoint `dst` (src != dst). Throws
+/// The footprint of a message from endpoint `src` to endpoint `dst` (to itself: out to its
+/// router and back, as the packet level routes it). Throws
 /// std::runtime_error naming both when a path dead-ends, goes astray or exceeds `max_hops`
 /// router-to-router hops, or when more than 2^32 paths cross one link.
 Footprint flow_footprint(const net::Topology& topology, const net::Routing& routing, uint32_t src,

@@ -4,7 +4,12 @@
 // measured: equal to 10 ps in 491.7 us), and both must complete every program. Any rank count
 // gives the same figures, so every rank checks them.
 #include <gtest/gtest.h>
+#include <mpi.h>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
 #include <string>
 
 #include "core/params.h"
@@ -41,6 +46,35 @@ TEST(FlowVsPacket, RingAllReduceOnATorusTakesTheSameTime) {
   EXPECT_NEAR(f, p, 0.01 * p);
   // And the α–β model of the collective, which both follow when bandwidth-bound.
   EXPECT_NEAR(f, testing::summary_value(flow, "workload_analytic_ps"), 0.01 * p);
+}
+
+TEST(FlowVsPacket, ATraceWithASendToItselfTakesTheSameTime) {
+  // Out to the router and back, as the packet level routes it; then an ordinary flow.
+  // One file for all ranks, named after rank 0's process.
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  long pid = static_cast<long>(::getpid());
+  MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  const std::string path = ::testing::TempDir() + "flow_self_" + std::to_string(pid) + ".csv";
+  if (rank == 0) {
+    std::ofstream(path) << "id,src,dst,bytes,start,deps\n1,0,0,64KiB,0,\n2,0,1,64KiB,0,1\n";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  double end[2];
+  int i = 0;
+  for (const char* fidelity : {"packet", "flow"}) {
+    Config c;
+    c.set("sim.model", "mesh", "test");
+    c.set("sim.fidelity", fidelity, "test");
+    c.set("workload.kind", "trace", "test");
+    c.set("workload.trace", path, "test");
+    const auto s = testing::run_summary(test::registry(), c);
+    EXPECT_EQ(testing::summary_value(s, "workload_complete"), 1) << fidelity;
+    end[i++] = testing::summary_value(s, "workload_end_ps");
+  }
+  EXPECT_NEAR(end[1], end[0], 0.01 * end[0]);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) std::remove(path.c_str());
 }
 
 TEST(FlowVsPacket, SyntheticTrafficAndPholdAreRefusedAtFlowLevel) {
