@@ -31,7 +31,7 @@ bool Progress::due() const {
   return std::chrono::duration<double>(Clock::now() - last_).count() >= interval_s_;
 }
 
-void Progress::report(SimTime now, uint64_t events) {
+void Progress::report(SimTime now, uint64_t events, uint64_t work) {
   if (mode_ == ProgressMode::kOff) return;
   const Clock::time_point t = Clock::now();
   const double elapsed = std::chrono::duration<double>(t - start_).count();
@@ -51,14 +51,22 @@ void Progress::report(SimTime now, uint64_t events) {
                   static_cast<int>(s % 60));
     eta = buf;
   }
-  std::fprintf(out_, "%shxsim: t=%s of %s (%.1f%%), %.3g events/s, ETA %s%s",
+  std::string work_text;
+  if (!work_unit_.empty()) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, ", %" PRIu64 " %s (%.3g/s)", work, work_unit_.c_str(),
+                  since > 0 ? static_cast<double>(work - last_work_) / since : 0.0);
+    work_text = buf;
+  }
+  std::fprintf(out_, "%shxsim: t=%s of %s (%.1f%%), %.3g events/s%s, ETA %s%s",
                mode_ == ProgressMode::kTty ? "\r" : "", format_time(now).c_str(),
-               format_time(end_time_).c_str(), 100.0 * done, rate, eta.c_str(),
+               format_time(end_time_).c_str(), 100.0 * done, rate, work_text.c_str(), eta.c_str(),
                mode_ == ProgressMode::kTty ? "\033[K" : "\n");
   std::fflush(out_);
   printed_ = true;
   last_ = t;
   last_events_ = events;
+  last_work_ = work;
 }
 
 void Progress::finish() {

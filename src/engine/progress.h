@@ -23,7 +23,10 @@ class Progress {
   bool enabled() const { return mode_ != ProgressMode::kOff; }
   /// True when a report is due (cheap: one clock read).
   bool due() const;
-  void report(SimTime now, uint64_t events);
+  /// `work`: units of the model's work done so far (Model::work_unit, named by set_work_unit;
+  /// a flow-level run counts flows), shown with their rate when the model has a unit.
+  void report(SimTime now, uint64_t events, uint64_t work = 0);
+  void set_work_unit(std::string unit) { work_unit_ = std::move(unit); }
   /// Ends a live line; prints nothing in other modes.
   void finish();
 
@@ -36,6 +39,8 @@ class Progress {
   Clock::time_point start_;
   Clock::time_point last_;
   uint64_t last_events_ = 0;
+  uint64_t last_work_ = 0;
+  std::string work_unit_;
   bool printed_ = false;
 };
 

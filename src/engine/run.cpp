@@ -261,6 +261,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   // Without an end time, progress is measured against when the model expects to finish.
   Progress progress(rank == 0 ? options.progress : ProgressMode::kOff, options.progress_interval_s,
                     end.is_infinite() ? model.expected_end() : end);
+  progress.set_work_unit(model.work_unit());
   result.local = ranks == 1 ? run_sequential(sim, end, &progress, control)
                             : run_windows(sim, comm, result.cut.lookahead, end, &progress, control);
   result.local.build_s = build_s;
