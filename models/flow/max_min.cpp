@@ -157,11 +157,18 @@ void MaxMinSolver::fill(const std::vector<uint32_t>& links) {
   }
   // A flow is fixed once its mark moves past this walk's.
   const uint32_t fixed = walk_ + 1;
+  // Fixing a flow at the current level only raises the shares of its other links, so an entry
+  // is at most its link's share: one whose link has moved on is pushed again, at its share,
+  // when it comes to the top, rather than at every change.
   while (!heap.empty()) {
     const Share s = heap.top();
     heap.pop();
     Link& bottleneck = links_[s.link];
-    if (bottleneck.unfixed != s.unfixed || bottleneck.remaining != s.remaining) continue;  // stale
+    if (bottleneck.unfixed == 0) continue;
+    if (bottleneck.unfixed != s.unfixed || bottleneck.remaining != s.remaining) {
+      heap.push({bottleneck.remaining, bottleneck.unfixed, bottleneck.id, s.link});
+      continue;
+    }
     // The level every unfixed flow has reached when this link runs full.
     const Rate level = s.remaining / s.unfixed;
     for (const Crossing& c : bottleneck.crossing) {
@@ -175,9 +182,6 @@ void MaxMinSolver::fill(const std::vector<uint32_t>& links) {
         Link& l = links_[u.link];
         l.remaining -= level * u.count;
         l.unfixed -= u.count;
-        if (u.link != s.link && l.unfixed > 0) {
-          heap.push({l.remaining, l.unfixed, l.id, u.link});
-        }
       }
     }
   }
