@@ -136,7 +136,9 @@ void Fabric::schedule_end(uint32_t slot) {
   f.end = SimTime::infinity();
   const u128 per_ps = static_cast<u128>(f.rate) * f.footprint->paths;
   if (per_ps == 0) return;  // it waits for a rate
-  const u128 ps = (f.left + per_ps - 1) / per_ps;
+  // At least 1 ps: nothing may be scheduled at the current time from end_of_instant (an empty
+  // message still takes its ps).
+  const u128 ps = std::max<u128>((f.left + per_ps - 1) / per_ps, 1);
   if (ps > static_cast<u128>(std::numeric_limits<int64_t>::max() / 2)) {
     refuse_input("a flow of " + std::to_string(f.bytes) + " bytes from endpoint " +
                  std::to_string(f.src) + " would end beyond the simulated time hxsim can hold");
