@@ -144,6 +144,53 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping)
   ffn_dense_ps_ = compute_ps(2 * tokens * m.ffn_matrices * H * m.ffn);
   ffn_moe_ps_ = compute_ps(2 * tokens * m.ffn_matrices * H * m.ffn * m.top_k);
   logits_ps_ = compute_ps(tokens * logits_forward_flops(m));
+
+  // Fold a digit only where folds() proves the programs equivariant. Never P: stages run
+  // different programs. Never E, nor D_e when ep > 1: MoE is left for later (its DP groups span
+  // E and D_e).
+  std::vector<Digit> candidates = {{"TP", 1, par.tp}, {"CP", par.tp, par.cp}};
+  if (par.ep == 1) candidates.push_back({"DP", par.tp * par.cp, par.dp});
+  std::vector<Digit> digits;
+  for (const Digit& d : candidates) {
+    if (d.size >= 2 && folds(d)) digits.push_back(d);
+  }
+  bool placed = true;
+  for (uint32_t e = 0; e < mapping_.ranks(); ++e) {
+    if (mapping_.rank_of(e) == Mapping::kNone) placed = false;
+  }
+  if (!digits.empty() && placed) symmetry_.emplace(std::move(digits), mapping_);
+}
+
+// Whether shifting digit d by one carries every rank's programs onto the shifted rank's. Nothing
+// but the process groups sees the T, C and D_e digits: stage_of, the pipeline peers (rank ±
+// TCD), the tags and the compute depend on P and the layer only. A group that does not touch d
+// is carried to another group with every member at the same position. A group that is exactly
+// d is one ring, which the shift rotates: the CP exchange sends to ring neighbours, and a ring
+// or bidirectional-ring collective gives every position the same ops when its chunks (V / p,
+// or V / 2p for two half rings) are equal. Anything else touching d (a group spanning d and
+// another digit, which the shift does not rotate; an all-to-all; another algorithm) is refused.
+bool LlmWorkload::folds(const Digit& d) const {
+  const auto touches = [&](uint32_t size, uint32_t stride) {
+    return size >= 2 && uint64_t{stride} < uint64_t{d.stride} * d.size &&
+           uint64_t{d.stride} < uint64_t{stride} * size;
+  };
+  for (int r = 0; r < kRows; ++r) {
+    if (row_[r] < 0) continue;
+    const CommVolume& v = volumes_[row_[r]];
+    const RankGroup& g = v.group;
+    if (!touches(g.size, g.stride) && !touches(g.outer_size, g.outer_stride)) continue;
+    const bool exact = (g.outer_size == 1 && g.size == d.size && g.stride == d.stride) ||
+                       (g.size == 1 && g.outer_size == d.size && g.outer_stride == d.stride);
+    if (!exact || v.pattern == Pattern::kAllToAll) return false;
+    if (v.pattern == Pattern::kPointToPoint) {
+      if (r != kCp) return false;
+      continue;
+    }
+    const Algorithm a = algorithm(Row(r));
+    if (a != Algorithm::kRing && a != Algorithm::kBidirRing) return false;
+    if (v.bytes % (uint64_t{d.size} * (a == Algorithm::kBidirRing ? 2 : 1)) != 0) return false;
+  }
+  return true;
 }
 
 int64_t LlmWorkload::compute_ps(double flops) const {

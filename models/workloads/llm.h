@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "models/workloads/llm_model.h"
 #include "models/workloads/mapping.h"
 #include "models/workloads/program.h"
+#include "models/workloads/symmetry.h"
 
 namespace hx::wl {
 
@@ -41,6 +43,9 @@ class LlmWorkload : public Workload {
  public:
   /// Rank r runs on mapping.endpoint(r); ranks are ordered [T, C, E, D_e, P], T innermost.
   LlmWorkload(LlmConfig config, Mapping mapping);
+  // The symmetry points at mapping_: a copy would point at the original's.
+  LlmWorkload(const LlmWorkload&) = delete;
+  LlmWorkload& operator=(const LlmWorkload&) = delete;
 
   uint32_t phases(uint32_t e) const override;
   void generate(uint32_t e, uint32_t phase, Program& out) const override;
@@ -48,6 +53,10 @@ class LlmWorkload : public Workload {
   const std::vector<OpGroup>& groups() const override { return groups_; }
   double model_flops() const override { return iteration_flops(config_.model, config_.par); }
   double endpoint_flops() const override { return config_.chip_flops; }
+  /// Shifts of the TP, CP and DP digits that provably leave the programs equivariant
+  /// (llm.cpp, folds()); nullptr when none does or the mapping leaves an endpoint of
+  /// [0, ranks) without a rank.
+  const Symmetry* symmetry() const override { return symmetry_ ? &*symmetry_ : nullptr; }
 
   const std::vector<CommVolume>& volumes() const { return volumes_; }
   const LlmConfig& config() const { return config_; }
@@ -69,6 +78,7 @@ class LlmWorkload : public Workload {
   int64_t compute_ps(double flops) const;
   uint32_t stage_of(uint32_t rank) const;
   uint32_t steps_phases(uint32_t stage) const;
+  bool folds(const Digit& d) const;
 
   LlmConfig config_;
   Mapping mapping_;
@@ -81,6 +91,7 @@ class LlmWorkload : public Workload {
   // Per chip and micro-batch, forward: QKV projection, attention scores/context + output
   // projection, FFN of a dense layer, FFN of an expert layer, logits (last stage).
   int64_t qkv_ps_ = 0, attention_ps_ = 0, ffn_dense_ps_ = 0, ffn_moe_ps_ = 0, logits_ps_ = 0;
+  std::optional<Symmetry> symmetry_;  // refers to mapping_
 };
 
 /// The [llm] section: preset, model overrides (0: the preset's value), parallelism, chip rate,

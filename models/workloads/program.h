@@ -12,6 +12,8 @@
 
 namespace hx::wl {
 
+class Symmetry;
+
 enum class OpKind : uint8_t {
   kSend,     // send `bytes` to endpoint `peer`; done when its last flit has left the endpoint
   kRecv,     // done when the message (peer -> this endpoint, tag) has fully arrived
@@ -89,6 +91,13 @@ class Workload {
   virtual double model_flops() const { return 0; }
   /// Peak FLOP/s of one endpoint, for MFU; 0: not a model.
   virtual double endpoint_flops() const { return 0; }
+  /// Relabellings of endpoints the programs are equivariant under, so a simulator may run one
+  /// endpoint per orbit; nullptr: none known. Equivariance, with g(e) = apply(g, e): for every
+  /// endpoint e the symmetry covers, element g and phase k, phases(g(e)) == phases(e) and
+  /// generate(g(e), k) produces exactly the ops of generate(e, k) with every send's and recv's
+  /// peer p replaced by g(p): same kinds, tags, groups, bytes, compute_ps and dependencies, in
+  /// the same order. Lives as long as the workload.
+  virtual const Symmetry* symmetry() const { return nullptr; }
 };
 
 }  // namespace hx::wl
