@@ -9,7 +9,7 @@ the rank count) and the run-specific root attributes in IGNORED_ROOT_ATTRS. Runs
 partitioners also differ in /config and the config_hash attribute (the resolved config names the
 partitioner): add --ignore /config --ignore-attr config_hash to compare those.
 
-Usage: /usr/bin/python3 scripts/h5compare.py A.h5 B.h5 [--ignore PATH]... [--ignore-attr NAME]...
+Usage: /usr/bin/python3 scripts/h5compare.py A.h5 B.h5 [--ignore PATH]... [--ignore-attr NAME|PATH/NAME]...
 Exit status: 0 identical, 1 differences found (each printed), 2 usage or I/O error.
 """
 
@@ -154,8 +154,14 @@ def deref(h5obj, value):
 def compare_attrs(path, oa, ob, ignored):
     """Compare the attributes of two objects; return difference messages."""
     out = []
-    names_a = {n for n in oa.attrs if n not in ignored and n not in SCALE_ATTRS}
-    names_b = {n for n in ob.attrs if n not in ignored and n not in SCALE_ATTRS}
+
+    def kept(name):  # root attributes go by name, others by path/name
+        full = f"{path.rstrip('/')}/{name}"
+        at_root = path == "/" and name in ignored
+        return not at_root and full not in ignored and name not in SCALE_ATTRS
+
+    names_a = {n for n in oa.attrs if kept(n)}
+    names_b = {n for n in ob.attrs if kept(n)}
     for name in sorted(names_a - names_b):
         out.append(f"{path}: attribute '{name}' only in A")
     for name in sorted(names_b - names_a):
@@ -215,7 +221,7 @@ def compare_files(fa, fb, ignored_paths, ignored_root_attrs):
         oa, ob = fa[path], fb[path]
         if kind_a == "dataset":
             out += compare_dataset(path, oa, ob)
-        out += compare_attrs(path, oa, ob, ignored_root_attrs if path == "/" else ())
+        out += compare_attrs(path, oa, ob, ignored_root_attrs)
     return out
 
 
@@ -228,7 +234,8 @@ def parse_args(argv):
                         help="also skip this group/dataset and everything below it "
                              f"(always skipped: {', '.join(IGNORED_PATHS)})")
     parser.add_argument("--ignore-attr", action="append", default=[], metavar="NAME",
-                        help="also skip this root attribute "
+                        help="also skip this root attribute, or PATH/NAME: attribute NAME of "
+                             "the object at PATH (e.g. /summary/events) "
                              f"(always skipped: {', '.join(IGNORED_ROOT_ATTRS)})")
     parser.add_argument("--no-default-ignores", action="store_true",
                         help="compare /engine, /partition and all root attributes too")

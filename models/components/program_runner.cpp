@@ -197,9 +197,12 @@ std::vector<std::string> report_workload(const StatsRegistry& stats, const wl::W
   return lines;
 }
 
-ProgramRunner::ProgramRunner(const wl::Workload& workload, uint32_t endpoint, StatsRegistry& stats)
+ProgramRunner::ProgramRunner(const wl::Workload& workload, uint32_t endpoint, StatsRegistry& stats,
+                             uint32_t members, uint32_t smallest)
     : workload_(workload),
       endpoint_(endpoint),
+      members_(members),
+      smallest_(members > 1 ? smallest : endpoint),
       phases_(workload.phases(endpoint)),
       groups_(&stats.table("workload_groups")),
       dims_(&stats.table("workload_dims")),
@@ -322,7 +325,7 @@ void ProgramRunner::expose(uint32_t group, SimTime t) {
   if (t <= SimTime::zero()) return;
   exposed_[static_cast<std::size_t>(dim_of(group))] += t;
   groups_->offer(group, {kI64Max, kI64Min, kU64Max, int64_t{0}, uint64_t{0}, uint64_t{0},
-                         uint64_t{0}, kI64Min, t.count_ps()});
+                         uint64_t{0}, kI64Min, t.count_ps() * int64_t{members_}});
 }
 
 void ProgramRunner::op_done(uint32_t op, SimTime now, ProgramHost& host) {
@@ -358,11 +361,12 @@ void ProgramRunner::message_arrived(uint32_t src, uint64_t message, SimTime path
 void ProgramRunner::complete(uint32_t op, SimTime now, SimTime path, ProgramHost& host) {
   const wl::Op& o = program_.ops[op];
   const bool send = o.kind == wl::OpKind::kSend;
-  groups_->offer(o.group, {start_at_[op].count_ps(), now.count_ps(), uint64_t{endpoint_},
-                           path.count_ps(), uint64_t{1}, uint64_t{send ? 1u : 0u},
-                           send ? o.bytes : uint64_t{0}, kI64Min, int64_t{0}});
+  const uint64_t m = members_;
+  groups_->offer(o.group, {start_at_[op].count_ps(), now.count_ps(), uint64_t{smallest_},
+                           path.count_ps(), m, send ? m : uint64_t{0}, send ? m * o.bytes : 0,
+                           kI64Min, int64_t{0}});
   if (send) {
-    dims_->offer(static_cast<uint64_t>(dim_of(o.group)), {int64_t{0}, uint64_t{1}, o.bytes});
+    dims_->offer(static_cast<uint64_t>(dim_of(o.group)), {int64_t{0}, m, m * o.bytes});
   }
   if (now > last_end_ || (now == last_end_ && path >= last_path_)) {
     last_end_ = now;
@@ -389,11 +393,13 @@ void ProgramRunner::complete(uint32_t op, SimTime now, SimTime path, ProgramHost
 }
 
 void ProgramRunner::finish() {
+  const uint64_t m = members_;
   for (std::size_t d = 0; d < exposed_.size(); ++d) {
-    dims_->offer(d, {exposed_[d].count_ps(), uint64_t{0}, uint64_t{0}});
+    dims_->offer(d, {exposed_[d].count_ps() * int64_t{members_}, uint64_t{0}, uint64_t{0}});
   }
-  totals_->offer(0, {uint64_t{1}, uint64_t{finished_ ? 1u : 0u}, ops_, compute_.count_ps(),
-                     last_end_.count_ps(), uint64_t{endpoint_}, last_path_.count_ps()});
+  totals_->offer(0, {m, finished_ ? m : uint64_t{0}, m * ops_,
+                     compute_.count_ps() * int64_t{members_}, last_end_.count_ps(),
+                     uint64_t{smallest_}, last_path_.count_ps()});
 }
 
 void ProgramRunner::serialize(StateArchive& ar) {

@@ -51,7 +51,11 @@ inline uint64_t message_id(uint32_t phase, uint32_t tag) { return uint64_t{phase
 
 class ProgramRunner {
  public:
-  ProgramRunner(const wl::Workload& workload, uint32_t endpoint, StatsRegistry& stats);
+  /// `members` > 1: the runner stands for that many endpoints whose programs are images of
+  /// this one's (flow-level folding): sums are counted for all of them, and ties of the latest
+  /// end go to `smallest`, the least of their indices.
+  ProgramRunner(const wl::Workload& workload, uint32_t endpoint, StatsRegistry& stats,
+                uint32_t members = 1, uint32_t smallest = 0);
 
   void start(SimTime now, ProgramHost& host);
   void op_done(uint32_t op, SimTime now, ProgramHost& host);
@@ -80,6 +84,8 @@ class ProgramRunner {
 
   const wl::Workload& workload_;
   uint32_t endpoint_;
+  uint32_t members_;
+  uint32_t smallest_;
   uint32_t phases_;
   Table* groups_;
   Table* dims_;

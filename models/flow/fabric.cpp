@@ -6,10 +6,12 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "core/error.h"
 #include "core/state_archive.h"
 #include "models/flow/flow_events.h"
+#include "models/flow/folding.h"
 
 namespace hx::flow {
 namespace {
@@ -23,21 +25,30 @@ constexpr std::size_t kFootprintCache = 1 << 20;
 Fabric::Fabric(ComponentId id, const net::NetworkContext& net, const BuildContext& ctx)
     : Component(id),
       net_(net),
-      link_bytes_(net.topology->num_links(), 0),
-      link_flows_(net.topology->num_links(), 0),
+      link_bytes_(net.folding ? net.folding->groups() : net.topology->num_links(), 0),
+      link_flows_(link_bytes_.size(), 0),
       links_(&ctx.stats->table("links")) {}
+
+uint32_t Fabric::endpoint_at(PortId port) const {
+  return net_.folding ? net_.folding->representatives()[port] : port;
+}
+
+PortId Fabric::port_to(uint32_t endpoint) const {
+  return static_cast<PortId>(net_.folding ? net_.folding->port_of(endpoint) : endpoint);
+}
 
 bool Fabric::knows_event(uint16_t kind) const { return kind == kFlowStart || kind == kFlowEnd; }
 
 // std::runtime_error when the routing gives no path.
 std::shared_ptr<const Footprint> Fabric::footprint(uint32_t src, uint32_t dst) {
+  if (net_.folding) return net_.folding->footprint(src, dst);
   const uint64_t key = uint64_t{src} << 32 | dst;
   const auto it = footprints_.find(key);
   if (it != footprints_.end()) return it->second;
   if (footprints_.size() >= kFootprintCache) footprints_.clear();
   auto f = std::make_shared<const Footprint>(
       flow_footprint(*net_.topology, *net_.routing, src, dst, net_.router.pipeline,
-                     net_.topology->diameter() * 4 + 8));
+                     hop_limit(*net_.topology)));
   footprints_.emplace(key, f);
   return f;
 }
@@ -51,13 +62,12 @@ Rate Fabric::capacity(uint16_t link_class) const {
 void Fabric::handle(const Event& e) {
   switch (e.kind) {
     case kFlowStart:
-      // The endpoint's port to the fabric is numbered by the endpoint.
-      start(e.port, e.payload_as<FlowStart>());
+      start(endpoint_at(e.port), e.payload_as<FlowStart>());
       break;
     case kFlowEnd: {
       if (e.payload_as<uint32_t>() != wake_version_) break;  // replaced by a later wake-up
       wake_at_ = SimTime::infinity();
-      while (!ends_.empty() && ends_.begin()->first <= now()) end(ends_.begin()->second);
+      end_due();
       break;
     }
     default:
@@ -165,26 +175,77 @@ void Fabric::end_of_instant() {
   wake_at_earliest_end();
 }
 
-void Fabric::end(uint32_t slot) {
-  Flow& f = flows_[slot];
-  advance(f);
-  ends_.erase({f.end, slot});
-  solver_.remove(f.solver_id);
-  for (const LinkUse& u : f.footprint->uses) link_flows_[u.link] += u.count;
+// The flows due now end together. Their notices go out in an order that depends on what each
+// endpoint sees, not on slots: first the senders' (by sender, destination, message), then the
+// receivers' (by receiver, source, message), the peer as seen from the endpoint (frame()), so
+// that every image of an endpoint hears of its flows in the same order, folded or not.
+void Fabric::end_due() {
+  struct Notice {
+    uint32_t to, peer;
+    uint64_t message;
+    uint32_t slot;
+    uint32_t key = 0;  // the peer as seen from the endpoint
+    bool operator<(const Notice& o) const {
+      return std::tie(to, key, message) < std::tie(o.to, o.key, o.message);
+    }
+  };
+  std::vector<Notice> sent, arrived;
+  while (!ends_.empty() && ends_.begin()->first <= now()) {
+    const uint32_t slot = ends_.begin()->second;
+    ends_.erase(ends_.begin());
+    Flow& f = flows_[slot];
+    f.end = SimTime::infinity();
+    advance(f);
+    solver_.remove(f.solver_id);
+    for (const LinkUse& u : f.footprint->uses) link_flows_[u.link] += u.count;
+    sent.push_back({f.src, f.dst, f.message, slot});
+    arrived.push_back({receiver(f.dst), source_seen(f.src, f.dst), f.message, slot});
+    sent.back().key = frame(f.src, f.dst);
+    arrived.back().key = frame(f.dst, f.src);
+  }
+  std::sort(sent.begin(), sent.end());
+  std::sort(arrived.begin(), arrived.end());
   // The sender hears when the last byte has left; the receiver when it has crossed the path.
-  send(f.src, kSendDone, f.op);
-  const SimTime extra = std::max(SimTime::zero(), f.footprint->latency - kPortLatency);
-  const float hops = f.footprint->paths > 0 ? static_cast<float>(f.footprint->hops) /
-                                                 static_cast<float>(f.footprint->paths)
-                                           : 0.0f;
-  send(f.dst, kFlowArrived, FlowArrived{f.message, f.bytes, f.created, f.path_compute, f.src, hops},
-       extra);
-  f.live = false;
-  f.footprint.reset();
-  free_.push_back(slot);
-  ++flows_done_;
-  if (--live_ == 0) release_run();
+  for (const Notice& n : sent) send(port_to(n.to), kSendDone, flows_[n.slot].op);
+  for (const Notice& n : arrived) {
+    const Flow& f = flows_[n.slot];
+    const SimTime extra = std::max(SimTime::zero(), f.footprint->latency - kPortLatency);
+    const float hops = f.footprint->paths > 0 ? static_cast<float>(f.footprint->hops) /
+                                                   static_cast<float>(f.footprint->paths)
+                                             : 0.0f;
+    send(port_to(n.to), kFlowArrived,
+         FlowArrived{f.message, f.bytes, f.created, f.path_compute, n.peer, hops}, extra);
+  }
+  const uint64_t members = net_.folding ? net_.folding->members() : 1;
+  for (const Notice& n : sent) {
+    Flow& f = flows_[n.slot];
+    f.live = false;
+    f.footprint.reset();
+    free_.push_back(n.slot);
+    flows_done_ += members;
+    if (--live_ == 0) release_run();
+  }
   request_end_of_instant();
+}
+
+// Endpoint `peer` as `endpoint` sees it: mapped by the workload's symmetry to where it is
+// from the representative of `endpoint`'s orbit, so every image of an endpoint orders its
+// peers alike; the peer itself when the workload has none.
+uint32_t Fabric::frame(uint32_t endpoint, uint32_t peer) const {
+  const wl::Symmetry* sym = net_.workload ? net_.workload->symmetry() : nullptr;
+  if (sym == nullptr) return peer;
+  return sym->apply(sym->inverse(sym->element_of(endpoint)), peer);
+}
+
+// Folded, a flow to dst stands for one to every image of dst; the one that reaches the
+// simulated endpoint of dst's orbit comes from the matching image of the source.
+uint32_t Fabric::receiver(uint32_t dst) const {
+  return net_.folding ? net_.folding->symmetry().representative(dst) : dst;
+}
+uint32_t Fabric::source_seen(uint32_t src, uint32_t dst) const {
+  if (!net_.folding) return src;
+  const wl::Symmetry& sym = net_.folding->symmetry();
+  return sym.apply(sym.inverse(sym.element_of(dst)), src);
 }
 
 void Fabric::finish() {
@@ -198,12 +259,24 @@ void Fabric::finish() {
     ports.clear();
     t.ports(c, ports);
     for (PortId p = 0; p < ports.size(); ++p) {
-      const uint64_t link = t.first_link(c) + p;
+      // Folded, a link carries what every link of its group does.
+      uint64_t link = t.first_link(c) + p;
+      if (net_.folding) {
+        const uint32_t group = net_.folding->group_of(link);
+        if (group == Folding::kNone) {
+          links_->add_row(t.first_link(c) + p, {uint64_t{c}, uint64_t{p}, uint64_t{ports[p].peer},
+                                 uint64_t{ports[p].peer_port}, uint64_t{ports[p].link_class},
+                                 uint64_t{0}, uint64_t{0}, uint64_t{0}, int64_t{0}, 0.0,
+                                 int64_t{0}});
+          continue;
+        }
+        link = group;
+      }
       const auto bytes = static_cast<uint64_t>(link_bytes_[link] / kPsPerSecond);
       const uint64_t flits = (bytes + net_.router.flit_bytes - 1) / net_.router.flit_bytes;
       // Busy: the time the link would take to carry its bytes at full rate.
       const auto busy = static_cast<int64_t>(link_bytes_[link] / capacity(ports[p].link_class));
-      links_->add_row(link, {uint64_t{c}, uint64_t{p}, uint64_t{ports[p].peer},
+      links_->add_row(t.first_link(c) + p, {uint64_t{c}, uint64_t{p}, uint64_t{ports[p].peer},
                              uint64_t{ports[p].peer_port}, uint64_t{ports[p].link_class},
                              link_flows_[link], flits, bytes, busy,
                              window > 0 ? static_cast<double>(busy) / window : 0.0, int64_t{0}});

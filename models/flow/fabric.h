@@ -57,7 +57,12 @@ class Fabric final : public Component {
   };
 
   void start(uint32_t src, const FlowStart& s);
-  void end(uint32_t slot);
+  void end_due();
+  uint32_t endpoint_at(PortId port) const;
+  PortId port_to(uint32_t endpoint) const;
+  uint32_t receiver(uint32_t dst) const;
+  uint32_t source_seen(uint32_t src, uint32_t dst) const;
+  uint32_t frame(uint32_t endpoint, uint32_t peer) const;
   void add_to_solver(uint32_t slot);
   void advance(Flow& f);
   void schedule_end(uint32_t slot);

@@ -1,6 +1,7 @@
 // FlowEndpoint: a workload program's messages as flows.
 #include "models/flow/flow_endpoint.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -8,6 +9,7 @@
 #include "core/state_archive.h"
 #include "models/components/state_io.h"
 #include "models/flow/flow_events.h"
+#include "models/flow/folding.h"
 #include "models/network/network_stats.h"
 
 namespace hx::flow {
@@ -20,9 +22,25 @@ FlowEndpoint::FlowEndpoint(ComponentId id, uint32_t index, const net::NetworkCon
       flows_(&ctx.stats->table("flows")),
       endpoints_(&ctx.stats->table("endpoints")),
       totals_(&ctx.stats->table("network_totals")) {
-  if (net.workload != nullptr && net.workload->phases(index) > 0) {
-    runner_ = std::make_unique<net::ProgramRunner>(*net.workload, index, *ctx.stats);
+  if (net.folding != nullptr) {
+    // Folded: a representative runs for its whole orbit, the others are not simulated.
+    const wl::Symmetry& sym = net.folding->symmetry();
+    if (!sym.is_representative(index)) {
+      folded_away_ = true;
+      return;
+    }
+    members_ = sym.order();
+    for (uint32_t g = 0; g < members_; ++g) smallest_ = std::min(smallest_, sym.apply(g, index));
   }
+  if (net.workload != nullptr && net.workload->phases(index) > 0) {
+    runner_ = std::make_unique<net::ProgramRunner>(*net.workload, index, *ctx.stats, members_,
+                                                   smallest_);
+  }
+}
+
+// The endpoint that member g of this one's orbit is (g = 0: this one).
+uint32_t FlowEndpoint::member(uint32_t g, uint32_t endpoint) const {
+  return net_.folding ? net_.folding->symmetry().apply(g, endpoint) : endpoint;
 }
 
 void FlowEndpoint::setup() {
@@ -89,31 +107,40 @@ void FlowEndpoint::arrived(const FlowArrived& a) {
   hops_sum_ += a.mean_hops * static_cast<double>(n);
   if (runner_) runner_->message_arrived(a.src, a.message, a.path_compute, now(), *this);
   if (net_.traffic.flows == net::FlowRecords::kNone) return;
-  // At flow level a message arrives whole: its first and last arrivals are one time.
-  flows_->add_owned_row(index_, flows_recorded_++,
-                        {uint64_t{a.src}, uint64_t{index_}, a.message, n, a.bytes,
-                         a.created.count_ps(), now().count_ps(), now().count_ps(),
-                         latency.count_ps(), static_cast<double>(a.mean_hops), uint64_t{1}});
+  // At flow level a message arrives whole: its first and last arrivals are one time. Folded,
+  // every member of the orbit records its image of the message.
+  for (uint32_t g = 0; g < members_; ++g) {
+    flows_->add_owned_row(member(g, index_), flows_recorded_,
+                          {uint64_t{member(g, a.src)}, uint64_t{member(g, index_)}, a.message, n,
+                           a.bytes, a.created.count_ps(), now().count_ps(), now().count_ps(),
+                           latency.count_ps(), static_cast<double>(a.mean_hops), uint64_t{1}});
+  }
+  ++flows_recorded_;
 }
 
 void FlowEndpoint::finish() {
+  if (folded_away_) return;  // its representative writes its rows
   if (runner_) runner_->finish();
-  endpoints_->add_row(index_, {messages_, packets_sent_, packets_received_, flits_offered_,
-                               flits_accepted_, packets_received_, latency_sum_, uint64_t{0},
-                               uint64_t{0}});
+  for (uint32_t g = 0; g < members_; ++g) {
+    endpoints_->add_row(member(g, index_),
+                        {messages_, packets_sent_, packets_received_, flits_offered_,
+                         flits_accepted_, packets_received_, latency_sum_, uint64_t{0},
+                         uint64_t{0}});
+  }
   using namespace net::totals;
-  totals_->add_to(0, kPacketsInjected, packets_sent_);
-  totals_->add_to(0, kPacketsEjected, packets_received_);
-  totals_->add_to(0, kLinkSent, packets_sent_);
-  totals_->add_to(0, kLinkReceived, packets_received_);
-  totals_->add_to(0, kFlitsOffered, flits_offered_);
-  totals_->add_to(0, kFlitsAccepted, flits_accepted_);
-  totals_->add_to(0, kMeasuredCreated, packets_sent_);
-  totals_->add_to(0, kMeasuredDelivered, packets_received_);
-  totals_->add_to(0, kLatencySumPs, latency_sum_);
-  totals_->add_to(0, kNetworkLatencySumPs, latency_sum_);
-  totals_->add_to(0, kHopsSum, static_cast<uint64_t>(std::llround(hops_sum_)));
-  totals_->add_to(0, kSenders, uint64_t{runner_ ? 1u : 0u});
+  const uint64_t m = members_;
+  totals_->add_to(0, kPacketsInjected, m * packets_sent_);
+  totals_->add_to(0, kPacketsEjected, m * packets_received_);
+  totals_->add_to(0, kLinkSent, m * packets_sent_);
+  totals_->add_to(0, kLinkReceived, m * packets_received_);
+  totals_->add_to(0, kFlitsOffered, m * flits_offered_);
+  totals_->add_to(0, kFlitsAccepted, m * flits_accepted_);
+  totals_->add_to(0, kMeasuredCreated, m * packets_sent_);
+  totals_->add_to(0, kMeasuredDelivered, m * packets_received_);
+  totals_->add_to(0, kLatencySumPs, static_cast<int64_t>(m) * latency_sum_);
+  totals_->add_to(0, kNetworkLatencySumPs, static_cast<int64_t>(m) * latency_sum_);
+  totals_->add_to(0, kHopsSum, m * static_cast<uint64_t>(std::llround(hops_sum_)));
+  totals_->add_to(0, kSenders, runner_ ? m : uint64_t{0});
 }
 
 bool FlowEndpoint::knows_event(uint16_t kind) const {

@@ -37,11 +37,17 @@ class FlowEndpoint final : public Component, private net::ProgramHost {
   void wake(SimTime delay, uint32_t op) override;
   void arrived(const FlowArrived& a);
   void start(const FlowStart& s);
+  uint32_t member(uint32_t g, uint32_t endpoint) const;
   uint64_t flits(uint64_t bytes) const;
   uint64_t packets(uint64_t bytes) const;
 
   const net::NetworkContext& net_;
   uint32_t index_;
+  // Folded (net_.folding): the endpoints this one stands for, and the smallest of them; or
+  // whether it is one a representative stands for.
+  uint32_t members_ = 1;
+  uint32_t smallest_ = index_;
+  bool folded_away_ = false;
   std::unique_ptr<net::ProgramRunner> runner_;
   net::RingQueue<FlowStart> waiting_;  // posted, not yet in the fabric
   uint32_t active_ = 0;                // in the fabric

@@ -92,7 +92,6 @@ class StateGraph {
       }
     }
     Candidates candidates;
-    std::vector<PortSpec> ports;
     while (!pending_.empty()) {
       const uint32_t i = pending_.back();
       pending_.pop_back();
@@ -102,12 +101,8 @@ class StateGraph {
       routing_.route(router, nodes[i].in_port, packet, candidates);
       if (candidates.empty()) fail("no route at router " + std::to_string(router));
       const ComponentId here = topology_.router_component(router);
-      ports.clear();
-      topology_.ports(here, ports);
       for (const Candidate& c : ports_offered(candidates)) {
-        if (c.port >= ports.size()) fail("router " + std::to_string(router) + " has no port " +
-                                         std::to_string(c.port));
-        const PortSpec& out = ports[c.port];
+        const PortSpec out = topology_.port(here, c.port);
         const Edge edge{kDelivered, topology_.first_link(here) + c.port, out.latency,
                         out.link_class};
         const net::Node next = topology_.node(out.peer);

@@ -32,6 +32,9 @@ struct Footprint {
 /// router and back, as the packet level routes it). Throws
 /// std::runtime_error naming both when a path dead-ends, goes astray or exceeds `max_hops`
 /// router-to-router hops, or when more than 2^32 paths cross one link.
+/// The hop limit the flow level routes with: far beyond any path the routings give.
+inline uint32_t hop_limit(const net::Topology& topology) { return topology.diameter() * 4 + 8; }
+
 Footprint flow_footprint(const net::Topology& topology, const net::Routing& routing, uint32_t src,
                          uint32_t dst, SimTime router_delay, uint32_t max_hops);
 

@@ -160,28 +160,52 @@ void MaxMinSolver::fill(const std::vector<uint32_t>& links) {
   // Fixing a flow at the current level only raises the shares of its other links, so an entry
   // is at most its link's share: one whose link has moved on is pushed again, at its share,
   // when it comes to the top, rather than at every change.
+  //
+  // All links whose share equals the lowest run full together, as one batch: fixing one of them
+  // first would round the next one's share again (remaining and unfixed both drop), so the rates
+  // would depend on which went first. Batches make them a function of the shares alone, which
+  // is what lets a class of equal flows on a class of equal links (folding) get exactly the
+  // rates its members would get one by one.
+  std::vector<uint32_t> batch;
   while (!heap.empty()) {
-    const Share s = heap.top();
-    heap.pop();
-    Link& bottleneck = links_[s.link];
-    if (bottleneck.unfixed == 0) continue;
-    if (bottleneck.unfixed != s.unfixed || bottleneck.remaining != s.remaining) {
-      heap.push({bottleneck.remaining, bottleneck.unfixed, bottleneck.id, s.link});
-      continue;
+    batch.clear();
+    Share lowest{};
+    while (!heap.empty()) {
+      const Share s = heap.top();
+      const Link& l = links_[s.link];
+      if (l.unfixed == 0) {
+        heap.pop();
+        continue;
+      }
+      if (l.unfixed != s.unfixed || l.remaining != s.remaining) {
+        heap.pop();
+        heap.push({l.remaining, l.unfixed, l.id, s.link});
+        continue;
+      }
+      if (!batch.empty() && static_cast<u128>(s.remaining) * lowest.unfixed !=
+                                static_cast<u128>(lowest.remaining) * s.unfixed) {
+        break;
+      }
+      if (batch.empty()) lowest = s;
+      batch.push_back(s.link);
+      heap.pop();
     }
-    // The level every unfixed flow has reached when this link runs full.
-    const Rate level = s.remaining / s.unfixed;
-    for (const Crossing& c : bottleneck.crossing) {
-      Flow& f = flows_[c.flow];
-      if (f.mark == fixed) continue;
-      f.mark = fixed;
-      if (f.rate != level) changed_.push_back(c.flow);
-      f.rate = level;
-      // Every other link of the flow had at least this share left, so nothing goes negative.
-      for (const Use& u : f.uses) {
-        Link& l = links_[u.link];
-        l.remaining -= level * u.count;
-        l.unfixed -= u.count;
+    if (batch.empty()) break;
+    // The level every unfixed flow has reached when these links run full.
+    const Rate level = lowest.remaining / lowest.unfixed;
+    for (const uint32_t link : batch) {
+      for (const Crossing& c : links_[link].crossing) {
+        Flow& f = flows_[c.flow];
+        if (f.mark == fixed) continue;
+        f.mark = fixed;
+        if (f.rate != level) changed_.push_back(c.flow);
+        f.rate = level;
+        // Every other link of the flow had at least this share left, so nothing goes negative.
+        for (const Use& u : f.uses) {
+          Link& l = links_[u.link];
+          l.remaining -= level * u.count;
+          l.unfixed -= u.count;
+        }
       }
     }
   }

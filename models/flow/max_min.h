@@ -11,8 +11,9 @@
 //
 // Incremental: after flows are added or removed, solve() recomputes only the flows connected to
 // the change through shared links (SimGrid's lazy approach); the others keep their rates. Links
-// that run full at the same level are taken by ascending link id, so the rates depend only on
-// the flows present, not on the order links were declared or flows added.
+// that run full at the same level fix their flows together, so the rates depend only on the
+// flows present, not on the order links were declared or flows added, and a class of equal
+// flows over a class of equal links gets the rates its members would get one by one.
 #pragma once
 
 #include <cstdint>

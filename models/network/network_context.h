@@ -16,6 +16,10 @@
 #include "models/traffic/pattern.h"
 #include "models/workloads/program.h"
 
+namespace hx::flow {
+class Folding;  // models/flow/folding.h
+}  // namespace hx::flow
+
 namespace hx::net {
 
 /// Event kinds of the network components.
@@ -63,6 +67,7 @@ struct NetworkContext {
   const Routing* routing = nullptr;
   const TrafficPattern* pattern = nullptr;  // synthetic traffic, or
   const wl::Workload* workload = nullptr;   // message-DAG programs (then pattern is unused)
+  const flow::Folding* folding = nullptr;   // flow level: one endpoint per orbit, or nullptr
   std::vector<SwitchingElement> elements;   // what components can be built as
   RouterConfig router;
   TrafficConfig traffic;

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <stdexcept>
 
 #include "core/error.h"
 #include "models/network/network_context.h"
@@ -13,6 +15,7 @@
 #include "models/workloads/llm.h"
 #include "models/flow/fabric.h"
 #include "models/flow/flow_endpoint.h"
+#include "models/flow/folding.h"
 
 namespace hx::net {
 namespace {
@@ -69,11 +72,13 @@ class BuiltNetworkModel final : public NetworkModel {
           "sim.fidelity = \"flow\" runs workload programs ([workload]); synthetic traffic "
           "([traffic] pattern) runs at sim.fidelity = \"packet\"");
     }
-    // The fabric has a port per endpoint, and ports are numbered in 16 bits.
-    if (flow_level_ && t.num_endpoints() > std::numeric_limits<PortId>::max()) {
-      throw InputError("sim.fidelity = \"flow\": " + std::to_string(t.num_endpoints()) +
-                       " endpoints; the flow level holds at most " +
-                       std::to_string(std::numeric_limits<PortId>::max()));
+    if (flow_level_ && params.sim->text("fold") == "auto") fold(t, r);
+    // The fabric has a port per simulated endpoint, and ports are numbered in 16 bits.
+    if (flow_level_ && simulated_endpoints() > std::numeric_limits<PortId>::max()) {
+      throw InputError("sim.fidelity = \"flow\": " + std::to_string(simulated_endpoints()) +
+                       " endpoints to simulate; the flow level holds at most " +
+                       std::to_string(std::numeric_limits<PortId>::max()) +
+                       (folding_ ? "" : " unfolded (" + fold_note_ + ")"));
     }
     if (workload_) {
       // A program runs until it is done: everything it does is measured.
@@ -96,6 +101,29 @@ class BuiltNetworkModel final : public NetworkModel {
     net_.pattern = pattern_.get();
   }
 
+  // Folding (models/flow/folding.h) when it is exact; otherwise the reason goes in the report.
+  void fold(const Topology& t, const Routing& r) {
+    if (!workload_) return;
+    try {
+      folding_ = flow::Folding::build(t, r, *workload_, net_.router.pipeline, flow::hop_limit(t),
+                                      fold_note_);
+    } catch (const std::runtime_error& e) {
+      throw InputError(std::string("sim.fidelity = \"flow\": ") + e.what());
+    }
+    net_.folding = folding_.get();
+  }
+  uint32_t simulated_endpoints() const {
+    return folding_ ? static_cast<uint32_t>(folding_->representatives().size())
+                    : topology().num_endpoints();
+  }
+  // The fabric's port to endpoint e, or none for an endpoint folded into another.
+  std::optional<PortId> fabric_port(uint32_t e) const {
+    if (!folding_) return static_cast<PortId>(e);
+    const uint32_t port = folding_->port_of(e);
+    if (port == flow::Folding::kNone) return std::nullopt;
+    return static_cast<PortId>(port);
+  }
+
   const Topology& topology() const override { return *network_.topology; }
   const Routing& routing() const override { return *network_.routing; }
   uint8_t vcs() const override { return net_.router.vcs; }
@@ -113,7 +141,7 @@ class BuiltNetworkModel final : public NetworkModel {
   }
   // Routers handle several events per packet hop, endpoints about two per packet.
   uint64_t weight(ComponentId id) const override {
-    if (flow_level_) return id == fabric() ? topology().num_endpoints() : 1;
+    if (flow_level_) return id == fabric() ? simulated_endpoints() : 1;
     return topology().node(id).kind == NodeKind::kRouter ? 4 : 1;
   }
   void ports(ComponentId id, std::vector<PortSpec>& out) const override {
@@ -124,15 +152,15 @@ class BuiltNetworkModel final : public NetworkModel {
     const SimTime latency = flow::Fabric::kPortLatency;
     if (id == fabric()) {
       for (uint32_t e = 0; e < topology().num_endpoints(); ++e) {
+        if (!fabric_port(e)) continue;
         out.push_back({topology().endpoint_component(e), flow::FlowEndpoint::kFabricPort,
                        latency, 0});
       }
       return;
     }
     const Node node = topology().node(id);
-    if (node.kind == NodeKind::kEndpoint) {
-      out.push_back({fabric(), static_cast<PortId>(node.index), latency, 0});
-    }
+    if (node.kind != NodeKind::kEndpoint) return;
+    if (const auto port = fabric_port(node.index)) out.push_back({fabric(), *port, latency, 0});
   }
   std::vector<TableSpec> tables() const override {
     std::vector<TableSpec> tables = network_tables(topology(), net_.traffic.histogram_bins);
@@ -166,6 +194,11 @@ class BuiltNetworkModel final : public NetworkModel {
     const SimTime last = SimTime::ps(stats.table("workload_totals").i64(4)[0]);
     std::vector<SummaryValue> values = summarize_network(stats, topology(), net_.cycle, last);
     for (SummaryValue& v : summarize_workload(stats, *workload_)) values.push_back(std::move(v));
+    if (flow_level_) {
+      values.push_back({"folded_members", uint64_t{folding_ ? folding_->members() : 1u}, "1",
+                        "flow level: endpoints each simulated endpoint stands for (1: not "
+                        "folded; docs/MODELS.md \"Folding\")"});
+    }
     return values;
   }
   // Source queues are sampled at observations (Endpoint::observe); a sweep point found unstable
@@ -189,7 +222,14 @@ class BuiltNetworkModel final : public NetworkModel {
   uint64_t endpoints() const override { return topology().num_endpoints(); }
 
   std::vector<std::string> report(const StatsRegistry& stats, const RunEnd& end) const override {
-    if (workload_) return report_workload(stats, *workload_);
+    if (workload_) {
+      std::vector<std::string> lines = report_workload(stats, *workload_);
+      if (flow_level_) {
+        lines.insert(lines.begin(), folding_ ? "folded: " + folding_->describe()
+                                             : "not folded: " + fold_note_);
+      }
+      return lines;
+    }
     std::string warning =
         instability_warning(summarize(stats, end), net_.traffic.source_queue_limit, end);
     if (warning.empty()) return {};
@@ -207,6 +247,8 @@ class BuiltNetworkModel final : public NetworkModel {
   std::unique_ptr<TrafficPattern> pattern_;
   std::unique_ptr<wl::Workload> workload_;
   bool flow_level_ = false;  // sim.fidelity = flow
+  std::unique_ptr<const flow::Folding> folding_;
+  std::string fold_note_ = "sim.fold = \"off\"";  // why there is no folding
   NetworkContext net_;
 };
 

@@ -49,6 +49,14 @@ class Topology {
   /// The ports of a component, index = port id. Links are symmetric (model.h). An endpoint's
   /// ports all lead to routers; a router's ports lead to routers or endpoints.
   virtual void ports(ComponentId id, std::vector<PortSpec>& out) const = 0;
+  /// Port p of component id (p below its port count), as ports() lists it. Families whose
+  /// routers have thousands of ports give it in closed form: the flow level asks for one port
+  /// at a time.
+  virtual PortSpec port(ComponentId id, PortId p) const {
+    std::vector<PortSpec> all;
+    ports(id, all);
+    return all.at(p);
+  }
 
   /// Directed links are numbered densely: the link leaving port p of component c has id
   /// first_link(c) + p. (Used for the per-link statistics table.)

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/workloads/mapping.h"
@@ -47,6 +48,11 @@ class Symmetry {
   uint32_t element_of(uint32_t endpoint) const;
   bool is_representative(uint32_t endpoint) const { return representative(endpoint) == endpoint; }
   const std::vector<Digit>& digits() const { return digits_; }
+  /// The same mapping with other digits: a subgroup (some of the digits, or a digit shifted k
+  /// positions at a time, which is the digit of stride * k and size / k).
+  Symmetry with_digits(std::vector<Digit> digits) const {
+    return Symmetry(std::move(digits), *mapping_);
+  }
   /// "TP x DP: 1024 endpoints per orbit".
   std::string describe() const;
 

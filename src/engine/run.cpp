@@ -116,6 +116,10 @@ std::vector<ParamSpec> sim_params(const Registry& registry) {
                         "packet: flits through routers with credits; flow: messages as flows "
                         "sharing link bandwidth max-min fairly (network models running "
                         "workload programs)"),
+      ParamSpec::choice("fold", "auto", {"auto", "off"},
+                        "flow level: auto runs one endpoint per orbit of the workload's "
+                        "symmetry where that is exact (docs/MODELS.md \"Folding\"); off runs "
+                        "every endpoint"),
   };
 }
 

@@ -82,6 +82,30 @@ TEST(MaxMin, AClassLoadsLinksAsItsMembersDo) {
   }
 }
 
+TEST(MaxMin, LinksAtOneShareRunFullTogether) {
+  // Links 0 and 1 (10 B/s each) both reach 10/4 per flow: x1 and x2 cross both, y1 and y2 only
+  // link 0, z1 and z2 only link 1. Taken one after the other, the first would fix its four
+  // flows at 2 and leave 6 B/s for the last two on the other (3 each); together, every flow
+  // gets 2. Folded, the two links are one class and {y, z} one class of four: the same 2.
+  MaxMinSolver s;
+  s.set_capacity(0, 10);
+  s.set_capacity(1, 10);
+  std::vector<MaxMinSolver::FlowId> flows;
+  for (int i = 0; i < 2; ++i) flows.push_back(s.add(Uses{{0, 1}, {1, 1}}));
+  for (int i = 0; i < 2; ++i) flows.push_back(s.add(Uses{{0, 1}}));
+  for (int i = 0; i < 2; ++i) flows.push_back(s.add(Uses{{1, 1}}));
+  s.solve();
+  for (auto f : flows) EXPECT_EQ(s.rate(f), 2u);
+
+  MaxMinSolver folded;
+  folded.set_capacity(0, 10);
+  const auto x = folded.add(Uses{{0, 2}});
+  const auto yz = folded.add(Uses{{0, 2}});
+  folded.solve();
+  EXPECT_EQ(folded.rate(x), 2u);
+  EXPECT_EQ(folded.rate(yz), 2u);
+}
+
 TEST(MaxMin, OnlyTheComponentOfAChangeIsRecomputed) {
   MaxMinSolver s;
   s.set_capacity(0, 100);

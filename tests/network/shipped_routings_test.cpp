@@ -112,5 +112,27 @@ TEST(ShippedRoutings, ChannelGraphsAreAcyclicExceptDorNoDateline) {
   EXPECT_EQ(cyclic, 1) << "torus dor_no_dateline was not checked";
 }
 
+// Topology::port(c, p) (one port, in closed form where a family gives it) is ports(c)[p] for
+// every component and port of every family.
+TEST(ShippedRoutings, EveryPortIsTheOneItsComponentLists) {
+  for (const test::SmallNetwork& small : test::small_networks()) {
+    SCOPED_TRACE(small.family);
+    const ResolvedConfig resolved = resolve_config(registry(), test::small_network_config(small));
+    const net::Topology& t = net::as_network(*resolved.model)->topology();
+    std::vector<PortSpec> ports;
+    for (ComponentId c = 0; c < t.num_components(); ++c) {
+      ports.clear();
+      t.ports(c, ports);
+      for (PortId p = 0; p < ports.size(); ++p) {
+        const PortSpec one = t.port(c, p);
+        EXPECT_EQ(one.peer, ports[p].peer) << "component " << c << " port " << p;
+        EXPECT_EQ(one.peer_port, ports[p].peer_port) << "component " << c << " port " << p;
+        EXPECT_EQ(one.latency, ports[p].latency) << "component " << c << " port " << p;
+        EXPECT_EQ(one.link_class, ports[p].link_class) << "component " << c << " port " << p;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hx

@@ -85,32 +85,13 @@ class RailTopology final : public Topology {
 
   void ports(ComponentId id, std::vector<PortSpec>& out) const override {
     const Node node = this->node(id);
-    const SimTime terminal = classes_[kTerminalClass].latency;
-    const SimTime spine = classes_[kSpineClass].latency;
-    if (node.kind == NodeKind::kEndpoint) {
-      out.push_back({router_component(r_.leaf_of(node.index)),
-                     static_cast<PortId>(r_.position_of(node.index)), terminal, kTerminalClass});
-      return;
-    }
-    if (node.index < r_.leaves()) {
-      const uint32_t leaf = node.index;
-      for (uint32_t m = 0; m < r_.per_leaf; ++m) {
-        out.push_back({id + 1 + m, 0, terminal, kTerminalClass});
-      }
-      for (uint32_t u = 0; u < r_.up_ports(); ++u) {
-        const uint32_t s = u % r_.spines, x = u / r_.spines;
-        out.push_back(
-            {r_.spine_base() + s, static_cast<PortId>(leaf * r_.links + x), spine, kSpineClass});
-      }
-      return;
-    }
-    const uint32_t s = node.index - r_.leaves();
-    for (uint32_t q = 0; q < r_.leaves() * r_.links; ++q) {
-      const uint32_t leaf = q / r_.links, x = q % r_.links;
-      out.push_back({router_component(leaf), static_cast<PortId>(r_.per_leaf + x * r_.spines + s),
-                     spine, kSpineClass});
-    }
+    const uint64_t count = node.kind == NodeKind::kEndpoint ? 1
+                           : node.index < r_.leaves()      ? r_.per_leaf + r_.up_ports()
+                                                           : uint64_t{r_.leaves()} * r_.links;
+    for (uint64_t p = 0; p < count; ++p) out.push_back(port_of(node, id, static_cast<PortId>(p)));
   }
+  // A spine has a port per leaf and link: the flow level asks for one at a time.
+  PortSpec port(ComponentId id, PortId p) const override { return port_of(node(id), id, p); }
 
   uint64_t first_link(ComponentId id) const override {
     if (id >= r_.spine_base()) {
@@ -155,6 +136,25 @@ class RailTopology final : public Topology {
   uint32_t diameter() const override { return r_.leaves() > 1 ? 2 : 0; }
 
  private:
+  PortSpec port_of(const Node& node, ComponentId id, PortId p) const {
+    const SimTime terminal = classes_[kTerminalClass].latency;
+    const SimTime spine = classes_[kSpineClass].latency;
+    if (node.kind == NodeKind::kEndpoint) {
+      return {router_component(r_.leaf_of(node.index)),
+              static_cast<PortId>(r_.position_of(node.index)), terminal, kTerminalClass};
+    }
+    if (node.index < r_.leaves()) {
+      const uint32_t leaf = node.index;
+      if (p < r_.per_leaf) return {id + 1 + p, 0, terminal, kTerminalClass};
+      const uint32_t u = p - r_.per_leaf, s = u % r_.spines, x = u / r_.spines;
+      return {r_.spine_base() + s, static_cast<PortId>(leaf * r_.links + x), spine, kSpineClass};
+    }
+    const uint32_t s = node.index - r_.leaves();
+    const uint32_t leaf = p / r_.links, x = p % r_.links;
+    return {router_component(leaf), static_cast<PortId>(r_.per_leaf + x * r_.spines + s), spine,
+            kSpineClass};
+  }
+
   Rails r_;
   std::vector<LinkClass> classes_;
 };

@@ -1,0 +1,340 @@
+// Folding: the pairs the programs send between, their footprints, the search for the part of
+// the workload's symmetry the network shares, and the checks that make the quotient exact
+// (folding.h).
+#include "models/flow/folding.h"
+
+#include <algorithm>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+
+namespace hx::flow {
+namespace {
+
+// One link of one pair's footprint.
+struct Crossing {
+  uint32_t link;
+  uint32_t count;
+};
+
+// A class's count on one link.
+struct ClassCount {
+  uint32_t cls;
+  uint32_t count;
+  bool operator==(const ClassCount&) const = default;
+};
+
+// What every pair of a class must share (folding.h, check 3).
+struct Shape {
+  uint32_t paths = 0;
+  uint64_t hops = 0;
+  SimTime latency;
+  bool operator==(const Shape&) const = default;
+};
+
+std::string pair_name(uint32_t src, uint32_t dst) {
+  return "endpoint " + std::to_string(src) + " to " + std::to_string(dst);
+}
+
+// Every (representative, peer) pair the representatives' programs send a message between.
+std::vector<std::pair<uint32_t, uint32_t>> pairs_used(const wl::Workload& workload,
+                                                      const wl::Symmetry& sym,
+                                                      uint32_t endpoints) {
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  wl::Program program;
+  std::vector<uint32_t> peers;
+  for (uint32_t e = 0; e < endpoints; ++e) {
+    if (!sym.is_representative(e)) continue;
+    peers.clear();
+    const uint32_t phases = workload.phases(e);
+    for (uint32_t k = 0; k < phases; ++k) {
+      program.clear();
+      workload.generate(e, k, program);
+      for (const wl::Op& op : program.ops) {
+        if (op.kind == wl::OpKind::kSend && op.peer != e) peers.push_back(op.peer);
+      }
+      // Phases repeat the same peers: keep the list short as it grows.
+      if (peers.size() > 4096) {
+        std::sort(peers.begin(), peers.end());
+        peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+      }
+    }
+    std::sort(peers.begin(), peers.end());
+    peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+    for (const uint32_t p : peers) pairs.emplace_back(e, p);
+  }
+  return pairs;
+}
+
+// The footprints of every pair the programs use: the workload's representatives' pairs (its
+// classes c) and all their images g, pair c * order + g.
+class AllPairs {
+ public:
+  AllPairs(const net::Topology& t, const net::Routing& r, const wl::Symmetry& sym,
+           std::vector<std::pair<uint32_t, uint32_t>> classes, SimTime router_delay,
+           uint32_t max_hops)
+      : sym_(sym), classes_(std::move(classes)) {
+    begin_.reserve(classes_.size() * sym.order() + 1);
+    for (const auto& [a, b] : classes_) {
+      for (uint32_t g = 0; g < sym.order(); ++g) {
+        const Footprint fp =
+            flow_footprint(t, r, sym.apply(g, a), sym.apply(g, b), router_delay, max_hops);
+        begin_.push_back(crossings_.size());
+        shapes_.push_back({fp.paths, fp.hops, fp.latency});
+        for (const LinkUse& u : fp.uses) {
+          crossings_.push_back({static_cast<uint32_t>(u.link), u.count});
+        }
+      }
+    }
+    begin_.push_back(crossings_.size());
+  }
+
+  uint32_t classes() const { return static_cast<uint32_t>(classes_.size()); }
+  uint32_t order() const { return sym_.order(); }
+  std::pair<uint32_t, uint32_t> pair(uint32_t c, uint32_t g) const {
+    return {sym_.apply(g, classes_[c].first), sym_.apply(g, classes_[c].second)};
+  }
+  std::span<const Crossing> crossings(uint32_t c, uint32_t g) const {
+    const std::size_t i = std::size_t{c} * order() + g;
+    return {crossings_.data() + begin_[i], begin_[i + 1] - begin_[i]};
+  }
+  const Shape& shape(uint32_t c, uint32_t g) const {
+    return shapes_[std::size_t{c} * order() + g];
+  }
+
+ private:
+  const wl::Symmetry& sym_;
+  std::vector<std::pair<uint32_t, uint32_t>> classes_;
+  std::vector<std::size_t> begin_;
+  std::vector<Crossing> crossings_;
+  std::vector<Shape> shapes_;
+};
+
+// What a trial of one subgroup H finds: the link groups and, per class of H, its pair (the one
+// whose source is H's representative) and footprint.
+struct Quotient {
+  std::vector<uint32_t> group_of;
+  std::vector<uint32_t> group_size;
+  std::vector<std::pair<std::pair<uint32_t, uint32_t>, std::shared_ptr<const Footprint>>> classes;
+};
+
+// Checks 1-3 of folding.h for the subgroup `h` of the workload's symmetry; nullopt and `why`
+// when it fails.
+std::optional<Quotient> try_fold(const AllPairs& all, const wl::Symmetry& h,
+                                 const std::vector<uint16_t>& link_class, std::string& why) {
+  const uint64_t links = link_class.size();
+  // The classes of H: each workload class splits by the H-representative of the source.
+  struct Member {
+    uint32_t rep, g;
+    bool operator<(const Member& o) const { return std::tie(rep, g) < std::tie(o.rep, o.g); }
+  };
+  std::vector<std::vector<Member>> members;  // per H-class, ordered by (workload class, rep)
+  std::vector<uint32_t> class_of;            // workload class of each H-class
+  std::vector<Member> split;
+  for (uint32_t c = 0; c < all.classes(); ++c) {
+    split.clear();
+    for (uint32_t g = 0; g < all.order(); ++g) {
+      split.push_back({h.representative(all.pair(c, g).first), g});
+    }
+    std::sort(split.begin(), split.end());
+    for (std::size_t i = 0; i < split.size();) {
+      std::size_t j = i;
+      while (j < split.size() && split[j].rep == split[i].rep) ++j;
+      members.emplace_back(split.begin() + i, split.begin() + j);
+      class_of.push_back(c);
+      i = j;
+    }
+  }
+
+  // Pass 1: per link, each class's count (classes in order, so each list is sorted).
+  std::vector<std::vector<ClassCount>> by_link(links);
+  std::vector<uint32_t> count(links, 0), touched;
+  for (uint32_t k = 0; k < members.size(); ++k) {
+    for (const Member& m : members[k]) {
+      for (const Crossing& x : all.crossings(class_of[k], m.g)) {
+        if (count[x.link] == 0) touched.push_back(x.link);
+        count[x.link] += x.count;
+      }
+    }
+    for (const uint32_t l : touched) {
+      by_link[l].push_back({k, count[l]});
+      count[l] = 0;
+    }
+    touched.clear();
+  }
+
+  // Link groups: the same link class and the same list, numbered by their first link.
+  Quotient q;
+  q.group_of.assign(links, Folding::kNone);
+  std::vector<uint64_t> first_link;  // of each group
+  std::unordered_map<uint64_t, std::vector<uint32_t>> by_hash;
+  for (uint64_t l = 0; l < links; ++l) {
+    if (by_link[l].empty()) continue;
+    uint64_t hash = link_class[l] * 0x9E3779B97F4A7C15ULL;
+    for (const ClassCount& x : by_link[l]) {
+      hash = (hash ^ (uint64_t{x.cls} << 32 | x.count)) * 0xBF58476D1CE4E5B9ULL;
+    }
+    std::vector<uint32_t>& candidates = by_hash[hash];
+    uint32_t group = Folding::kNone;
+    for (const uint32_t g : candidates) {
+      const uint64_t f = first_link[g];
+      if (link_class[f] == link_class[l] && by_link[f] == by_link[l]) group = g;
+    }
+    if (group == Folding::kNone) {
+      group = static_cast<uint32_t>(first_link.size());
+      first_link.push_back(l);
+      q.group_size.push_back(0);
+      candidates.push_back(group);
+    }
+    q.group_of[l] = group;
+    ++q.group_size[group];
+  }
+
+  // Pass 2: every pair of a class crosses the groups alike; the class's footprint.
+  std::vector<std::pair<uint32_t, uint32_t>> first, other;  // (group, count), sorted
+  const auto groups_crossed = [&](uint32_t c, uint32_t g,
+                                  std::vector<std::pair<uint32_t, uint32_t>>& out) {
+    out.clear();
+    for (const Crossing& x : all.crossings(c, g)) out.emplace_back(q.group_of[x.link], x.count);
+    std::sort(out.begin(), out.end());
+  };
+  for (uint32_t k = 0; k < members.size(); ++k) {
+    const uint32_t c = class_of[k];
+    // The pair whose source is the representative stands for the class.
+    const auto own = std::find_if(members[k].begin(), members[k].end(), [&](const Member& m) {
+      return all.pair(c, m.g).first == m.rep;
+    });
+    const uint32_t g0 = own->g;
+    groups_crossed(c, g0, first);
+    for (const Member& m : members[k]) {
+      groups_crossed(c, m.g, other);
+      if (other != first || !(all.shape(c, m.g) == all.shape(c, g0))) {
+        const auto [a, b] = all.pair(c, m.g);
+        const auto [a0, b0] = all.pair(c, g0);
+        why = pair_name(a, b) + " is routed otherwise than " + pair_name(a0, b0);
+        return std::nullopt;
+      }
+    }
+    auto fp = std::make_shared<Footprint>();
+    const Shape& shape = all.shape(c, g0);
+    fp->paths = shape.paths;
+    fp->hops = shape.hops;
+    fp->latency = shape.latency;
+    // Per group, the class's count on each of its links (the same on all, by construction).
+    for (const Crossing& x : all.crossings(c, g0)) {
+      const uint32_t group = q.group_of[x.link];
+      if (std::any_of(fp->uses.begin(), fp->uses.end(),
+                      [group](const LinkUse& u) { return u.link == group; })) {
+        continue;
+      }
+      const auto& list = by_link[x.link];
+      const auto at = std::lower_bound(list.begin(), list.end(), k,
+                                       [](const ClassCount& y, uint32_t cls) { return y.cls < cls; });
+      fp->uses.push_back({group, at->count});
+      fp->link_classes.push_back(link_class[x.link]);
+    }
+    q.classes.push_back({all.pair(c, g0), std::move(fp)});
+  }
+  return q;
+}
+
+// Digit d shifted by k positions at a time: the subgroup of its shifts by multiples of k.
+wl::Digit coarsened(const wl::Digit& d, uint32_t k) {
+  if (k == 1) return d;
+  return {d.name + " by " + std::to_string(k), d.stride * k, d.size / k};
+}
+
+}  // namespace
+
+uint32_t Folding::members() const { return symmetry_->order(); }
+
+uint32_t Folding::port_of(uint32_t representative) const { return port_[representative]; }
+
+std::shared_ptr<const Footprint> Folding::footprint(uint32_t src, uint32_t dst) const {
+  const auto it = classes_.find(uint64_t{src} << 32 | dst);
+  if (it == classes_.end()) {
+    throw std::logic_error("folding: no class for " + pair_name(src, dst) +
+                           "; the programs were scanned for every pair they use");
+  }
+  return it->second;
+}
+
+std::string Folding::describe() const {
+  return symmetry_->describe() + ", " + std::to_string(representatives_.size()) +
+         " simulated, " + std::to_string(classes_.size()) + " classes of flows on " +
+         std::to_string(groups()) + " link groups";
+}
+
+std::unique_ptr<const Folding> Folding::build(const net::Topology& topology,
+                                              const net::Routing& routing,
+                                              const wl::Workload& workload, SimTime router_delay,
+                                              uint32_t max_hops, std::string& why_not) {
+  const wl::Symmetry* sym = workload.symmetry();
+  if (sym == nullptr || sym->order() < 2) {
+    why_not = "the workload has no symmetry to fold";
+    return nullptr;
+  }
+  const uint32_t endpoints = topology.num_endpoints();
+  const uint64_t links = topology.num_links();
+  if (links >= kNone) {
+    why_not = "more than 2^32 links";
+    return nullptr;
+  }
+  std::vector<uint16_t> link_class(links, 0);
+  std::vector<PortSpec> ports;
+  for (ComponentId id = 0; id < topology.num_components(); ++id) {
+    ports.clear();
+    topology.ports(id, ports);
+    for (PortId p = 0; p < ports.size(); ++p) {
+      link_class[topology.first_link(id) + p] = ports[p].link_class;
+    }
+  }
+  const AllPairs all(topology, routing, *sym, pairs_used(workload, *sym, endpoints),
+                     router_delay, max_hops);
+
+  // The finest shift of each digit the network shares, then all of them together.
+  std::vector<wl::Digit> kept;
+  std::string why;
+  for (const wl::Digit& d : sym->digits()) {
+    for (uint32_t k = 1; k < d.size; ++k) {
+      if (d.size % k != 0) continue;
+      const wl::Digit c = coarsened(d, k);
+      if (try_fold(all, sym->with_digits({c}), link_class, why)) {
+        kept.push_back(c);
+        break;
+      }
+      if (k == 1) why_not = d.name + " shifts: " + why;  // the plainest reason, for the report
+    }
+  }
+  std::optional<Quotient> q;
+  std::unique_ptr<const wl::Symmetry> chosen;
+  for (; !kept.empty() && !q; kept.pop_back()) {
+    chosen = std::make_unique<const wl::Symmetry>(sym->with_digits(kept));
+    q = try_fold(all, *chosen, link_class, why);
+    if (q) break;
+  }
+  if (!q) {
+    if (why_not.empty()) why_not = why;
+    return nullptr;
+  }
+  auto f = std::unique_ptr<Folding>(new Folding());
+  f->symmetry_ = std::move(chosen);
+  f->port_.assign(endpoints, kNone);
+  for (uint32_t e = 0; e < endpoints; ++e) {
+    if (!f->symmetry_->is_representative(e)) continue;
+    f->port_[e] = static_cast<uint32_t>(f->representatives_.size());
+    f->representatives_.push_back(e);
+  }
+  f->group_of_ = std::move(q->group_of);
+  f->group_size_ = std::move(q->group_size);
+  for (auto& [pair, fp] : q->classes) {
+    f->classes_.emplace(uint64_t{pair.first} << 32 | pair.second, std::move(fp));
+  }
+  return f;
+}
+
+}  // namespace hx::flow
