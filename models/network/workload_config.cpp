@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <optional>
 
 #include "core/error.h"
 #include "models/workloads/collective_workload.h"
@@ -112,11 +113,13 @@ std::unique_ptr<wl::Workload> make_collective(const ParamSet& w, const NetworkCo
   spec.global_cols = static_cast<uint32_t>(w.integer("global_cols"));
   // One group (workload.group), or every strided group of workload.groups at once.
   std::vector<wl::CollectiveSpec> specs;
+  std::optional<wl::StridedPartition> strided;  // how the groups split the ranks, if they do
   const std::string& partition = w.text("groups");
   if (partition.empty()) {
     for (uint32_t r : wl::parse_group(w.text("group"), mapping.ranks(), "workload.group")) {
       spec.members.push_back(mapping.endpoint(r));
     }
+    if (w.text("group") == "all") strided = wl::StridedPartition{mapping.ranks(), 1};
     specs.push_back(std::move(spec));
   } else {
     if (w.text("group") != "all") {
@@ -125,6 +128,7 @@ std::unique_ptr<wl::Workload> make_collective(const ParamSet& w, const NetworkCo
     }
     const wl::StridedPartition p =
         wl::parse_partition(partition, mapping.ranks(), "workload.groups");
+    strided = p;
     for (uint32_t first : p.firsts(mapping.ranks())) {
       specs.push_back(spec);
       for (uint32_t r : wl::strided_group(first, p.size, p.stride)) {
@@ -140,9 +144,12 @@ std::unique_ptr<wl::Workload> make_collective(const ParamSet& w, const NetworkCo
   const double bandwidth = bandwidth_of(w, net, members[0]);
   double local = w.bandwidth("local_bandwidth").bytes_per_second();
   if (local == 0) local = bandwidth;
+  std::optional<wl::RankLayout> layout;
+  if (strided) layout = wl::RankLayout{mapping, *strided};
   return std::make_unique<wl::CollectiveWorkload>(
       std::move(specs), endpoints, static_cast<uint32_t>(w.integer("repeat")),
-      static_cast<uint32_t>(w.integer("ring_window")), alpha, bandwidth, local);
+      static_cast<uint32_t>(w.integer("ring_window")), alpha, bandwidth, local,
+      std::move(layout));
 }
 
 }  // namespace

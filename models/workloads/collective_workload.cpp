@@ -8,7 +8,8 @@ namespace hx::wl {
 
 CollectiveWorkload::CollectiveWorkload(std::vector<CollectiveSpec> specs, uint32_t endpoints,
                                        uint32_t repeat, uint32_t window, double alpha_s,
-                                       double bandwidth, double local_bandwidth)
+                                       double bandwidth, double local_bandwidth,
+                                       std::optional<RankLayout> layout)
     : specs_(std::move(specs)),
       repeat_(repeat),
       window_(window),
@@ -40,6 +41,31 @@ CollectiveWorkload::CollectiveWorkload(std::vector<CollectiveSpec> specs, uint32
     groups_.push_back(
         {repeat_ == 1 ? name : name + " #" + std::to_string(k), Dim::kNone, analytic});
   }
+  if (layout) declare_symmetry(std::move(*layout));
+}
+
+// Every group runs the same ops relative to its members, so shifting the group index maps the
+// programs onto each other; shifting positions does when the collective is a ring whose chunks
+// are all equal (chunk(v, p, i) differs by a byte otherwise), as a shift then rotates the ring.
+void CollectiveWorkload::declare_symmetry(RankLayout layout) {
+  const uint32_t ranks = layout.mapping.ranks();
+  for (uint32_t e = 0; e < ranks; ++e) {
+    if (layout.mapping.rank_of(e) == Mapping::kNone) return;  // an endpoint without a rank
+  }
+  if (rank_.size() != ranks) return;
+  const StridedPartition& g = layout.groups;
+  const CollectiveSpec& s = specs_[0];
+  const uint64_t p = s.members.size();
+  std::vector<Digit> digits;
+  if (g.stride > 1) digits.push_back({"groups", 1, g.stride});
+  const bool ring = (s.algorithm == Algorithm::kRing && s.bytes % p == 0) ||
+                    (s.algorithm == Algorithm::kBidirRing && s.bytes % (2 * p) == 0);
+  if (ring && s.op != Collective::kAllToAll && p >= 2) digits.push_back({"ring", g.stride, g.size});
+  const uint32_t block = g.stride * g.size;
+  if (ranks / block > 1) digits.push_back({"groups", block, ranks / block});
+  if (digits.empty()) return;
+  layout_ = std::move(layout);
+  symmetry_.emplace(std::move(digits), layout_->mapping);
 }
 
 void CollectiveWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {

@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <set>
 #include <stdexcept>
 
+#include "models/workloads/collective_workload.h"
 #include "models/workloads/llm.h"
 
 namespace hx::wl {
@@ -293,6 +295,67 @@ TEST(LlmSymmetry, Llama405bFoldsTpAndDp) {
   ASSERT_NE(w.symmetry(), nullptr);
   EXPECT_EQ(w.symmetry()->describe(), "TP x DP: 8192 endpoints per orbit");
   expect_generators_equivariant(w);
+}
+
+// The collective workload: 24 ranks as strided groups (size:stride), every element of its
+// symmetry against every program, for the algorithms whose position shifts are rotations (ring,
+// bidirectional ring over equal chunks) and some whose are not (only the group index folds).
+std::unique_ptr<CollectiveWorkload> collective(Algorithm a, Collective op, uint64_t bytes,
+                                               StridedPartition groups, Mapping mapping) {
+  CollectiveSpec base;
+  base.op = op;
+  base.algorithm = a;
+  base.bytes = bytes;
+  std::vector<CollectiveSpec> specs;
+  for (uint32_t first : groups.firsts(mapping.ranks())) {
+    specs.push_back(base);
+    for (uint32_t r : strided_group(first, groups.size, groups.stride)) {
+      specs.back().members.push_back(mapping.endpoint(r));
+    }
+  }
+  const uint32_t endpoints = mapping.ranks();
+  return std::make_unique<CollectiveWorkload>(std::move(specs), endpoints, 2, 3, 1e-6, 1e9, 0,
+                                              RankLayout{std::move(mapping), groups});
+}
+
+TEST(CollectiveSymmetry, EveryElementMapsEveryProgramOntoItsImage) {
+  struct CollectiveCase {
+    Algorithm a;
+    Collective op;
+    uint64_t bytes;
+    StridedPartition groups;
+    bool node_major;
+    std::string digits;
+  };
+  const std::vector<CollectiveCase> cases = {
+      {Algorithm::kRing, Collective::kAllReduce, 24 * 10, {24, 1}, false, "ring"},
+      {Algorithm::kBidirRing, Collective::kAllReduce, 48 * 10, {24, 1}, true, "ring"},
+      {Algorithm::kRing, Collective::kReduceScatter, 40, {4, 3}, false, "groups x ring x groups"},
+      {Algorithm::kBidirRing, Collective::kAllGather, 16, {4, 1}, true, "ring x groups"},
+      {Algorithm::kDirect, Collective::kAllToAll, 40, {4, 3}, false, "groups x groups"},
+      {Algorithm::kPairwise, Collective::kAllToAll, 40, {8, 1}, false, "groups"},
+      {Algorithm::kRing, Collective::kAllReduce, 41, {4, 3}, false, "groups x groups"},
+  };
+  int checked = 0;
+  for (const CollectiveCase& c : cases) {
+    SCOPED_TRACE(c.digits);
+    Mapping m = c.node_major ? Mapping::node_major({4, 6}, {2, 2}) : Mapping::linear(24, 24);
+    const auto w = collective(c.a, c.op, c.bytes, c.groups, std::move(m));
+    const Symmetry* s = w->symmetry();
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(names(s), c.digits);
+    for (uint32_t g = 0; g < s->order(); ++g) {
+      EXPECT_EQ(equivariance_failure(*w, *s, g, all_endpoints(24)), "");
+      ++checked;
+    }
+    // And the comparison can fail: without relabelling, some element differs.
+    bool caught = false;
+    for (uint32_t g = 1; g < s->order() && !caught; ++g) {
+      caught = !equivariance_failure(*w, *s, g, all_endpoints(24), false).empty();
+    }
+    EXPECT_TRUE(caught);
+  }
+  EXPECT_EQ(checked, 24 + 24 + 24 + 24 + 6 + 3 + 6);
 }
 
 }  // namespace
