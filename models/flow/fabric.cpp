@@ -29,6 +29,8 @@ Fabric::Fabric(ComponentId id, const net::NetworkContext& net, const BuildContex
       link_flows_(link_bytes_.size(), 0),
       links_(&ctx.stats->table("links")) {}
 
+uint64_t Fabric::members() const { return net_.folding ? net_.folding->members() : 1; }
+
 uint32_t Fabric::endpoint_at(PortId port) const {
   return net_.folding ? net_.folding->representatives()[port] : port;
 }
@@ -216,13 +218,12 @@ void Fabric::end_due() {
     send(port_to(n.to), kFlowArrived,
          FlowArrived{f.message, f.bytes, f.created, f.path_compute, n.peer, hops}, extra);
   }
-  const uint64_t members = net_.folding ? net_.folding->members() : 1;
   for (const Notice& n : sent) {
     Flow& f = flows_[n.slot];
     f.live = false;
     f.footprint.reset();
     free_.push_back(n.slot);
-    flows_done_ += members;
+    flows_done_ += members();
     if (--live_ == 0) release_run();
   }
   request_end_of_instant();

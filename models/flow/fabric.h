@@ -36,6 +36,7 @@ class Fabric final : public Component {
   void end_of_instant() override;
   void finish() override;
   uint64_t work_done() const override { return flows_done_; }
+  uint64_t work_in_progress() const override { return live_ * members(); }
   void serialize(StateArchive& ar) override;
   bool knows_event(uint16_t kind) const override;
 
@@ -58,6 +59,7 @@ class Fabric final : public Component {
 
   void start(uint32_t src, const FlowStart& s);
   void end_due();
+  uint64_t members() const;  // flows each flow here stands for
   uint32_t endpoint_at(PortId port) const;
   PortId port_to(uint32_t endpoint) const;
   uint32_t receiver(uint32_t dst) const;

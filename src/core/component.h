@@ -62,6 +62,9 @@ class Component {
   /// Units of the model's work (Model::work_unit) this component has done so far, for
   /// models that have such a unit; the engine sums them per rank after the run.
   virtual uint64_t work_done() const { return 0; }
+  /// Units of work started and not yet done (a flow-level fabric: flows in flight), for the
+  /// progress line.
+  virtual uint64_t work_in_progress() const { return 0; }
 
   /// Checkpoints: writes or reads back (ar.loading()) all mutable state (counters, random
   /// streams, queues), each field once, in one order for both directions. The engine saves the

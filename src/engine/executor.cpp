@@ -51,7 +51,9 @@ EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress,
     const SimTime target =
         std::min({end, next_checkpoint, observation_time(control, observation)});
     stats.events += sim.run_until(target, kProgressChunk);
-    if (progress && progress->due()) progress->report(sim.now(), stats.events, sim.work_done());
+    if (progress && progress->due()) {
+      progress->report(sim.now(), stats.events, sim.work_done(), sim.work_in_progress());
+    }
     if (sim.stop_requested()) break;
     bool checkpointed = false;
     const bool at_target = sim.next_time() >= target;
@@ -127,10 +129,10 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
     int64_t global[5];
     MPI_Allreduce(local, global, 5, MPI_INT64_T, MPI_MIN, comm);
     if (global[1] == 0) {
-      const uint64_t mine[2] = {stats.events, sim.work_done()};
-      uint64_t total[2] = {0, 0};
-      MPI_Reduce(mine, total, 2, MPI_UINT64_T, MPI_SUM, 0, comm);
-      if (rank == 0) progress->report(SimTime::ps(global[0]), total[0], total[1]);
+      const uint64_t mine[3] = {stats.events, sim.work_done(), sim.work_in_progress()};
+      uint64_t total[3] = {0, 0, 0};
+      MPI_Reduce(mine, total, 3, MPI_UINT64_T, MPI_SUM, 0, comm);
+      if (rank == 0) progress->report(SimTime::ps(global[0]), total[0], total[1], total[2]);
     }
     stats.reduce_s += seconds_since(t);
 

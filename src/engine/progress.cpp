@@ -31,7 +31,7 @@ bool Progress::due() const {
   return std::chrono::duration<double>(Clock::now() - last_).count() >= interval_s_;
 }
 
-void Progress::report(SimTime now, uint64_t events, uint64_t work) {
+void Progress::report(SimTime now, uint64_t events, uint64_t work, uint64_t in_progress) {
   if (mode_ == ProgressMode::kOff) return;
   const Clock::time_point t = Clock::now();
   const double elapsed = std::chrono::duration<double>(t - start_).count();
@@ -53,10 +53,14 @@ void Progress::report(SimTime now, uint64_t events, uint64_t work) {
   }
   std::string work_text;
   if (!work_unit_.empty()) {
-    char buf[96];
+    char buf[128];
     std::snprintf(buf, sizeof buf, ", %" PRIu64 " %s (%.3g/s)", work, work_unit_.c_str(),
                   since > 0 ? static_cast<double>(work - last_work_) / since : 0.0);
     work_text = buf;
+    if (in_progress > 0) {
+      std::snprintf(buf, sizeof buf, ", %" PRIu64 " in flight", in_progress);
+      work_text += buf;
+    }
   }
   std::fprintf(out_, "%shxsim: t=%s of %s (%.1f%%), %.3g events/s%s, ETA %s%s",
                mode_ == ProgressMode::kTty ? "\r" : "", format_time(now).c_str(),

@@ -24,8 +24,9 @@ class Progress {
   /// True when a report is due (cheap: one clock read).
   bool due() const;
   /// `work`: units of the model's work done so far (Model::work_unit, named by set_work_unit;
-  /// a flow-level run counts flows), shown with their rate when the model has a unit.
-  void report(SimTime now, uint64_t events, uint64_t work = 0);
+  /// a flow-level run counts flows), shown with their rate when the model has a unit;
+  /// `in_progress` of them started and not done ("in flight"), shown when there are any.
+  void report(SimTime now, uint64_t events, uint64_t work = 0, uint64_t in_progress = 0);
   void set_work_unit(std::string unit) { work_unit_ = std::move(unit); }
   /// Ends a live line; prints nothing in other modes.
   void finish();

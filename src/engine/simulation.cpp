@@ -233,6 +233,12 @@ uint64_t Simulation::work_done() const {
   return sum;
 }
 
+uint64_t Simulation::work_in_progress() const {
+  uint64_t sum = 0;
+  for (const auto& c : components_) sum += c->work_in_progress();
+  return sum;
+}
+
 void Simulation::observe(uint32_t k, SimTime at) {
   sink_.set_now(at);
   for (auto& c : components_) c->observe(k);

@@ -63,6 +63,8 @@ class Simulation {
   std::size_t component_count() const { return components_.size(); }
   /// Sum of the components' Component::work_done().
   uint64_t work_done() const;
+  /// Sum of the components' Component::work_in_progress().
+  uint64_t work_in_progress() const;
   /// Ranks that own the far end of a cut link, ascending; outbox i goes to neighbours()[i].
   const std::vector<int>& neighbours() const { return neighbours_; }
   std::vector<std::vector<Event>>& outboxes() { return sink_.outboxes(); }
