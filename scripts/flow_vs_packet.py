@@ -35,11 +35,14 @@ NETWORKS = {
                                  "switchless_dragonfly.b=2"],
 }
 
+# (collective, algorithm, size, further settings). The hierarchical all-reduce takes groups of
+# 4 consecutive endpoints as its nodes (4 divides every network's endpoints) and rings the nodes.
 COLLECTIVES = [
-    ("all_reduce", "ring", "4MiB"),
-    ("all_reduce", "ring_2d", "4MiB"),
-    ("all_reduce", "direct", "4MiB"),
-    ("all_to_all", "direct", "1MiB"),
+    ("all_reduce", "ring", "4MiB", []),
+    ("all_reduce", "ring_2d", "4MiB", []),
+    ("all_reduce", "hierarchical", "4MiB", ["workload.local=4", "workload.global_algorithm=ring"]),
+    ("all_reduce", "direct", "4MiB", []),
+    ("all_to_all", "direct", "1MiB", []),
 ]
 
 
@@ -73,10 +76,10 @@ def main():
     print("| network | collective | packet (us) | flow (us) | flow / packet |")
     print("| --- | --- | --- | --- | --- |")
     for network, net_settings in NETWORKS.items():
-        for collective, algorithm, size in COLLECTIVES:
+        for collective, algorithm, size, extra in COLLECTIVES:
             settings = net_settings + COMMON + ["workload.collective=" + collective,
                                                 "workload.algorithm=" + algorithm,
-                                                "workload.bytes=" + size]
+                                                "workload.bytes=" + size] + extra
             times = {}
             error = None
             for fidelity in ("packet", "flow"):
