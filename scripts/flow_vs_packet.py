@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Flow level against packet level: the same collectives on small networks of several families,
 run at both fidelities; prints a Markdown table of the workload times (/summary workload_end_ps)
-and their ratio, and writes it as CSV. docs/VALIDATION.md, "Flow level against packet level",
+and their ratio, then synthetic traffic below saturation on an 8x8 mesh (loads and latencies),
+and writes both as CSV (the synthetic rows' times are mean latencies). docs/VALIDATION.md, "Flow level against packet level",
 holds its current output.
 
   scripts/flow_vs_packet.py [--hxsim build/src/app/hxsim] [--out results/flow_vs_packet]
@@ -46,7 +47,14 @@ COLLECTIVES = [
 ]
 
 
-def run(hxsim, settings, fidelity, output):
+# Synthetic traffic below saturation on the 8x8 mesh of configs/mesh_8x8.toml: (pattern, load).
+SYNTHETIC_NETWORK = ["sim.model=mesh", "mesh.k=8", "mesh.n=2", "mesh.routing=dor",
+                     "router.vcs=8", "router.buffer_flits=32", "traffic.flows=none"]
+SYNTHETIC = [("uniform", "0.3"), ("transpose", "0.1")]
+SUMMARY = ("offered_load", "accepted_load", "latency_mean_ps", "latency_p99_ps")
+
+
+def run(hxsim, settings, fidelity, output, keys=("workload_end_ps",)):
     # A config that names the model (hxsim run without one runs the quickstart's Dragonfly);
     # everything else goes in as --set.
     model = next(s for s in settings if s.startswith("sim.model="))
@@ -62,7 +70,8 @@ def run(hxsim, settings, fidelity, output):
     if result.returncode != 0:
         return None, result.stdout.strip().splitlines()[-1]
     with h5py.File(output, "r") as f:
-        return int(f["summary"].attrs["workload_end_ps"]), None
+        values = [f["summary"].attrs[k] for k in keys]
+    return (int(values[0]) if len(keys) == 1 else values), None
 
 
 def main():
@@ -97,6 +106,22 @@ def main():
                                                        times["flow"] / 1e6, ratio))
             sys.stdout.flush()
             rows.append([network, name, times["packet"], times["flow"], ratio, ""])
+    print()
+    print("| pattern | load | offered (packet, flow) | accepted (packet, flow) | "
+          "mean latency ns (packet, flow) | p99 ns (packet, flow) |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for pattern, load in SYNTHETIC:
+        settings = SYNTHETIC_NETWORK + ["traffic.pattern=" + pattern, "traffic.load=" + load]
+        got = {}
+        for fidelity in ("packet", "flow"):
+            out = os.path.join(args.out, "synthetic_%s.h5" % fidelity)
+            got[fidelity], error = run(args.hxsim, settings, fidelity, out, SUMMARY)
+            if error:
+                sys.exit("synthetic %s %s at %s: %s" % (pattern, load, fidelity, error))
+        p, f = got["packet"], got["flow"]
+        print("| %s | %s | %.4f, %.4f | %.4f, %.4f | %.1f, %.1f | %.0f, %.0f |" % (
+            pattern, load, p[0], f[0], p[1], f[1], p[2] / 1e3, f[2] / 1e3, p[3] / 1e3, f[3] / 1e3))
+        rows.append(["mesh 8x8", "%s %s" % (pattern, load), p[2], f[2], f[2] / p[2], ""])
     with open(os.path.join(args.out, "flow_vs_packet.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["network", "collective", "packet_ps", "flow_ps", "ratio", "error"])

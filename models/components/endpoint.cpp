@@ -38,21 +38,15 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
   }
   credits_.assign(ports.size() * vcs_, net.router.buffer_flits);
 
-  // Bernoulli injection: each slot starts a message with probability q. Above one message per
-  // cycle the cycle is split into n slots, so any offered load the ports can carry is possible.
-  const double per_cycle = net.traffic.load / (static_cast<double>(net.traffic.packet_flits) *
-                                               net.traffic.message_packets);
-  const double slots = std::max(1.0, std::ceil(per_cycle));
-  slot_ = SimTime::ps(net.cycle.count_ps() / static_cast<int64_t>(slots));
-  slot_probability_ = per_cycle / slots;
-  log_miss_ = std::log1p(-slot_probability_);
   if (net.workload != nullptr) {
     if (net.workload->phases(index) > 0) {
       runner_ = std::make_unique<ProgramRunner>(*net.workload, index, *ctx.stats);
     }
     return;
   }
-  sends_ = per_cycle > 0 && net.pattern->sends(index);
+  slots_ = BernoulliSlots(net.traffic.load, net.traffic.packet_flits * net.traffic.message_packets,
+                          net.cycle);
+  sends_ = slots_.sends() && net.pattern->sends(index);
 }
 
 void Endpoint::setup() {
@@ -61,23 +55,17 @@ void Endpoint::setup() {
     return;
   }
   if (!sends_) return;
-  next_slot_ = -1;
+  slots_.restart();
   schedule_next_message();
   // A background timer: when everything has drained earlier, it must not prolong the run.
   schedule_background(net_.window_end + net_.traffic.drain_limit, kStopInjection,
                       uint8_t{0});
 }
 
-// Geometric gap to the next successful slot, then one event at that slot if it is before the
-// end of the measurement window (injection stops there and the network drains).
+// One event at the next message's slot if it is before the end of the measurement window
+// (injection stops there and the network drains).
 void Endpoint::schedule_next_message() {
-  int64_t gap = 1;
-  if (slot_probability_ < 1.0) {
-    gap += static_cast<int64_t>(
-        std::floor(std::log1p(-rng_.uniform()) / log_miss_));
-  }
-  next_slot_ += gap;
-  const SimTime at = slot_ * next_slot_;
+  const SimTime at = slots_.next(rng_);
   if (at < net_.window_end) schedule(at - now(), kGenerate, uint8_t{0});
 }
 
@@ -350,7 +338,7 @@ bool Endpoint::knows_event(uint16_t kind) const {
 }
 
 void Endpoint::serialize(StateArchive& ar) {
-  ar & rng_ & next_slot_ & queued_packets_ & inject_pending_ & next_port_;
+  ar & rng_ & slots_.slot_index() & queued_packets_ & inject_pending_ & next_port_;
   serialize_queue(ar, queue_);
   serialize_items(ar, active_);
   ar & next_message_;

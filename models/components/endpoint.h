@@ -19,6 +19,7 @@
 #include "models/network/network_context.h"
 #include "models/components/program_runner.h"
 #include "models/components/ring_queue.h"
+#include "models/traffic/bernoulli_slots.h"
 
 namespace hx::net {
 
@@ -102,10 +103,7 @@ class Endpoint final : public Component, private ProgramHost {
   uint32_t next_port_ = 0;
   SimTime inject_pending_ = kNone;  // time of the scheduled kInject
   uint64_t queued_packets_ = 0;
-  double slot_probability_ = 0;  // of a new message in each slot
-  double log_miss_ = 0;          // log(1 - slot_probability_): the geometric gap's scale
-  SimTime slot_;                 // generation slots: one cycle, or a fraction above 1 msg/cycle
-  int64_t next_slot_ = 0;        // index of the slot of the next message
+  BernoulliSlots slots_;          // when synthetic messages start
   RingQueue<Message> queue_;     // messages waiting to start (a line of its own)
   std::vector<Message> active_;  // messages being injected, at most net_.injection_queues
   std::vector<Injector> injectors_;

@@ -100,6 +100,7 @@ void Fabric::start(uint32_t src, const FlowStart& s) {
   f.message = s.message;
   f.created = s.created;
   f.path_compute = s.path_compute;
+  f.started = now();
   f.updated = now();
   f.left = static_cast<u128>(s.bytes) * kPsPerSecond;
   f.rate = 0;
@@ -208,7 +209,9 @@ void Fabric::end_due() {
   std::sort(sent.begin(), sent.end());
   std::sort(arrived.begin(), arrived.end());
   // The sender hears when the last byte has left; the receiver when it has crossed the path.
-  for (const Notice& n : sent) send(port_to(n.to), kSendDone, flows_[n.slot].op);
+  for (const Notice& n : sent) {
+    send(port_to(n.to), kSendDone, SendDone{flows_[n.slot].bytes, flows_[n.slot].op});
+  }
   for (const Notice& n : arrived) {
     const Flow& f = flows_[n.slot];
     const SimTime extra = std::max(SimTime::zero(), f.footprint->latency - kPortLatency);
@@ -216,7 +219,8 @@ void Fabric::end_due() {
                                                    static_cast<float>(f.footprint->paths)
                                              : 0.0f;
     send(port_to(n.to), kFlowArrived,
-         FlowArrived{f.message, f.bytes, f.created, f.path_compute, n.peer, hops}, extra);
+         FlowArrived{f.message, f.bytes, f.created, f.started, f.path_compute, n.peer, hops},
+         extra);
   }
   for (const Notice& n : sent) {
     Flow& f = flows_[n.slot];
@@ -291,7 +295,7 @@ void Fabric::serialize(StateArchive& ar) {
   if (ar.loading()) flows_.assign(count, Flow{});
   for (Flow& f : flows_) {
     ar & f.live & f.src & f.dst & f.op & f.bytes & f.message & f.created & f.path_compute &
-        f.updated & f.rate & f.end;
+        f.started & f.updated & f.rate & f.end;
     uint64_t high = static_cast<uint64_t>(f.left >> 64), low = static_cast<uint64_t>(f.left);
     ar & high & low;
     f.left = static_cast<u128>(high) << 64 | low;

@@ -49,7 +49,7 @@ class Fabric final : public Component {
     bool live = false;
     uint32_t src = 0, dst = 0, op = 0;
     uint64_t bytes = 0, message = 0;
-    SimTime created, path_compute, updated;
+    SimTime created, path_compute, started, updated;
     u128 left = 0;  // bytes still to send, times 10^12 (bytes x ps per second)
     Rate rate = 0;  // per path, bytes per second
     SimTime end = SimTime::infinity();  // at the current rate

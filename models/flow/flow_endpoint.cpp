@@ -1,7 +1,8 @@
-// FlowEndpoint: a workload program's messages as flows.
+// FlowEndpoint: a workload program's or the synthetic traffic's messages as flows.
 #include "models/flow/flow_endpoint.h"
 
 #include <algorithm>
+#include <boost/serialization/array.hpp>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -19,9 +20,12 @@ FlowEndpoint::FlowEndpoint(ComponentId id, uint32_t index, const net::NetworkCon
     : Component(id),
       net_(net),
       index_(index),
+      rng_(ctx.seed, id, static_cast<uint64_t>(RngPurpose::kTraffic)),
       flows_(&ctx.stats->table("flows")),
       endpoints_(&ctx.stats->table("endpoints")),
-      totals_(&ctx.stats->table("network_totals")) {
+      totals_(&ctx.stats->table("network_totals")),
+      histogram_(&ctx.stats->table("latency_histogram")),
+      queue_samples_(&ctx.stats->table("queue_samples")) {
   if (net.folding != nullptr) {
     // Folded: a representative runs for its whole orbit, the others are not simulated.
     const wl::Symmetry& sym = net.folding->symmetry();
@@ -32,10 +36,17 @@ FlowEndpoint::FlowEndpoint(ComponentId id, uint32_t index, const net::NetworkCon
     members_ = sym.order();
     for (uint32_t g = 0; g < members_; ++g) smallest_ = std::min(smallest_, sym.apply(g, index));
   }
-  if (net.workload != nullptr && net.workload->phases(index) > 0) {
-    runner_ = std::make_unique<net::ProgramRunner>(*net.workload, index, *ctx.stats, members_,
-                                                   smallest_);
+  if (net.workload != nullptr) {
+    if (net.workload->phases(index) > 0) {
+      runner_ = std::make_unique<net::ProgramRunner>(*net.workload, index, *ctx.stats, members_,
+                                                     smallest_);
+    }
+    return;
   }
+  // As the packet-level endpoint draws them, so both fidelities draw the same messages.
+  slots_ = net::BernoulliSlots(net.traffic.load,
+                               net.traffic.packet_flits * net.traffic.message_packets, net.cycle);
+  sends_ = slots_.sends() && net.pattern->sends(index);
 }
 
 // The endpoint that member g of this one's orbit is (g = 0: this one).
@@ -45,6 +56,10 @@ uint32_t FlowEndpoint::member(uint32_t g, uint32_t endpoint) const {
 
 void FlowEndpoint::setup() {
   if (runner_) runner_->start(now(), *this);
+  if (!sends_) return;
+  slots_.restart();
+  schedule_next_message();
+  schedule_background(net_.window_end + net_.traffic.drain_limit, kStopInjection, uint8_t{0});
 }
 
 // Sizes as the packet level cuts them, so the two fidelities fill the same columns alike.
@@ -55,13 +70,49 @@ uint64_t FlowEndpoint::packets(uint64_t bytes) const {
   return (flits(bytes) + net_.traffic.packet_flits - 1) / net_.traffic.packet_flits;
 }
 
+// One event at the next message's slot if it is before the end of the measurement window.
+void FlowEndpoint::schedule_next_message() {
+  const SimTime at = slots_.next(rng_);
+  if (at < net_.window_end) schedule(at - now(), kGenerate, uint8_t{0});
+}
+
+void FlowEndpoint::generate() {
+  const uint32_t n = net_.traffic.message_packets;
+  if (queued_packets_ + n > net_.traffic.source_queue_limit) {
+    not_offered_ += n;
+    // At once, not at finish: whether the run is unstable is asked while it runs.
+    totals_->add_to(0, net::totals::kPacketsNotOffered, uint64_t{n});
+    schedule_next_message();
+    return;
+  }
+  const uint32_t dst = net_.pattern->destination(index_, rng_);
+  const uint64_t bytes = uint64_t{n} * net_.traffic.packet_flits * net_.router.flit_bytes;
+  const uint64_t message = messages_;
+  schedule_next_message();
+  post(FlowStart{bytes, message, now(), SimTime::zero(), dst, kNoOp});
+}
+
 void FlowEndpoint::post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_t op,
                              SimTime path_compute) {
+  post(FlowStart{bytes, message, now(), path_compute, dst, op});
+}
+
+// A program's messages take workload.injection_queues at a time, as the packet-level NIC's send
+// queues do. Synthetic messages all go at once: at packet level the NIC streams them one after
+// another into the routers' buffers at link rate; a fluid has no buffers, so holding a message
+// until the one before has crossed its bottleneck would queue it behind the network's sharing
+// (8.7x the packet level's latency at load 0.3 on the 8x8 mesh). At once, they share the
+// injection link instead (docs/VALIDATION.md, "Flow level against packet level").
+void FlowEndpoint::post(const FlowStart& s) {
   ++messages_;
-  packets_sent_ += packets(bytes);
-  flits_offered_ += flits(bytes);
-  const FlowStart s{bytes, message, now(), path_compute, dst, op};
-  if (active_ < net_.injection_queues) {
+  const uint64_t n = packets(s.bytes);
+  queued_packets_ += n;
+  max_queue_ = std::max(max_queue_, queued_packets_);
+  if (net_.in_window(now())) {
+    measured_created_ += n;
+    flits_offered_ += flits(s.bytes);
+  }
+  if (sends_ || active_ < net_.injection_queues) {
     start(s);
   } else {
     waiting_.push_back(s);
@@ -70,6 +121,7 @@ void FlowEndpoint::post_send(uint32_t dst, uint64_t bytes, uint64_t message, uin
 
 void FlowEndpoint::start(const FlowStart& s) {
   ++active_;
+  injected_ += packets(s.bytes);
   send(kFabricPort, kFlowStart, s);
 }
 
@@ -80,14 +132,24 @@ void FlowEndpoint::handle(const Event& e) {
     case kWake:
       runner_->op_done(e.payload_as<uint32_t>(), now(), *this);
       break;
-    case kSendDone:
+    case kGenerate:
+      generate();
+      break;
+    case kStopInjection:
+      // As at packet level: what still waits only says the load was not accepted.
+      waiting_ = net::RingQueue<FlowStart>();
+      break;
+    case kSendDone: {
+      const auto done = e.payload_as<SendDone>();
       --active_;
+      queued_packets_ -= packets(done.bytes);
       if (!waiting_.empty()) {
         start(waiting_.front());
         waiting_.pop_front();
       }
-      runner_->op_done(e.payload_as<uint32_t>(), now(), *this);
+      if (done.op != kNoOp) runner_->op_done(done.op, now(), *this);
       break;
+    }
     case kFlowArrived:
       arrived(e.payload_as<FlowArrived>());
       break;
@@ -98,24 +160,43 @@ void FlowEndpoint::handle(const Event& e) {
 }
 
 void FlowEndpoint::arrived(const FlowArrived& a) {
-  ++received_;
   const uint64_t n = packets(a.bytes);
-  packets_received_ += n;
-  flits_accepted_ += flits(a.bytes);
+  received_ += n;
+  if (net_.in_window(now())) flits_accepted_ += flits(a.bytes);
+  // A message arrives whole: each of its packets has its latency.
+  const bool measured = net_.in_window(a.created);
   const SimTime latency = now() - a.created;
-  latency_sum_ += latency.count_ps() * static_cast<int64_t>(n);
-  hops_sum_ += a.mean_hops * static_cast<double>(n);
+  if (measured) {
+    measured_delivered_ += n;
+    latency_sum_ += latency.count_ps() * static_cast<int64_t>(n);
+    network_latency_sum_ += (now() - a.injected).count_ps() * static_cast<int64_t>(n);
+    hops_sum_ += a.mean_hops * static_cast<double>(n);
+    const uint64_t bins = net_.traffic.histogram_bins;
+    const auto bin = std::min<uint64_t>(
+        static_cast<uint64_t>(latency.count_ps() / net_.cycle.count_ps()), bins - 1);
+    histogram_->add_to(bin, 0, n * members_);
+  }
   if (runner_) runner_->message_arrived(a.src, a.message, a.path_compute, now(), *this);
-  if (net_.traffic.flows == net::FlowRecords::kNone) return;
-  // At flow level a message arrives whole: its first and last arrivals are one time. Folded,
-  // every member of the orbit records its image of the message.
+  if (net_.traffic.flows == net::FlowRecords::kNone ||
+      (net_.traffic.flows == net::FlowRecords::kMeasured && !measured)) {
+    return;
+  }
+  // Its first and last arrivals are one time. Folded, every member of the orbit records its
+  // image of the message.
   for (uint32_t g = 0; g < members_; ++g) {
     flows_->add_owned_row(member(g, index_), flows_recorded_,
                           {uint64_t{member(g, a.src)}, uint64_t{member(g, index_)}, a.message, n,
                            a.bytes, a.created.count_ps(), now().count_ps(), now().count_ps(),
-                           latency.count_ps(), static_cast<double>(a.mean_hops), uint64_t{1}});
+                           latency.count_ps(), static_cast<double>(a.mean_hops),
+                           uint64_t{measured ? 1u : 0u}});
   }
   ++flows_recorded_;
+}
+
+void FlowEndpoint::observe(uint32_t k) {
+  if (!sends_) return;
+  queue_samples_->add_to(k, 0, uint64_t{1});
+  queue_samples_->add_to(k, 1, queued_packets_);
 }
 
 void FlowEndpoint::finish() {
@@ -123,28 +204,31 @@ void FlowEndpoint::finish() {
   if (runner_) runner_->finish();
   for (uint32_t g = 0; g < members_; ++g) {
     endpoints_->add_row(member(g, index_),
-                        {messages_, packets_sent_, packets_received_, flits_offered_,
-                         flits_accepted_, packets_received_, latency_sum_, uint64_t{0},
-                         uint64_t{0}});
+                        {messages_, injected_, received_, flits_offered_, flits_accepted_,
+                         measured_delivered_, latency_sum_, max_queue_, not_offered_});
   }
   using namespace net::totals;
   const uint64_t m = members_;
-  totals_->add_to(0, kPacketsInjected, m * packets_sent_);
-  totals_->add_to(0, kPacketsEjected, m * packets_received_);
-  totals_->add_to(0, kLinkSent, m * packets_sent_);
-  totals_->add_to(0, kLinkReceived, m * packets_received_);
+  const auto m64 = static_cast<int64_t>(m);
+  totals_->add_to(0, kPacketsInjected, m * injected_);
+  totals_->add_to(0, kPacketsEjected, m * received_);
+  totals_->add_to(0, kLinkSent, m * injected_);
+  totals_->add_to(0, kLinkReceived, m * received_);
+  totals_->add_to(0, kPacketsQueued, m * queued_packets_);
   totals_->add_to(0, kFlitsOffered, m * flits_offered_);
   totals_->add_to(0, kFlitsAccepted, m * flits_accepted_);
-  totals_->add_to(0, kMeasuredCreated, m * packets_sent_);
-  totals_->add_to(0, kMeasuredDelivered, m * packets_received_);
-  totals_->add_to(0, kLatencySumPs, static_cast<int64_t>(m) * latency_sum_);
-  totals_->add_to(0, kNetworkLatencySumPs, static_cast<int64_t>(m) * latency_sum_);
+  totals_->add_to(0, kMeasuredCreated, m * measured_created_);
+  totals_->add_to(0, kMeasuredDelivered, m * measured_delivered_);
+  totals_->add_to(0, kLatencySumPs, m64 * latency_sum_);
+  totals_->add_to(0, kNetworkLatencySumPs, m64 * network_latency_sum_);
   totals_->add_to(0, kHopsSum, m * static_cast<uint64_t>(std::llround(hops_sum_)));
-  totals_->add_to(0, kSenders, runner_ ? m : uint64_t{0});
+  totals_->add_to(0, kSenders, sends_ || runner_ ? m : uint64_t{0});
 }
 
 bool FlowEndpoint::knows_event(uint16_t kind) const {
-  return runner_ != nullptr && (kind == kWake || kind == kSendDone || kind == kFlowArrived);
+  if (kind == kGenerate || kind == kStopInjection) return sends_;
+  return (runner_ != nullptr || sends_) &&
+         (kind == kSendDone || kind == kFlowArrived || (kind == kWake && runner_ != nullptr));
 }
 
 void FlowEndpoint::serialize(StateArchive& ar) {
@@ -155,9 +239,11 @@ void FlowEndpoint::serialize(StateArchive& ar) {
                      ": the checkpoint's record is of another workload");
   }
   if (runner_) runner_->serialize(ar);
+  ar & rng_ & slots_.slot_index();
   net::serialize_queue(ar, waiting_);
-  ar & active_ & messages_ & received_ & packets_sent_ & packets_received_ & flits_offered_ &
-      flits_accepted_ & latency_sum_ & hops_sum_ & flows_recorded_;
+  ar & active_ & messages_ & injected_ & received_ & queued_packets_ & max_queue_ & not_offered_ &
+      flits_offered_ & flits_accepted_ & measured_created_ & measured_delivered_ & latency_sum_ &
+      network_latency_sum_ & hops_sum_ & flows_recorded_;
 }
 
 }  // namespace hx::flow

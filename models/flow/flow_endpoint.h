@@ -1,8 +1,11 @@
-// An endpoint at flow level: it runs its workload program (program_runner.h) and hands each
-// message to the fabric as a flow; the fabric says when the last byte has left (the send is done)
-// and when a message has arrived. As the packet-level NIC injects workload.injection_queues
-// messages at once, at most that many of its flows are in the fabric; the others wait in order.
-// No packets or credits: the fabric's max-min rates stand for them.
+// An endpoint at flow level: it runs its workload program (program_runner.h), or generates
+// synthetic traffic ([traffic] pattern) exactly as the packet-level endpoint does (the same
+// Bernoulli slots and destinations from the same random stream), and hands each message to the
+// fabric as a flow; the fabric says when the last byte has left (the send is done) and when a
+// message has arrived. As the packet-level NIC injects workload.injection_queues messages at
+// once, at most that many of a program's flows are in the fabric, the others wait in order;
+// synthetic messages all enter at once (post()). No packets or credits: the fabric's max-min rates stand for them. Statistics
+// are counted as the packet level counts them, in packets of traffic.packet_flits flits.
 #pragma once
 
 #include <cstdint>
@@ -10,10 +13,12 @@
 
 #include "core/component.h"
 #include "core/model.h"
+#include "core/rng.h"
 #include "models/components/program_runner.h"
 #include "models/components/ring_queue.h"
 #include "models/flow/flow_events.h"
 #include "models/network/network_context.h"
+#include "models/traffic/bernoulli_slots.h"
 
 namespace hx::flow {
 
@@ -24,6 +29,7 @@ class FlowEndpoint final : public Component, private net::ProgramHost {
 
   void setup() override;
   void handle(const Event& e) override;
+  void observe(uint32_t k) override;
   void finish() override;
   void serialize(StateArchive& ar) override;
   bool knows_event(uint16_t kind) const override;
@@ -35,6 +41,9 @@ class FlowEndpoint final : public Component, private net::ProgramHost {
   void post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_t op,
                  SimTime path_compute) override;
   void wake(SimTime delay, uint32_t op) override;
+  void post(const FlowStart& s);
+  void schedule_next_message();
+  void generate();
   void arrived(const FlowArrived& a);
   void start(const FlowStart& s);
   uint32_t member(uint32_t g, uint32_t endpoint) const;
@@ -49,20 +58,33 @@ class FlowEndpoint final : public Component, private net::ProgramHost {
   uint32_t smallest_ = index_;
   bool folded_away_ = false;
   std::unique_ptr<net::ProgramRunner> runner_;
+  // Synthetic traffic.
+  Rng rng_;
+  net::BernoulliSlots slots_;
+  bool sends_ = false;
+
   net::RingQueue<FlowStart> waiting_;  // posted, not yet in the fabric
   uint32_t active_ = 0;                // in the fabric
+  // As the packet-level endpoint counts them (docs/OUTPUT.md /endpoints, /network_totals).
   uint64_t messages_ = 0;
+  uint64_t injected_ = 0;  // packets of the flows that entered the fabric
   uint64_t received_ = 0;
-  uint64_t packets_sent_ = 0;  // what the messages would be at packet level
-  uint64_t packets_received_ = 0;
+  uint64_t queued_packets_ = 0;  // of messages whose last byte has not left
+  uint64_t max_queue_ = 0;
+  uint64_t not_offered_ = 0;
   uint64_t flits_offered_ = 0;
   uint64_t flits_accepted_ = 0;
+  uint64_t measured_created_ = 0;
+  uint64_t measured_delivered_ = 0;
   int64_t latency_sum_ = 0;
+  int64_t network_latency_sum_ = 0;
   double hops_sum_ = 0;
   uint64_t flows_recorded_ = 0;
   Table* flows_;
   Table* endpoints_;
   Table* totals_;
+  Table* histogram_;
+  Table* queue_samples_;
 };
 
 }  // namespace hx::flow

@@ -67,11 +67,6 @@ class BuiltNetworkModel final : public NetworkModel {
 
     workload_ = make_workload(params.section("workload"), params.section("llm"), net_, files);
     flow_level_ = params.sim->text("fidelity") == "flow";
-    if (flow_level_ && !workload_) {
-      throw InputError(
-          "sim.fidelity = \"flow\" runs workload programs ([workload]); synthetic traffic "
-          "([traffic] pattern) runs at sim.fidelity = \"packet\"");
-    }
     if (flow_level_ && params.sim->text("fold") == "auto") fold(t, r);
     // The fabric has a port per simulated endpoint, and ports are numbered in 16 bits.
     if (flow_level_ && simulated_endpoints() > std::numeric_limits<PortId>::max()) {
