@@ -238,7 +238,7 @@ void Fabric::end_due() {
 // peers alike; the peer itself when the workload has none.
 uint32_t Fabric::frame(uint32_t endpoint, uint32_t peer) const {
   const wl::Symmetry* sym = net_.workload ? net_.workload->symmetry() : nullptr;
-  if (sym == nullptr) return peer;
+  if (sym == nullptr || endpoint >= sym->endpoints() || peer >= sym->endpoints()) return peer;
   return sym->apply(sym->inverse(sym->element_of(endpoint)), peer);
 }
 

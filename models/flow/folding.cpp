@@ -279,6 +279,11 @@ std::unique_ptr<const Folding> Folding::build(const net::Topology& topology,
     return nullptr;
   }
   const uint32_t endpoints = topology.num_endpoints();
+  if (sym->endpoints() != endpoints) {
+    why_not = "the workload runs on " + std::to_string(sym->endpoints()) + " of the " +
+              std::to_string(endpoints) + " endpoints";
+    return nullptr;
+  }
   const uint64_t links = topology.num_links();
   if (links >= kNone) {
     why_not = "more than 2^32 links";

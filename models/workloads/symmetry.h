@@ -38,6 +38,8 @@ class Symmetry {
 
   /// Elements of the group: the product of the digit sizes.
   uint32_t order() const { return order_; }
+  /// The endpoints it relabels: [0, endpoints()). Others are not in its domain.
+  uint32_t endpoints() const { return mapping_->ranks(); }
   /// g(e): a few integer operations per digit and two lookups in the mapping (hot path).
   uint32_t apply(uint32_t g, uint32_t endpoint) const;
   /// The element h with apply(h, apply(g, e)) == e.

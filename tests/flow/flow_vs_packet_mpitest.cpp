@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/params.h"
@@ -107,6 +108,33 @@ TEST(FlowVsPacket, SyntheticTrafficBelowSaturationCarriesTheSameMessages) {
     EXPECT_GT(v(k, "latency_mean_ps"), (v(k, "hops_mean") + 4) * 1000) << k;
   }
   EXPECT_DOUBLE_EQ(v(1, "hops_mean"), v(0, "hops_mean"));
+}
+
+// Folding: TP4 x DP4 x PP2 on the 32 GPUs of a rail-optimized fat tree folds (16 endpoints per
+// orbit, tests/determinism/flow_fold_llm.toml); with DP2 the job leaves half the endpoints idle,
+// which no relabelling of the job's ranks covers, so it runs unfolded, to completion.
+TEST(FlowVsPacket, AJobOnPartOfTheEndpointsRunsUnfolded) {
+  for (const char* dp : {"4", "2"}) {
+    Config c;
+    c.set("sim.model", "rail_optimized", "test");
+    c.set("sim.fidelity", "flow", "test");
+    c.set("rail_optimized.nodes", "8", "test");
+    c.set("rail_optimized.gpus_per_node", "4", "test");
+    c.set("rail_optimized.nodes_per_leaf", "4", "test");
+    c.set("rail_optimized.spines", "2", "test");
+    c.set("rail_optimized.spine_links", "1", "test");
+    c.set("workload.kind", "llm", "test");
+    for (const auto& [key, value] :
+         {std::pair{"layers", "4"}, {"hidden", "256"}, {"ffn", "1024"}, {"heads", "8"},
+          {"kv_heads", "8"}, {"vocab", "1024"}, {"seq", "128"}, {"tp", "4"}, {"pp", "2"},
+          {"micro_batches", "2"}}) {
+      c.set(std::string("llm.") + key, value, "test");
+    }
+    c.set("llm.dp", dp, "test");
+    const auto s = testing::run_summary(test::registry(), c);
+    EXPECT_EQ(testing::summary_value(s, "workload_complete"), 1) << dp;
+    EXPECT_EQ(testing::summary_value(s, "folded_members"), std::string(dp) == "4" ? 16 : 1);
+  }
 }
 
 TEST(FlowVsPacket, PholdAndUnknownFidelitiesAreRefused) {
