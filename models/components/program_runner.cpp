@@ -207,6 +207,8 @@ ProgramRunner::ProgramRunner(const wl::Workload& workload, uint32_t endpoint, St
       groups_(&stats.table("workload_groups")),
       dims_(&stats.table("workload_dims")),
       totals_(&stats.table("workload_totals")),
+      tally_(workload.groups().size()),
+      dim_tally_(static_cast<std::size_t>(wl::Dim::kCount)),
       exposed_(static_cast<std::size_t>(wl::Dim::kCount), SimTime::zero()) {}
 
 void ProgramRunner::start(SimTime now, ProgramHost& host) {
@@ -324,8 +326,7 @@ void ProgramRunner::start_op(uint32_t op, SimTime now, ProgramHost& host) {
 void ProgramRunner::expose(uint32_t group, SimTime t) {
   if (t <= SimTime::zero()) return;
   exposed_[static_cast<std::size_t>(dim_of(group))] += t;
-  groups_->offer(group, {kI64Max, kI64Min, kU64Max, int64_t{0}, uint64_t{0}, uint64_t{0},
-                         uint64_t{0}, kI64Min, t.count_ps() * int64_t{members_}});
+  tally_[group].exposed += t.count_ps();
 }
 
 void ProgramRunner::op_done(uint32_t op, SimTime now, ProgramHost& host) {
@@ -361,12 +362,20 @@ void ProgramRunner::message_arrived(uint32_t src, uint64_t message, SimTime path
 void ProgramRunner::complete(uint32_t op, SimTime now, SimTime path, ProgramHost& host) {
   const wl::Op& o = program_.ops[op];
   const bool send = o.kind == wl::OpKind::kSend;
-  const uint64_t m = members_;
-  groups_->offer(o.group, {start_at_[op].count_ps(), now.count_ps(), uint64_t{smallest_},
-                           path.count_ps(), m, send ? m : uint64_t{0}, send ? m * o.bytes : 0,
-                           kI64Min, int64_t{0}});
+  GroupTally& t = tally_[o.group];
+  t.start = std::min(t.start, start_at_[op].count_ps());
+  // The first op at the latest end keeps its path, as the table's offers would.
+  if (now.count_ps() > t.end) {
+    t.end = now.count_ps();
+    t.critical = path.count_ps();
+  }
+  ++t.ops;
   if (send) {
-    dims_->offer(static_cast<uint64_t>(dim_of(o.group)), {int64_t{0}, m, m * o.bytes});
+    ++t.messages;
+    t.bytes += o.bytes;
+    DimTally& d = dim_tally_[static_cast<std::size_t>(dim_of(o.group))];
+    ++d.messages;
+    d.bytes += o.bytes;
   }
   if (now > last_end_ || (now == last_end_ && path >= last_path_)) {
     last_end_ = now;
@@ -394,8 +403,16 @@ void ProgramRunner::complete(uint32_t op, SimTime now, SimTime path, ProgramHost
 
 void ProgramRunner::finish() {
   const uint64_t m = members_;
+  const auto m64 = static_cast<int64_t>(m);
+  for (uint32_t g = 0; g < tally_.size(); ++g) {
+    const GroupTally& t = tally_[g];
+    if (t.ops == 0 && t.exposed == 0) continue;
+    groups_->offer(g, {t.start, t.end, t.ops > 0 ? uint64_t{smallest_} : kU64Max, t.critical,
+                       m * t.ops, m * t.messages, m * t.bytes, kI64Min, m64 * t.exposed});
+  }
   for (std::size_t d = 0; d < exposed_.size(); ++d) {
-    dims_->offer(d, {exposed_[d].count_ps() * int64_t{members_}, uint64_t{0}, uint64_t{0}});
+    dims_->offer(d, {exposed_[d].count_ps() * m64, m * dim_tally_[d].messages,
+                     m * dim_tally_[d].bytes});
   }
   totals_->offer(0, {m, finished_ ? m : uint64_t{0}, m * ops_,
                      compute_.count_ps() * int64_t{members_}, last_end_.count_ps(),
@@ -421,6 +438,8 @@ void ProgramRunner::serialize(StateArchive& ar) {
   serialize_items(ar, ready_path_);
   serialize_items(ar, ready_group_);
   serialize_items(ar, exposed_);
+  serialize_items(ar, tally_);
+  serialize_items(ar, dim_tally_);
   // The maps go as sorted records, so equal states give equal bytes.
   std::vector<SavedArrival> arrived;
   for (const auto& [key, a] : arrived_)
@@ -438,13 +457,13 @@ void ProgramRunner::serialize(StateArchive& ar) {
   }
   for (auto* counts : {&sends_to_, &recvs_from_}) {
     std::vector<SavedCount> sorted;
-    for (const auto& [key, n] : *counts) sorted.push_back({key, n});
+    counts->for_each([&sorted](uint64_t key, uint32_t n) { sorted.push_back({key, n}); });
     std::sort(sorted.begin(), sorted.end(),
               [](const SavedCount& a, const SavedCount& b) { return a.key < b.key; });
     serialize_items(ar, sorted);
     if (ar.loading()) {
       counts->clear();
-      for (const SavedCount& c : sorted) counts->emplace(c.key, c.count);
+      for (const SavedCount& c : sorted) (*counts)[c.key] = c.count;
     }
   }
 }

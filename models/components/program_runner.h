@@ -7,14 +7,15 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <queue>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "core/stats.h"
 #include "core/units.h"
+#include "models/components/flat_counts.h"
 #include "models/workloads/program.h"
 
 namespace hx {
@@ -108,8 +109,8 @@ class ProgramRunner {
   std::map<Key, Arrival> arrived_;  // messages whose recv has not started yet
   std::map<Key, uint32_t> posted_;  // started recvs waiting for their message
   // Occurrences so far per (peer << 32 | tag), for message_id().
-  std::unordered_map<uint64_t, uint32_t> sends_to_;
-  std::unordered_map<uint64_t, uint32_t> recvs_from_;
+  FlatCounts sends_to_;
+  FlatCounts recvs_from_;
 
   // Carried across phases.
   SimTime last_end_;         // end of the latest op so far
@@ -118,6 +119,23 @@ class ProgramRunner {
   uint32_t computing_ = 0;   // compute ops running now
   SimTime idle_mark_;        // time without compute is accounted up to here
   bool finished_ = false;
+  // Per op group and per Dim, what this endpoint's ops have done: offered to the tables at
+  // finish, since an offer per op costs a generic reduction of a whole row.
+  struct GroupTally {
+    int64_t start = std::numeric_limits<int64_t>::max();
+    int64_t end = std::numeric_limits<int64_t>::min();
+    int64_t critical = 0;  // the path of the first op to end at `end`
+    uint64_t ops = 0;
+    uint64_t messages = 0;
+    uint64_t bytes = 0;
+    int64_t exposed = 0;
+  };
+  struct DimTally {
+    uint64_t messages = 0;
+    uint64_t bytes = 0;
+  };
+  std::vector<GroupTally> tally_;
+  std::vector<DimTally> dim_tally_;
   std::vector<SimTime> exposed_;  // per Dim: time with no compute running, each stretch charged
                                   // to the dim of the op that ended during it
   SimTime compute_;
