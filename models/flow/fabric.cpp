@@ -27,7 +27,14 @@ Fabric::Fabric(ComponentId id, const net::NetworkContext& net, const BuildContex
       net_(net),
       link_bytes_(net.folding ? net.folding->groups() : net.topology->num_links(), 0),
       link_flows_(link_bytes_.size(), 0),
-      links_(&ctx.stats->table("links")) {}
+      links_(&ctx.stats->table("links")) {
+  if (const wl::Symmetry* sym = net.workload ? net.workload->symmetry() : nullptr) {
+    to_representative_.resize(sym->endpoints());
+    for (uint32_t e = 0; e < sym->endpoints(); ++e) {
+      to_representative_[e] = sym->inverse(sym->element_of(e));
+    }
+  }
+}
 
 uint64_t Fabric::members() const { return net_.folding ? net_.folding->members() : 1; }
 
@@ -183,16 +190,10 @@ void Fabric::end_of_instant() {
 // receivers' (by receiver, source, message), the peer as seen from the endpoint (frame()), so
 // that every image of an endpoint hears of its flows in the same order, folded or not.
 void Fabric::end_due() {
-  struct Notice {
-    uint32_t to, peer;
-    uint64_t message;
-    uint32_t slot;
-    uint32_t key = 0;  // the peer as seen from the endpoint
-    bool operator<(const Notice& o) const {
-      return std::tie(to, key, message) < std::tie(o.to, o.key, o.message);
-    }
-  };
-  std::vector<Notice> sent, arrived;
+  std::vector<Notice>& sent = sent_;
+  std::vector<Notice>& arrived = arrived_;
+  sent.clear();
+  arrived.clear();
   while (!ends_.empty() && ends_.begin()->first <= now()) {
     const uint32_t slot = ends_.begin()->second;
     ends_.erase(ends_.begin());
@@ -239,7 +240,7 @@ void Fabric::end_due() {
 uint32_t Fabric::frame(uint32_t endpoint, uint32_t peer) const {
   const wl::Symmetry* sym = net_.workload ? net_.workload->symmetry() : nullptr;
   if (sym == nullptr || endpoint >= sym->endpoints() || peer >= sym->endpoints()) return peer;
-  return sym->apply(sym->inverse(sym->element_of(endpoint)), peer);
+  return sym->apply(to_representative_[endpoint], peer);
 }
 
 // Folded, a flow to dst stands for one to every image of dst; the one that reaches the

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <set>
+#include <tuple>
 #include <utility>
 #include <unordered_map>
 #include <vector>
@@ -81,6 +82,20 @@ class Fabric final : public Component {
   std::unordered_map<uint64_t, std::shared_ptr<const Footprint>> footprints_;
   std::vector<u128> link_bytes_;   // per link, bytes carried times 10^12
   std::vector<uint64_t> link_flows_;  // per link, paths of finished flows that crossed it
+  // A flow's end as an endpoint hears of it (end_due).
+  struct Notice {
+    uint32_t to, peer;
+    uint64_t message;
+    uint32_t slot;
+    uint32_t key = 0;  // the peer as seen from the endpoint
+    bool operator<(const Notice& o) const {
+      return std::tie(to, key, message) < std::tie(o.to, o.key, o.message);
+    }
+  };
+  std::vector<Notice> sent_, arrived_;  // reused by end_due
+  // Per endpoint, the element of the workload's symmetry that maps it to its representative
+  // (frame()), when the workload has one.
+  std::vector<uint32_t> to_representative_;
   std::set<std::pair<SimTime, uint32_t>> ends_;  // (end, slot) of the flows with a rate
   uint32_t wake_version_ = 0;                     // of the timer that counts
   SimTime wake_at_ = SimTime::infinity();         // its time
