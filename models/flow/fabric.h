@@ -4,11 +4,15 @@
 // one instant are solved together (end_of_instant). The flows' ends are kept in order here, and
 // one background timer wakes the fabric at the earliest (a rate change that moves it schedules
 // another and leaves the old one to pass unused); the fabric holds the run alive while flows
-// are in it (Component::hold_run), so unused timers never prolong a run. Every endpoint has one port to it, of 1 ps: a flow starts 1 ps after
-// its message is posted, the sender hears 1 ps after the last byte left, and the receiver when
-// that byte has crossed the slowest path (its links plus router.pipeline_delay per router).
+// are in it (Component::hold_run), so unused timers never prolong a run.
 //
-// It also keeps the per-link byte counts and writes every row of /links.
+// Every simulated endpoint has one port to it, of 1 ps: a flow starts 1 ps after its message
+// is posted, the sender hears 1 ps after the last byte left, and the receiver when that byte
+// has crossed the slowest path (its links plus router.pipeline_delay per router). Folded
+// (folding.h), only representatives have ports, a flow is a class of flows on link groups, and
+// its arrival goes to the representative of the destination's orbit.
+//
+// It also keeps the per-link (folded: per-group) byte counts and writes every row of /links.
 #pragma once
 
 #include <cstdint>
