@@ -2,6 +2,7 @@
 #include "models/flow/max_min.h"
 
 #include <algorithm>
+#include <limits>
 #include <queue>
 #include <stdexcept>
 #include <string>
@@ -43,6 +44,7 @@ void MaxMinSolver::set_capacity(uint64_t link, Rate capacity) {
   }
   links_[it->second].capacity = capacity;
   touch_link(it->second);
+  if (!added) settled_below_ = 0;  // a changed capacity can move any level
 }
 
 Rate MaxMinSolver::capacity(uint64_t link) const { return links_[index_of(link)].capacity; }
@@ -83,12 +85,16 @@ MaxMinSolver::FlowId MaxMinSolver::add(std::span<const LinkUse> uses) {
   }
   f.rate = 0;
   f.live = true;
+  f.fresh = true;
+  fresh_.push_back(id);
   ++live_;
   return id;
 }
 
 void MaxMinSolver::remove(FlowId id) {
   Flow& f = flows_[id];
+  // Every flow fixed below its rate keeps its rate (solve()); a flow not yet solved moved none.
+  if (!f.fresh) settled_below_ = std::min(settled_below_, f.rate);
   for (const Use& u : f.uses) {
     Link& l = links_[u.link];
     // Swap-remove, and tell the moved crossing's flow where it now is.
@@ -140,23 +146,63 @@ const std::vector<MaxMinSolver::FlowId>& MaxMinSolver::solve() {
       }
     }
   }
-  fill(links);
+  fill(links, component, settled_level());
+  for (const FlowId id : fresh_) flows_[id].fresh = false;
+  fresh_.clear();
+  settled_below_ = std::numeric_limits<Rate>::max();
   recomputed_ += component.size();
   std::sort(changed_.begin(), changed_.end());
   return changed_;
 }
 
-void MaxMinSolver::fill(const std::vector<uint32_t>& links) {
-  std::priority_queue<Share, std::vector<Share>, LaterShare> heap;
-  for (const uint32_t i : links) {
-    Link& l = links_[i];
-    l.remaining = l.capacity;
-    l.unfixed = 0;
-    for (const Crossing& c : l.crossing) l.unfixed += flows_[c.flow].uses[c.use].count;
-    if (l.unfixed > 0) heap.push({l.capacity, l.unfixed, l.id, i});
+// The level below which progressive filling runs as it did at the last solve, so every flow fixed
+// below it keeps its rate. Filling only raises a link's share (remaining / unfixed), so a link
+// cannot run full below its share with every flow on it unfixed; up to the lowest such share
+// over the links of the added flows, and up to the rate of every removed flow (its links had
+// more than that share, and now have more still), the same links run full at the same levels.
+// A changed capacity settles nothing.
+Rate MaxMinSolver::settled_level() const {
+  Rate level = settled_below_;
+  for (const FlowId id : fresh_) {
+    const Flow& f = flows_[id];
+    if (!f.live || !f.fresh) continue;
+    for (const Use& u : f.uses) {
+      const Link& l = links_[u.link];
+      uint64_t counts = 0;
+      for (const Crossing& c : l.crossing) counts += flows_[c.flow].uses[c.use].count;
+      level = std::min<Rate>(level, l.capacity / counts);
+    }
   }
+  return level;
+}
+
+void MaxMinSolver::fill(const std::vector<uint32_t>& links, const std::vector<FlowId>& component,
+                        Rate settled) {
   // A flow is fixed once its mark moves past this walk's.
   const uint32_t fixed = walk_ + 1;
+  for (const uint32_t i : links) {
+    links_[i].remaining = links_[i].capacity;
+    links_[i].unfixed = 0;
+  }
+  // Flows below the settled level keep their rates; the others are filled again.
+  for (const FlowId id : component) {
+    Flow& f = flows_[id];
+    const bool keeps = !f.fresh && f.rate < settled;
+    if (keeps) f.mark = fixed;
+    for (const Use& u : f.uses) {
+      Link& l = links_[u.link];
+      if (keeps) {
+        l.remaining -= f.rate * u.count;
+      } else {
+        l.unfixed += u.count;
+      }
+    }
+  }
+  std::priority_queue<Share, std::vector<Share>, LaterShare> heap;
+  for (const uint32_t i : links) {
+    const Link& l = links_[i];
+    if (l.unfixed > 0) heap.push({l.remaining, l.unfixed, l.id, i});
+  }
   // Fixing a flow at the current level only raises the shares of its other links, so an entry
   // is at most its link's share: one whose link has moved on is pushed again, at its share,
   // when it comes to the top, rather than at every change.

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -70,6 +71,7 @@ class MaxMinSolver {
     std::vector<Use> uses;
     Rate rate = 0;
     bool live = false;
+    bool fresh = false;  // added since the last solve
     uint32_t mark = 0;  // last component walk that reached it
   };
   struct Crossing {
@@ -88,13 +90,18 @@ class MaxMinSolver {
 
   uint32_t index_of(uint64_t link) const;
   void touch_link(uint32_t link);
-  void fill(const std::vector<uint32_t>& links);
+  Rate settled_level() const;
+  void fill(const std::vector<uint32_t>& links, const std::vector<FlowId>& component,
+            Rate settled);
 
   std::unordered_map<uint64_t, uint32_t> index_;  // global link id -> internal index
   std::vector<Link> links_;
   std::vector<Flow> flows_;
   std::vector<FlowId> free_;
   std::vector<uint32_t> dirty_links_;  // links whose flows must be recomputed
+  std::vector<FlowId> fresh_;          // flows added since the last solve
+  // Removed flows' lowest rate since the last solve (0 after a capacity change).
+  Rate settled_below_ = std::numeric_limits<Rate>::max();
   std::vector<FlowId> changed_;
   std::size_t live_ = 0;
   uint32_t walk_ = 0;
