@@ -179,16 +179,23 @@ bool LlmWorkload::folds(const Digit& d) const {
     const CommVolume& v = volumes_[row_[r]];
     const RankGroup& g = v.group;
     if (!touches(g.size, g.stride) && !touches(g.outer_size, g.outer_stride)) continue;
-    const bool exact = (g.outer_size == 1 && g.size == d.size && g.stride == d.stride) ||
-                       (g.size == 1 && g.outer_size == d.size && g.outer_stride == d.stride);
-    if (!exact || v.pattern == Pattern::kAllToAll) return false;
+    // A shift of d rotates the group's ring when d is the ring's digit, its upper part, or its
+    // outer digit (members run inner index fastest, so a shift by one of the upper part moves
+    // every position by the lower part's size: the DP ring of C x D_e members under a D_e shift).
+    // A shift of a lower part alone breaks the ring (C under a DP ring that spans C and D_e).
+    const bool upper = g.outer_size == 1 && d.stride % g.stride == 0 &&
+                       uint64_t{d.stride} * d.size == uint64_t{g.stride} * g.size;
+    const bool rotates = upper || (g.outer_size == d.size && g.outer_stride == d.stride);
+    if (!rotates || v.pattern == Pattern::kAllToAll) return false;
     if (v.pattern == Pattern::kPointToPoint) {
       if (r != kCp) return false;
       continue;
     }
     const Algorithm a = algorithm(Row(r));
     if (a != Algorithm::kRing && a != Algorithm::kBidirRing) return false;
-    if (v.bytes % (uint64_t{d.size} * (a == Algorithm::kBidirRing ? 2 : 1)) != 0) return false;
+    if (v.bytes % (uint64_t{g.members()} * (a == Algorithm::kBidirRing ? 2 : 1)) != 0) {
+      return false;  // unequal chunks: positions would send different sizes
+    }
   }
   return true;
 }

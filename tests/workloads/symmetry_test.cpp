@@ -172,11 +172,14 @@ std::vector<Case> cases() {
                Mapping::node_major({4, 2}, {2, 2}), "TP x CP"});
   v.push_back({config(small_dense(), {4, 2, 1, 1, 2, 1, 2}, bidir, bidir),
                Mapping::node_major({4, 4}, {2, 2}), "TP x CP"});
-  // C and D_e share the DP QKV and FFN rings: neither digit alone rotates them.
+  // C and D_e share the DP QKV and FFN rings, C inner: a D_e shift rotates them by C, a C shift
+  // alone does not.
   Case gpipe{config(small_dense(), {2, 2, 1, 2, 2, 1, 3}, ring, bidir), Mapping::linear(16, 16),
-             "TP"};
+             "TP x DP"};
   gpipe.config.schedule = Schedule::kGPipe;
   v.push_back(std::move(gpipe));
+  v.push_back({config(small_dense(), {2, 2, 1, 4, 2, 1, 2}, bidir, ring),
+               Mapping::node_major({8, 4}, {2, 2}), "TP x DP"});
   v.push_back({config(small_dense(), {2, 1, 1, 4, 4, 1, 3}, bidir, ring),
                Mapping::node_major({8, 4}, {4, 2}), "TP x DP"});
   v.push_back(
@@ -201,7 +204,7 @@ TEST(LlmSymmetry, EveryElementMapsEveryProgramOntoItsImage) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 4 + 16 + 4 + 8 + 2 + 8 + 4 + 2);
+  EXPECT_EQ(checked, 4 + 16 + 4 + 8 + 4 + 8 + 8 + 4 + 2);
 }
 
 TEST(LlmSymmetry, TheComparisonCatchesWhatIsNotEquivariant) {
@@ -209,7 +212,7 @@ TEST(LlmSymmetry, TheComparisonCatchesWhatIsNotEquivariant) {
   const LlmWorkload w(config(small_dense(), {2, 2, 1, 2, 2, 1, 2}, ring, ring),
                       Mapping::linear(16, 16));
   const std::vector<uint32_t> all = all_endpoints(16);
-  ASSERT_EQ(names(w.symmetry()), "TP");
+  ASSERT_EQ(names(w.symmetry()), "TP x DP");
   // Without relabelling the peers, e's and g(e)'s programs differ.
   EXPECT_NE(equivariance_failure(w, *w.symmetry(), 1, all, false), "");
   // The C digit alone does not rotate the DP QKV ring of C x D_e members.
