@@ -15,10 +15,10 @@
 //
 // The workload offers its symmetry; a network is often symmetric under part of it only (a ring
 // of nodes that spans several leaf switches: shifting it by one node moves a pair from inside a
-// leaf to across the spine). So each of its digits is tried alone with shifts by 1, 2, 4, ...
-// positions (a coarser digit: the subgroup of shifts by k), the finest that passes is kept, and
-// the kept digits are checked together, the last dropped until they pass. If none passes, the
-// model runs unfolded and the report says why.
+// leaf to across the spine). So each of its digits is tried alone with shifts by k positions for
+// every k dividing its size, smallest first (a coarser digit: the subgroup of shifts by k), the
+// finest that passes is kept, and the kept digits are checked together, the last dropped until
+// they pass. If none passes, the model runs unfolded and the report says why.
 #pragma once
 
 #include <cstdint>
