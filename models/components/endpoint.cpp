@@ -25,7 +25,8 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
       flows_(&ctx.stats->table("flows")),
       endpoints_(&ctx.stats->table("endpoints")),
       totals_(&ctx.stats->table("network_totals")),
-      queue_samples_(&ctx.stats->table("queue_samples")) {
+      queue_samples_(&ctx.stats->table("queue_samples")),
+      fault_log_(net, ctx, id) {
   std::vector<PortSpec> ports;
   net.topology->ports(id, ports);
   injectors_.resize(ports.size());
@@ -111,6 +112,10 @@ void Endpoint::handle(const Event& e) {
 void Endpoint::generate() {
   const SimTime now = this->now();
   const uint32_t packets = net_.traffic.message_packets;
+  if (net_.faults != nullptr && !net_.faults->component_up(id(), now)) {
+    schedule_next_message();  // a failed endpoint creates no traffic
+    return;
+  }
   if (queued_packets_ + packets > net_.traffic.source_queue_limit) {
     not_offered_ += packets;
     // At once, not at finish: whether the run is unstable is asked while it runs.
@@ -167,6 +172,14 @@ void Endpoint::try_inject() {
         wake = std::min(wake, injectors_[port].free);
         continue;
       }
+      // A failed link holds what waits for it until it is back.
+      if (const Faults* f = net_.faults) {
+        const uint64_t link = net_.topology->first_link(id()) + port;
+        if (!f->link_up(link, now)) {
+          wake = std::min(wake, f->next_change(link, now));
+          continue;
+        }
+      }
       // Messages in progress take turns, so one blocked by credits does not hold up the rest.
       for (uint32_t j = 0; j < active_.size() && !sent; ++j) {
         sent =
@@ -205,8 +218,15 @@ bool Endpoint::inject_packet(uint32_t port, uint32_t slot, SimTime now) {
     if (net_.in_window(m.created)) p.flags |= Packet::kMeasured;
     const SimTime ser = inj.per_flit * flits;
     p.stream_ps = static_cast<int32_t>(ser.count_ps());
-    send(static_cast<PortId>(port), kPacketArrival, p, inj.pipeline);
-    credits(static_cast<PortId>(port), vc) -= flits;
+    const uint64_t link = net_.topology->first_link(id()) + port;
+    if (net_.faults != nullptr &&
+        !net_.faults->link_up_throughout(link, now, now + this->port(port).latency + inj.pipeline)) {
+      fault_log_.drop(now, link, p);  // the link fails before the head is across
+      ++inj.dropped;
+    } else {
+      send(static_cast<PortId>(port), kPacketArrival, p, inj.pipeline);
+      credits(static_cast<PortId>(port), vc) -= flits;
+    }
     inj.free = now + ser;
     inj.next_vc = static_cast<uint8_t>((vc + 1) % vcs_);
     inj.stats.record(net_, now, now + ser, flits);
@@ -295,7 +315,9 @@ void Endpoint::finish() {
         net_.topology->first_link(id()) + p,
         {uint64_t{id()}, uint64_t{p}, uint64_t{link.peer}, uint64_t{link.peer_port},
          uint64_t{link.link_class}, s.packets, s.flits, s.flits * net_.router.flit_bytes,
-         s.busy.count_ps(), static_cast<double>(s.busy.count_ps()) / window, s.stall.count_ps()});
+         s.busy.count_ps(), static_cast<double>(s.busy.count_ps()) / window, s.stall.count_ps(),
+         injectors_[p].dropped, fault_log_.down_ps(net_.topology->first_link(id()) + p, now())});
+    fault_log_.offer_actions(net_.topology->first_link(id()) + p);
   }
   endpoints_->add_row(index_, {messages_, injected_, received_, flits_offered_, flits_accepted_,
                                measured_delivered_, latency_sum_, max_queue_, not_offered_});
@@ -344,7 +366,7 @@ void Endpoint::serialize(StateArchive& ar) {
   ar & next_message_;
   for (Injector& inj : injectors_) {
     ar & inj.free & inj.next_vc & inj.stats.packets & inj.stats.flits & inj.stats.busy &
-        inj.stats.stall;
+        inj.stats.stall & inj.dropped;
   }
   uint64_t credit_count = credits_.size();
   ar & credit_count;
@@ -375,7 +397,7 @@ void Endpoint::serialize(StateArchive& ar) {
   ar & messages_ & injected_ & received_ & flits_offered_ & flits_accepted_ & measured_created_ &
       measured_delivered_ & latency_sum_ & network_latency_sum_ & hops_sum_ & max_queue_ &
       flows_recorded_;
-  ar & not_offered_;
+  ar & not_offered_ & fault_log_.seq();
 }
 
 }  // namespace hx::net

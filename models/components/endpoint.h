@@ -16,6 +16,7 @@
 #include "core/model.h"
 #include "core/rng.h"
 #include "core/stats.h"
+#include "models/network/fault_log.h"
 #include "models/network/network_context.h"
 #include "models/components/program_runner.h"
 #include "models/components/ring_queue.h"
@@ -55,6 +56,7 @@ class Endpoint final : public Component, private ProgramHost {
     bool peer_counts_credits = false;  // the peer counts what we return (element.h)
     uint8_t next_vc = 0;
     LinkStats stats;
+    uint64_t dropped = 0;  // packets lost on the link to faults
   };
   struct Partial {  // a multi-packet message being received
     SimTime created;
@@ -134,6 +136,7 @@ class Endpoint final : public Component, private ProgramHost {
   // stop_unstable, the queue_samples table, taken in observe): synthetic traffic only.
   uint64_t not_offered_ = 0;  // packets refused at the limit
   Table* queue_samples_;
+  FaultLog fault_log_;
 };
 
 }  // namespace hx::net

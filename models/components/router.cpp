@@ -38,6 +38,7 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
       requests_(net.scratch.requests),
       grant_(net.scratch.grant),
       rng_(ctx.seed, id, static_cast<uint64_t>(RngPurpose::kRouting)),
+      fault_log_(net, ctx, id),
       links_(&ctx.stats->table("links")),
       totals_(&ctx.stats->table("network_totals")) {
   std::vector<PortSpec> ports;
@@ -54,11 +55,56 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
     outputs_[p].peer_pipeline = peer.has_pipeline;
     outputs_[p].per_flit = net.per_flit[ports[p].link_class];
   }
+  // Only a router that fails or has a failing link checks the schedule on its paths.
+  if (const Faults* f = net.faults) {
+    bool affected = f->component_ever_down(id);
+    for (std::size_t p = 0; p < n && !affected; ++p) {
+      affected = f->link_ever_down(net.topology->first_link(id) + p);
+    }
+    if (affected) faults_ = f;
+  }
+}
+
+void Router::setup() {
+  if (faults_ == nullptr) return;
+  for (const SimTime at : faults_->component_changes(id())) {
+    schedule_background(at - now(), kFaultChange, uint8_t{0});
+  }
+}
+
+bool Router::link_up(uint64_t link) const {
+  return net_.faults == nullptr || net_.faults->link_up(link, now());
+}
+
+// Failed, the router loses every packet in its buffers; their space is returned upstream as
+// if they had left (credits are not lost: docs/FAULTS.md).
+void Router::on_fault_change() {
+  if (faults_->component_up(id(), now())) return;
+  const SimTime now = this->now();
+  for (PortId in = 0; in < ports_; ++in) {
+    const PortLink& link = port(in);
+    const uint64_t in_link = net_.topology->first_link(link.peer) + link.peer_port;
+    for (uint8_t vc = 0; vc < vcs_; ++vc) {
+      while (!queue(in, vc).empty()) drop_head(in, vc, in_link, now);
+    }
+  }
+}
+
+void Router::drop_head(PortId in, uint8_t vc, uint64_t link, SimTime now) {
+  RingQueue<Waiting>& q = queue(in, vc);
+  const Waiting w = q.front();
+  q.pop_front();
+  if (q.empty()) state_.clear_busy(in, vc);
+  --held_;
+  fault_log_.drop(now, link, w.packet);
+  const uint64_t first = net_.topology->first_link(id());
+  if (link >= first && link < first + ports_) ++outputs_[link - first].dropped;
+  send(in, kCreditArrival, Credit{w.packet.flits, vc}, std::max(SimTime::zero(), w.tail - now));
 }
 
 bool Router::knows_event(uint16_t kind) const {
   return kind == kPacketArrival || kind == kCreditArrival || kind == kAllocate ||
-         kind == kWatchdog;
+         kind == kWatchdog || (kind == kFaultChange && faults_ != nullptr);
 }
 
 void Router::handle(const Event& e) {
@@ -77,6 +123,9 @@ void Router::handle(const Event& e) {
       break;
     case kWatchdog:
       check_watchdog();
+      break;
+    case kFaultChange:
+      on_fault_change();
       break;
     default:
       throw std::logic_error("router " + std::to_string(index_) + ": event of unknown kind " +
@@ -191,12 +240,32 @@ void Router::request_allocation(SimTime at) {
 // The routing sees VC classes: with more VCs than it needs, physical VC v belongs to class
 // v % classes, so the router spreads each class over several buffers (fewer head-of-line
 // blocks) and the routing's deadlock argument carries over unchanged.
-void Router::route(PortId in, Packet& packet) {
+bool Router::route(PortId in, Packet& packet, uint64_t& dead) {
   const uint8_t physical = packet.vc;
   packet.vc = static_cast<uint8_t>(physical % classes_);
   candidates_.clear();
   net_.routing->route(index_, in, packet, candidates_);
+  bool routable = true;
+  if (faults_ != nullptr && !candidates_.empty()) {
+    dead = net_.topology->first_link(id()) + candidates_[0].port;
+    if (!keep_live_candidates()) {
+      net_.routing->route_around(index_, in, packet, *this, candidates_);
+      routable = keep_live_candidates();
+    }
+  }
   packet.vc = physical;
+  return routable;
+}
+
+// Removes the candidates on failed links; false if none is left.
+bool Router::keep_live_candidates() {
+  const Candidates all = candidates_;
+  candidates_.clear();
+  const uint64_t first = net_.topology->first_link(id());
+  for (const Candidate& c : all) {
+    if (faults_->link_up(first + c.port, now())) candidates_.add(c.port, c.vc, c.escape, c.penalty);
+  }
+  return !candidates_.empty();
 }
 
 bool Router::select(uint16_t flits, SimTime now, SimTime& wake, Candidate& best,
@@ -281,6 +350,7 @@ void Router::allocate() {
   for (;;) {
     requests_.clear();
     wake = kNever;
+    bool dropped = false;  // a head with no live way on was lost: look again at its VC
     for (std::size_t word = 0; word < busy_words; ++word) {
       for (uint64_t busy = state_.busy_word(word); busy != 0; busy &= busy - 1) {
         const auto bit = static_cast<unsigned>(__builtin_ctzll(busy));
@@ -304,7 +374,12 @@ void Router::allocate() {
             wake = std::min(wake, head.blocked_until);
             continue;
           }
-          route(in, head.packet);
+          uint64_t dead = 0;
+          if (!route(in, head.packet, dead)) {
+            drop_head(in, vc, dead, now);
+            dropped = true;
+            continue;
+          }
           Candidate best;
           if (select(head.packet.flits, now, wake, best, head.blocked_until)) {
             requests_.push_back({in, vc, best});
@@ -315,7 +390,10 @@ void Router::allocate() {
         }
       }
     }
-    if (requests_.empty()) break;
+    if (requests_.empty()) {
+      if (dropped) continue;
+      break;
+    }
 
     // Output arbitration: the requesting input first at or after the output's pointer.
     for (std::size_t i = 0; i < requests_.size(); ++i) {
@@ -345,7 +423,7 @@ void Router::allocate() {
     for (const Request& r : requests_) grant_[r.candidate.port] = -1;
     // Without losers another round finds nothing new: granted inputs are busy now, and every
     // other head's obstacle is already in `wake`.
-    if (granted == requests_.size()) break;
+    if (granted == requests_.size() && !dropped) break;
   }
   // Endpoint credits have no arrival event to trigger the allocation they unblock.
   if (!returns_.empty()) wake = std::min(wake, earliest_awaited_return());
@@ -381,6 +459,17 @@ void Router::forward(const Request& r, SimTime now) {
   // arriving) leaves it free for other VCs' packets in the meantime, as flit interleaving does.
   input.free = now + outputs_[r.input].per_flit * flits;
   input.next_vc = static_cast<uint8_t>((r.vc + 1) % vcs_);
+  const SimTime pipeline = out.peer_pipeline ? net_.router.pipeline : SimTime::zero();
+  if (faults_ != nullptr) {
+    // The schedule is known: a link that fails before the head is across loses the packet.
+    const uint64_t link = net_.topology->first_link(id()) + r.candidate.port;
+    if (!faults_->link_up_throughout(link, now, now + port(r.candidate.port).latency + pipeline)) {
+      fault_log_.drop(now, link, w.packet);
+      ++out.dropped;
+      send(r.input, kCreditArrival, Credit{flits, w.packet.vc}, tail_out - now);
+      return;
+    }
+  }
   credits(r.candidate.port, r.candidate.vc) -= flits;
 
   Packet& p = w.packet;  // leaves in place, as the next hop sees it
@@ -388,7 +477,6 @@ void Router::forward(const Request& r, SimTime now) {
   p.vc = r.candidate.vc;
   p.stream_ps = static_cast<int32_t>((tail_out - now).count_ps());
   if (!out.to_endpoint) ++p.hops;
-  const SimTime pipeline = out.peer_pipeline ? net_.router.pipeline : SimTime::zero();
   send(r.candidate.port, kPacketArrival, p, pipeline);
   if (out.counts_returns) {
     // The peer frees the space when the tail is in; the credit then crosses the link back.
@@ -481,7 +569,9 @@ void Router::finish() {
                      uint64_t{link.link_class}, out.stats.packets, out.stats.flits,
                      out.stats.flits * net_.router.flit_bytes, out.stats.busy.count_ps(),
                      static_cast<double>(out.stats.busy.count_ps()) / window,
-                     out.stats.stall.count_ps()});
+                     out.stats.stall.count_ps(), out.dropped,
+                     fault_log_.down_ps(net_.topology->first_link(id()) + p, now())});
+    fault_log_.offer_actions(net_.topology->first_link(id()) + p);
   }
   totals_->add_to(0, totals::kPacketsBuffered, uint64_t{held_});
   totals_->add_to(0, totals::kLinkSent, sent_);
@@ -494,11 +584,12 @@ void Router::serialize(StateArchive& ar) {
   for (auto& q : queues_) serialize_queue(ar, q);
   for (Output& out : outputs_) {
     ar & out.stall_since & out.next_input & out.credit_waiter & out.stats.packets &
-        out.stats.flits & out.stats.busy & out.stats.stall;
+        out.stats.flits & out.stats.busy & out.stats.stall & out.dropped;
   }
   serialize_items(ar, pending_allocations_);
   serialize_items(ar, returns_);
-  ar & held_ & last_move_ & loaded_since_ & watchdog_armed_ & received_ & sent_;
+  ar & held_ & last_move_ & loaded_since_ & watchdog_armed_ & received_ & sent_ &
+      fault_log_.seq();
 }
 
 }  // namespace hx::net

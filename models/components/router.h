@@ -14,18 +14,20 @@
 #include "core/model.h"
 #include "core/rng.h"
 #include "core/stats.h"
+#include "models/network/fault_log.h"
 #include "models/network/network_context.h"
 #include "models/components/port_state.h"
 #include "models/components/ring_queue.h"
 
 namespace hx::net {
 
-class Router final : public Component, private PortLoad {
+class Router final : public Component, private RouterView {
  public:
   Router(ComponentId id, uint32_t index, const NetworkContext& net, const BuildContext& ctx);
   Router(const Router&) = delete;
   Router& operator=(const Router&) = delete;
 
+  void setup() override;
   void handle(const Event& e) override;
   void prefetch(const Event& e) const override;
   void end_of_instant() override { allocate(); }
@@ -59,6 +61,7 @@ class Router final : public Component, private PortLoad {
     // allocation this output's credits triggered: only then can a credit unblock something.
     bool credit_waiter = false;
     LinkStats stats;
+    uint64_t dropped = 0;  // packets lost on this link to faults
   };
   // Credits on their way back from a peer that sinks at link rate (an endpoint), which frees a
   // packet's space when the tail is in: the router knows at sending when the credit will arrive
@@ -71,10 +74,16 @@ class Router final : public Component, private PortLoad {
   };
 
   void on_packet(PortId port, const Packet& packet);
+  /// The router itself fails or comes back (faults.h): failed, it loses what it holds.
+  void on_fault_change();
+  /// Loses the head of (in, vc) for want of link `link`.
+  void drop_head(PortId in, uint8_t vc, uint64_t link, SimTime now);
   void on_credit(PortId port, const Credit& credit);
   void allocate();
-  /// Fills candidates_ for `packet` arriving on `in`.
-  void route(PortId in, Packet& packet);
+  /// Fills candidates_ for `packet` arriving on `in`. With faults, only live links: false when
+  /// none is left, with `dead` the link of the routing's first choice.
+  bool route(PortId in, Packet& packet, uint64_t& dead);
+  bool keep_live_candidates();
   /// The candidate (port, physical VC) that can leave now with the most downstream credits;
   /// false if none. Lowers `wake` to when a busy candidate output frees; marks credit stalls.
   /// Sets `blocked_until` to when the first candidate output frees if all were busy, else 0.
@@ -89,6 +98,7 @@ class Router final : public Component, private PortLoad {
   void check_watchdog();
   std::string blocked_report() const;
   uint32_t load(PortId port) const override;
+  bool link_up(uint64_t link) const override;
   uint32_t& credits(PortId port, uint8_t vc) { return state_.credits(port, vc); }
   uint32_t credits(PortId port, uint8_t vc) const { return state_.credits(port, vc); }
   RingQueue<Waiting>& queue(PortId port, uint8_t vc) { return queues_[port * vcs_ + vc]; }
@@ -120,6 +130,9 @@ class Router final : public Component, private PortLoad {
   std::vector<Request>& requests_;
   std::vector<int32_t>& grant_;
   Rng rng_;  // the hot state ends here
+  // Faults (faults.h): nullptr unless the router or a link at one of its ports ever fails.
+  const Faults* faults_ = nullptr;
+  FaultLog fault_log_;
   Table* links_;
   Table* totals_;
 };

@@ -273,7 +273,7 @@ void Fabric::finish() {
           links_->add_row(t.first_link(c) + p, {uint64_t{c}, uint64_t{p}, uint64_t{ports[p].peer},
                                  uint64_t{ports[p].peer_port}, uint64_t{ports[p].link_class},
                                  uint64_t{0}, uint64_t{0}, uint64_t{0}, int64_t{0}, 0.0,
-                                 int64_t{0}});
+                                 int64_t{0}, uint64_t{0}, int64_t{0}});
           continue;
         }
         link = group;
@@ -285,7 +285,8 @@ void Fabric::finish() {
       links_->add_row(t.first_link(c) + p, {uint64_t{c}, uint64_t{p}, uint64_t{ports[p].peer},
                              uint64_t{ports[p].peer_port}, uint64_t{ports[p].link_class},
                              link_flows_[link], flits, bytes, busy,
-                             window > 0 ? static_cast<double>(busy) / window : 0.0, int64_t{0}});
+                             window > 0 ? static_cast<double>(busy) / window : 0.0, int64_t{0},
+                             uint64_t{0}, int64_t{0}});
     }
   }
 }

@@ -22,6 +22,8 @@ class Folding;  // models/flow/folding.h
 
 namespace hx::net {
 
+class Faults;  // faults.h
+
 /// Event kinds of the network components.
 enum EventKind : uint16_t {
   kPacketArrival = 1,  // payload Packet: a head flit arrives, at a router once it has
@@ -34,6 +36,7 @@ enum EventKind : uint16_t {
   kStopInjection,      // endpoint: the drain limit is over; drop the source queue
   kOpDone,             // endpoint, payload uint32_t: a program op's time is up
   kMessageDone,        // endpoint, payload MessageDone: a message's last tail has arrived
+  kFaultChange,        // router, endpoint: a link or the component itself fails or comes back
 };
 
 struct Credit {
@@ -68,6 +71,7 @@ struct NetworkContext {
   const TrafficPattern* pattern = nullptr;  // synthetic traffic, or
   const wl::Workload* workload = nullptr;   // message-DAG programs (then pattern is unused)
   const flow::Folding* folding = nullptr;   // flow level: one endpoint per orbit, or nullptr
+  const Faults* faults = nullptr;           // the fault schedule, or nullptr when there is none
   std::vector<SwitchingElement> elements;   // what components can be built as
   RouterConfig router;
   TrafficConfig traffic;

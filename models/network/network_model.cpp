@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/error.h"
+#include "models/network/faults.h"
 #include "models/network/network_context.h"
 #include "models/network/network_stats.h"
 #include "models/components/program_runner.h"
@@ -66,8 +67,18 @@ class BuiltNetworkModel final : public NetworkModel {
     net_.window_end = net_.window_begin + net_.traffic.measure;
 
     workload_ = make_workload(params.section("workload"), params.section("llm"), net_, files);
+    faults_ = Faults::build(params.section("faults"), t,
+                            static_cast<uint64_t>(params.sim->integer("seed")),
+                            params.sim->time("end_time"));
+    if (!faults_.empty()) net_.faults = &faults_;
     flow_level_ = params.sim->text("fidelity") == "flow";
-    if (flow_level_ && params.sim->text("fold") == "auto") fold(t, r);
+    if (flow_level_ && params.sim->text("fold") == "auto") {
+      if (faults_.empty()) {
+        fold(t, r);
+      } else {
+        fold_note_ = "faults break the symmetry folding needs";
+      }
+    }
     // The fabric has a port per simulated endpoint, and ports are numbered in 16 bits.
     if (flow_level_ && simulated_endpoints() > std::numeric_limits<PortId>::max()) {
       throw InputError("sim.fidelity = \"flow\": " + std::to_string(simulated_endpoints()) +
@@ -158,7 +169,8 @@ class BuiltNetworkModel final : public NetworkModel {
     if (const auto port = fabric_port(node.index)) out.push_back({fabric(), *port, latency, 0});
   }
   std::vector<TableSpec> tables() const override {
-    std::vector<TableSpec> tables = network_tables(topology(), net_.traffic.histogram_bins);
+    std::vector<TableSpec> tables =
+        network_tables(topology(), net_.traffic.histogram_bins, faults_.actions().size());
     if (workload_) {
       for (TableSpec& t : workload_tables(*workload_)) tables.push_back(std::move(t));
     }
@@ -231,10 +243,15 @@ class BuiltNetworkModel final : public NetworkModel {
     return {std::move(warning)};
   }
   std::vector<std::pair<std::string, std::string>> texts() const override {
-    if (!workload_) return {};
+    std::vector<std::pair<std::string, std::string>> out;
+    std::string elements;
+    for (const FaultAction& a : faults_.actions()) elements += a.element + "\n";
+    out.emplace_back("/fault_elements", elements);
+    if (!workload_) return out;
     std::string names;
     for (const wl::OpGroup& g : workload_->groups()) names += g.name + "\n";
-    return {{"/workload_group_names", names}};
+    out.emplace_back("/workload_group_names", names);
+    return out;
   }
 
  private:
@@ -243,6 +260,7 @@ class BuiltNetworkModel final : public NetworkModel {
   std::unique_ptr<wl::Workload> workload_;
   bool flow_level_ = false;  // sim.fidelity = flow
   std::unique_ptr<const flow::Folding> folding_;
+  Faults faults_;  // the schedule; net_.faults points here unless it is empty
   std::string fold_note_ = "sim.fold = \"off\"";  // why there is no folding
   NetworkContext net_;
 };
@@ -282,7 +300,7 @@ std::vector<TableSpec> table_descriptions() {
    private:
     std::vector<wl::OpGroup> groups_;
   };
-  std::vector<TableSpec> tables = network_tables(Empty(), 1);
+  std::vector<TableSpec> tables = network_tables(Empty(), 1, 0);
   for (TableSpec& t : workload_tables(NoWork())) {
     t.help += " (workload runs only)";
     tables.push_back(std::move(t));
@@ -305,7 +323,8 @@ void register_network_family(Registry& registry, TopologyFamily family,
   info.extra_sections = {{"router", router_params()},
                          {"traffic", traffic_params()},
                          {"workload", workload_params()},
-                         {"llm", wl::llm_params()}};
+                         {"llm", wl::llm_params()},
+                         {"faults", fault_params()}};
   info.tables = table_descriptions();
   info.make = [family, files](const ModelParams& params) -> std::unique_ptr<Model> {
     return std::make_unique<BuiltNetworkModel>(family.make(params.section(family.name)), params,

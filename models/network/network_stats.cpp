@@ -8,7 +8,8 @@
 
 namespace hx::net {
 
-std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogram_bins) {
+std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogram_bins,
+                                      uint64_t fault_actions) {
   using T = ColumnType;
   TableSpec links{
       "links",
@@ -27,6 +28,10 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
           {"utilisation", T::kF64, "1", "busy_ps / window"},
           {"credit_stall_ps", T::kI64, "ps",
            "time a ready packet waited at the free link for downstream credits, in the window"},
+          {"packets_dropped", T::kU64, "1",
+           "packets lost on the link over the whole run: on it when it failed, or with it "
+           "failed as their only way on (docs/FAULTS.md)"},
+          {"down_ps", T::kI64, "ps", "time the link was failed, within the run"},
       }};
   TableSpec flows{"flows",
                   "flow",
@@ -79,6 +84,8 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
       {"hops_sum", T::kU64, "1", "their router-to-router hops, summed"},
       {"senders", T::kU64, "1", "endpoints that send under the pattern"},
       {"packets_not_offered", T::kU64, "1", "packets refused at a full source queue"},
+      {"packets_dropped", T::kU64, "1",
+       "packets lost to faults: on a link or in a router that failed, or with no live way on"},
   };
   TableSpec totals{
       "network_totals",   "row", "run totals (one row, summed over ranks)", total_columns,
@@ -100,7 +107,36 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
        {"queued_packets", T::kU64, "1", "packets in their source queues"}},
       TableKind::kSummed,
       kQueueSamples};
-  return {links, flows, endpoints, totals, histogram, queue_samples};
+  TableSpec faults{
+      "faults",
+      "action",
+      "one row per action of the fault schedule, in time order (docs/FAULTS.md); the element "
+      "each names is line `action` of /fault_elements",
+      {{"time_ps", T::kI64, "ps", "when it applies", Reduce::kMax},
+       {"fail", T::kU64, "1", "1: a failure, 0: a repair", Reduce::kMax},
+       {"links", T::kU64, "1", "directed links it takes down or brings back", Reduce::kMax},
+       {"packets_dropped", T::kU64, "1",
+        "packets lost to the links or components this action took down"}},
+      TableKind::kSummed,
+      fault_actions};
+  TableSpec drops{"drops",
+                  "drop",
+                  "one row per packet lost to a fault, ordered by the component that lost it "
+                  "then time",
+                  {
+                      {"time_ps", T::kI64, "ps", "when it was lost"},
+                      {"link", T::kU64, "1", "the /links row of the link it was lost on or "
+                                             "for, or the link it arrived on (in a failed "
+                                             "router's buffer)"},
+                      {"src", T::kU64, "1", "source endpoint"},
+                      {"dst", T::kU64, "1", "destination endpoint"},
+                      {"message", T::kU64, "1", "the source's message number"},
+                      {"flits", T::kU64, "1", "the packet's flits"},
+                      {"action", T::kU64, "1", "the /faults row that caused it"},
+                  },
+                  TableKind::kPerOwner,
+                  topology.num_components()};
+  return {links, flows, endpoints, totals, histogram, queue_samples, faults, drops};
 }
 
 namespace {
@@ -223,6 +259,8 @@ std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const To
       {"link_classes", classes, "", "names of /links/link_class values"},
       {"packets_not_offered", total(totals::kPacketsNotOffered), "1",
        "refused at a full source queue (traffic.source_queue_limit)"},
+      {"packets_dropped", total(totals::kPacketsDropped), "1",
+       "lost to faults (docs/FAULTS.md; one row each in /drops)"},
       {"queue_growth_packets", growth, "1",
        "source queues summed: mean of the later half of queue_samples less the earlier half's"},
       {"unstable", uint64_t{unstable ? 1u : 0u}, "1",

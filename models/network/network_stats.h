@@ -31,6 +31,7 @@ enum : std::size_t {
   kHopsSum,
   kSenders,  // endpoints that send under the pattern
   kPacketsNotOffered,  // refused at a full source queue (traffic.source_queue_limit)
+  kPacketsDropped,     // lost to faults (faults.h)
   kCount
 };
 }  // namespace totals
@@ -52,7 +53,9 @@ SimTime queue_sample_time(SimTime window_begin, SimTime window_end, uint32_t k);
 /// ending a sweep point early.
 bool queues_unstable(const StatsRegistry& stats, std::size_t taken);
 
-std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogram_bins);
+/// `fault_actions`: rows of /faults (the schedule's actions).
+std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogram_bins,
+                                      uint64_t fault_actions);
 
 /// The /summary values of a network run, from the reduced tables.
 std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const Topology& topology,

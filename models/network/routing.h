@@ -55,12 +55,16 @@ class Candidates {
   bool detours_ = false;
 };
 
-/// What the packet's first router knows when it makes a source decision (UGAL-L): the load of
-/// each of its output ports in flits (queued there plus held in the downstream buffers).
-class PortLoad {
+/// What a router knows when the routing asks: the load of each of its output ports in flits
+/// (queued there plus held in the downstream buffers; for UGAL-L's source decision), and which
+/// links carry traffic now (faults.h: the schedule is the same on every rank, so any link's
+/// state is known at every router at the same instant).
+class RouterView {
  public:
-  virtual ~PortLoad() = default;
+  virtual ~RouterView() = default;
   virtual uint32_t load(PortId port) const = 0;
+  /// Directed link `link` (Topology::first_link numbering) carries traffic now.
+  virtual bool link_up(uint64_t /*link*/) const { return true; }
 };
 
 class Routing {
@@ -74,7 +78,7 @@ class Routing {
 
   /// At the packet's first router, before its first route(): source decisions such as the
   /// Valiant intermediate or UGAL's minimal/non-minimal choice. Default: none.
-  virtual void start(uint32_t /*router*/, const PortLoad& /*load*/, Rng& /*rng*/,
+  virtual void start(uint32_t /*router*/, const RouterView& /*view*/, Rng& /*rng*/,
                      Packet& /*packet*/) const {}
   /// Every packet state start() can produce at `router` (for `hxsim verify`). Default: {packet}.
   virtual void start_states(uint32_t router, const Packet& packet, std::vector<Packet>& out) const;
@@ -84,6 +88,13 @@ class Routing {
   /// waits, and it may update the packet's routing fields (phase, flags) from the router alone.
   /// At the destination's router the candidates are the ports to the destination endpoint.
   virtual void route(uint32_t router, PortId in_port, Packet& packet, Candidates& out) const = 0;
+
+  /// When every candidate route() gave is on a failed link: the routing's documented fallback
+  /// (e.g. the Dragonfly's Valiant detour around a failed global link), which may update the
+  /// packet's routing fields so that later route() calls follow it. The router keeps the live
+  /// candidates and drops the packet if none is left. Default: no fallback.
+  virtual void route_around(uint32_t /*router*/, PortId /*in_port*/, Packet& /*packet*/,
+                            const RouterView& /*view*/, Candidates& /*out*/) const {}
 };
 
 }  // namespace hx::net

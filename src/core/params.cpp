@@ -161,6 +161,7 @@ void resolve_value(ParamSet& set, const ParamSpec& spec, const ConfigValue& v,
     Config fields;
     for (const auto& [field, value] : item.fields) fields.set(name + "." + field, value);
     tables.push_back(resolve_section(fields, name, spec.elements, cycle_time));
+    tables.back().set_origin(item.origin);
     text += inline_table(tables.back());
   }
   if (spec.type == ParamType::kList) {

@@ -71,6 +71,10 @@ class ParamSet {
   explicit ParamSet(std::string section) : section_(std::move(section)) {}
 
   const std::string& section() const { return section_; }
+  /// Where the section was given ("file.toml:12"), for a table of a kTables parameter whose
+  /// items the model checks further; empty otherwise.
+  const std::string& origin() const { return origin_; }
+  void set_origin(std::string origin) { origin_ = std::move(origin); }
   int64_t integer(const std::string& name) const;
   double real(const std::string& name) const;
   bool flag(const std::string& name) const;
@@ -98,6 +102,7 @@ class ParamSet {
   const ParamValue& get(const std::string& name) const;
   void set_canonical(const std::string& name, std::string text);
   std::string section_;
+  std::string origin_;
   std::map<std::string, ParamValue> values_;
   std::map<std::string, std::vector<ParamValue>> lists_;
   std::map<std::string, std::vector<ParamSet>> tables_;

@@ -76,7 +76,7 @@ std::vector<std::pair<uint16_t, uint8_t>> only_path(const Network& net, uint32_t
   return path;
 }
 
-class FakeLoad final : public PortLoad {
+class FakeLoad final : public RouterView {
  public:
   std::map<PortId, uint32_t> loads;
   uint32_t others = 0;

@@ -382,7 +382,7 @@ TEST(SwitchlessDragonfly, LowerOnlyMisroutesThroughValidLowerWGroups) {
       3);
 }
 
-class LoadOn final : public PortLoad {
+class LoadOn final : public RouterView {
  public:
   explicit LoadOn(PortId port) : port_(port) {}
   uint32_t load(PortId port) const override { return port == port_ ? 100 : 0; }

@@ -58,6 +58,12 @@ struct Shape {
   uint32_t router_ports(uint32_t local) const { return p + a - 1 + slots(local); }
   // Directed links of one group: its routers' ports plus one per terminal.
   uint64_t links_per_group() const { return uint64_t{a} * (2 * p + a - 1) + (g - 1); }
+  // The id of the link leaving port 0 of a router.
+  uint64_t first_link(uint32_t router) const {
+    const uint32_t local = local_of(router);
+    return group_of(router) * links_per_group() + uint64_t{local} * (2 * p + a - 1) +
+           slots_before(local);
+  }
 
   PortId local_port(uint32_t from_local, uint32_t to_local) const {
     return static_cast<PortId>(p + (to_local < from_local ? to_local : to_local - 1));
@@ -130,10 +136,8 @@ class DragonflyTopology final : public ConcentratedTopology {
 
   uint64_t first_link(ComponentId id) const override {
     const uint32_t router = id / (s_.p + 1), slot = id % (s_.p + 1);
-    const uint32_t local = s_.local_of(router);
-    const uint64_t base = s_.group_of(router) * s_.links_per_group() +
-                          uint64_t{local} * (2 * s_.p + s_.a - 1) + s_.slots_before(local);
-    return slot == 0 ? base : base + s_.router_ports(local) + slot - 1;
+    const uint64_t base = s_.first_link(router);
+    return slot == 0 ? base : base + s_.router_ports(s_.local_of(router)) + slot - 1;
   }
   uint64_t num_links() const override { return s_.g * s_.links_per_group(); }
 
@@ -183,6 +187,12 @@ enum class Algorithm { kMinimal, kValiant, kUgalL };
 //
 // UGAL-L decides at the source router with one random Valiant candidate: Valiant when
 // load(minimal port) * minimal hops > load(Valiant port) * Valiant hops + ugal_threshold.
+//
+// Around a failed link (route_around, docs/FAULTS.md): a packet that has crossed no global link
+// yet and finds its next hop failed leaves through a live global link of the router it is at,
+// to that link's group as its (new) Valiant intermediate: the VCs stay those of a Valiant path
+// (valiant and ugal_l only; minimal has no VC for the second global hop). Packets past their
+// first global link have no fallback.
 class DragonflyRouting final : public Routing {
  public:
   DragonflyRouting(const Shape& shape, Algorithm algorithm, uint64_t threshold)
@@ -201,17 +211,49 @@ class DragonflyRouting final : public Routing {
   }
   uint8_t vcs() const override { return algorithm_ == Algorithm::kMinimal ? 2 : 3; }
 
-  void start(uint32_t router, const PortLoad& load, Rng& rng, Packet& packet) const override {
+  void start(uint32_t router, const RouterView& load, Rng& rng, Packet& packet) const override {
     packet.phase = 0;
     packet.intermediate = kNoRouter;
     const uint32_t src_group = s_.group_of(router), dst_group = s_.group_of(packet.dst / s_.p);
     if (algorithm_ == Algorithm::kMinimal || !can_detour(src_group, dst_group)) return;
     // Uniform over the g - 2 groups that are neither source nor destination.
-    auto via = static_cast<uint32_t>(rng.below(s_.g - 2));
-    if (via >= std::min(src_group, dst_group)) ++via;
-    if (via >= std::max(src_group, dst_group)) ++via;
-    if (algorithm_ == Algorithm::kUgalL && !ugal_takes_valiant(router, via, load, packet)) return;
+    auto draw = static_cast<uint32_t>(rng.below(s_.g - 2));
+    uint32_t via = group_skipping(draw, src_group, dst_group);
+    // Around failed global links: Valiant when the minimal one is down, through the first
+    // group from the drawn one on whose two global links are up.
+    const bool minimal_up = global_up(src_group, dst_group, load);
+    for (uint32_t k = 1; k < s_.g - 2 && !(global_up(src_group, via, load) &&
+                                            global_up(via, dst_group, load));
+         ++k) {
+      via = group_skipping((draw + k) % (s_.g - 2), src_group, dst_group);
+    }
+    if (minimal_up && algorithm_ == Algorithm::kUgalL &&
+        !ugal_takes_valiant(router, via, load, packet)) {
+      return;
+    }
     packet.intermediate = via * s_.a;
+  }
+
+  void route_around(uint32_t router, PortId in_port, Packet& packet, const RouterView& view,
+                    Candidates& out) const override {
+    const auto level = static_cast<uint8_t>(in_port < s_.p ? 0 : packet.vc);
+    const uint32_t here = s_.group_of(router), local = s_.local_of(router);
+    const uint32_t dst_group = s_.group_of(packet.dst / s_.p);
+    if (algorithm_ == Algorithm::kMinimal || level > 0 || here == dst_group) return;
+    const uint32_t slots = s_.slots(local);
+    if (slots == 0) return;
+    // A rotation fixed per packet spreads the detours over the live links.
+    const auto first = static_cast<uint32_t>((packet.src * 0x9E3779B1ULL + packet.message) % slots);
+    for (uint32_t k = 0; k < slots; ++k) {
+      const uint32_t j = local * s_.h + (first + k) % slots;
+      const PortId port = s_.global_port(j);
+      if (!view.link_up(s_.first_link(router) + port)) continue;
+      const uint32_t to = Shape::link_target(here, j);
+      packet.phase = 0;
+      packet.intermediate = to == dst_group ? kNoRouter : to * s_.a;
+      out.add(port, static_cast<uint8_t>(level + 1));
+      return;
+    }
   }
 
   void start_states(uint32_t router, const Packet& packet,
@@ -254,11 +296,23 @@ class DragonflyRouting final : public Routing {
   }
 
  private:
+  // The k-th group (k < g - 2) that is neither a nor b.
+  static uint32_t group_skipping(uint32_t k, uint32_t a, uint32_t b) {
+    if (k >= std::min(a, b)) ++k;
+    if (k >= std::max(a, b)) ++k;
+    return k;
+  }
+  // The global link from group `from` to group `to` is up (faults.h).
+  bool global_up(uint32_t from, uint32_t to, const RouterView& view) const {
+    const uint32_t gw = s_.gateway(from, to);
+    return view.link_up(s_.first_link(gw) + s_.global_port(Shape::link_index(from, to)));
+  }
+
   bool can_detour(uint32_t src_group, uint32_t dst_group) const {
     return s_.g >= 3 && src_group != dst_group;
   }
 
-  bool ugal_takes_valiant(uint32_t router, uint32_t via, const PortLoad& load,
+  bool ugal_takes_valiant(uint32_t router, uint32_t via, const RouterView& load,
                           const Packet& packet) const {
     const uint32_t dst_router = packet.dst / s_.p;
     const uint64_t min_load =

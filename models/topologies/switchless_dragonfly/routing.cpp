@@ -56,7 +56,7 @@ class SwitchlessRouting final : public Routing {
   }
   uint8_t vcs() const override { return vcs_; }
 
-  void start(uint32_t router, const PortLoad& load, Rng& rng, Packet& packet) const override {
+  void start(uint32_t router, const RouterView& load, Rng& rng, Packet& packet) const override {
     packet.phase = 0;
     packet.intermediate = kNoRouter;
     if (o_.algorithm == Algorithm::kMinimal) return;
@@ -180,7 +180,7 @@ class SwitchlessRouting final : public Routing {
     route(router, 0, packet, c);
     return c[0].port;
   }
-  bool ugal_takes_valiant(uint32_t router, uint32_t via, const PortLoad& load,
+  bool ugal_takes_valiant(uint32_t router, uint32_t via, const RouterView& load,
                           const Packet& packet) const {
     const uint64_t min_load = load.load(first_port(router, packet, kNoRouter));
     const uint64_t via_load = load.load(first_port(router, packet, first_router(via)));

@@ -1,0 +1,490 @@
+// The fault schedule: reading the actions, naming their elements, and each link's history.
+#include "models/network/faults.h"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "core/text.h"
+
+namespace hx::net {
+
+std::vector<ParamSpec> fault_params() {
+  return {
+      ParamSpec::tables(
+          "actions",
+          {ParamSpec::time("at", "0ps", "simulated time of the action"),
+           ParamSpec::choice("action", "fail", {"fail", "repair"},
+                             "fail: the element stops carrying traffic; repair: it carries again"),
+           ParamSpec::text("element", "",
+                           "what fails (docs/FAULTS.md): 'router R', 'endpoint E', 'router R port "
+                           "P' (the link at that port, both directions; add 'out' for the one "
+                           "leaving it), 'endpoint E port P', '<level> I' for a group of the "
+                           "topology's partitioning levels (e.g. 'group 3', 'node 5', 'wafer 2'), "
+                           "or 'N random <class> links' (N links of that link class, both "
+                           "directions, drawn from the fault stream)")},
+          "timed fail and repair actions, e.g. [{at = \"20us\", action = \"fail\", element = "
+          "\"router 3 port 5\"}]"),
+      ParamSpec::text("file", "",
+                      "a CSV file of more actions: header 'at,action,element', one action per "
+                      "line (times with units, e.g. 20us)"),
+      ParamSpec::tables(
+          "random",
+          {ParamSpec::choice("element", "router", {"router", "endpoint", "link"},
+                             "what fails: every router, every endpoint, or every link (both "
+                             "directions) of link_class"),
+           ParamSpec::text("link_class", "", "element = 'link': the link class (its name)"),
+           ParamSpec::time("mtbf", "1s", "mean time between failures of each element"),
+           ParamSpec::time("mttr", "0ps",
+                           "mean time to repair (exponential); 0: a failed element stays failed")},
+          "independent failures: each element fails after exponential times of mean mtbf, from "
+          "its own random stream (the same on any rank count)"),
+      ParamSpec::time("horizon", "0ps",
+                      "random failures are drawn up to this time (0: sim.end_time)"),
+  };
+}
+
+namespace {
+
+constexpr uint64_t kPickStream = 1ULL << 62;  // Rng component ids of the random picks
+
+// One action as read, before it is applied.
+struct Raw {
+  SimTime at;
+  bool fail = true;
+  std::string element;
+  std::string origin;
+  uint32_t source = 0;  // 0: given; 1 + i: random process i (its own fail/repair sequence)
+};
+
+// The directed links and components an element covers.
+struct Cover {
+  std::vector<uint64_t> links;
+  std::vector<ComponentId> components;
+};
+
+std::vector<std::string> words(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+bool number(const std::string& s, uint64_t& out) {
+  if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return false;
+  }
+  if (s.size() > 18) return false;
+  out = std::stoull(s);
+  return true;
+}
+
+// The undirected links of a class, each by the direction leaving the lower (component, port).
+std::vector<uint64_t> links_of_class(const Topology& t, uint16_t link_class) {
+  std::vector<uint64_t> out;
+  std::vector<PortSpec> ports;
+  for (ComponentId c = 0; c < t.num_components(); ++c) {
+    ports.clear();
+    t.ports(c, ports);
+    for (PortId p = 0; p < ports.size(); ++p) {
+      if (ports[p].link_class != link_class) continue;
+      if (ports[p].peer < c || (ports[p].peer == c && ports[p].peer_port < p)) continue;
+      out.push_back(t.first_link(c) + p);
+    }
+  }
+  return out;
+}
+
+// The component whose port the link leaves (first_link is ascending in the id).
+ComponentId owner(const Topology& t, uint64_t link) {
+  ComponentId lo = 0, hi = t.num_components();
+  while (hi - lo > 1) {
+    const ComponentId mid = lo + (hi - lo) / 2;
+    (t.first_link(mid) <= link ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+// "router R port P": the element that names the link leaving that port.
+std::string link_name(const Topology& t, uint64_t link) {
+  const ComponentId c = owner(t, link);
+  const Node n = t.node(c);
+  return (n.kind == NodeKind::kRouter ? "router " : "endpoint ") + std::to_string(n.index) +
+         " port " + std::to_string(link - t.first_link(c));
+}
+
+}  // namespace
+
+// Turns the raw actions into the schedule.
+class FaultScheduleBuilder {
+ public:
+  FaultScheduleBuilder(const Topology& t, uint64_t seed) : t_(t), seed_(seed) {
+    for (const LinkClass& c : t.link_classes()) class_names_.push_back(c.name);
+  }
+
+  void add(Raw r) { raw_.push_back(std::move(r)); }
+
+  // Random picks ('N random <class> links') become one action per link, in place.
+  void expand_picks() {
+    std::vector<Raw> out;
+    uint64_t pick = 0;
+    for (Raw& r : raw_) {
+      const std::vector<std::string> w = words(r.element);
+      uint64_t count = 0;
+      if (w.size() != 4 || w[1] != "random" || w[3] != "links" || !number(w[0], count)) {
+        out.push_back(std::move(r));
+        continue;
+      }
+      if (!r.fail) fail(r, "a random pick can only fail (a repair names its links)");
+      const uint16_t cls = link_class(r, w[2]);
+      std::vector<uint64_t> links = links_of_class(t_, cls);
+      if (count > links.size()) {
+        fail(r, "asks for " + std::to_string(count) + " links of class '" + w[2] +
+                    "', which has " + std::to_string(links.size()));
+      }
+      // A partial Fisher-Yates shuffle from the pick's own stream.
+      Rng rng(seed_, kPickStream + pick++, static_cast<uint64_t>(RngPurpose::kFaults));
+      for (uint64_t i = 0; i < count; ++i) {
+        std::swap(links[i], links[i + rng.below(links.size() - i)]);
+      }
+      std::sort(links.begin(), links.begin() + static_cast<std::ptrdiff_t>(count));
+      for (uint64_t i = 0; i < count; ++i) {
+        Raw one = r;
+        one.element = link_name(t_, links[i]);
+        out.push_back(std::move(one));
+      }
+    }
+    raw_ = std::move(out);
+  }
+
+  Faults build() {
+    expand_picks();
+    std::stable_sort(raw_.begin(), raw_.end(),
+                     [](const Raw& a, const Raw& b) { return a.at < b.at; });
+    Faults f;
+    std::set<std::pair<std::string, uint32_t>> failed;  // (element, source)
+    std::map<uint64_t, int32_t> link_down;
+    std::map<ComponentId, int32_t> component_down;
+    for (const Raw& r : raw_) {
+      Cover cover = covered(r);
+      std::sort(cover.links.begin(), cover.links.end());
+      cover.links.erase(std::unique(cover.links.begin(), cover.links.end()), cover.links.end());
+      const auto key = std::make_pair(canonical_, r.source);
+      if (r.fail && !failed.insert(key).second) {
+        fail(r, "fails " + canonical_ + ", which is already failed then");
+      }
+      if (!r.fail && failed.erase(key) == 0) {
+        fail(r, "repairs " + canonical_ + ", which is not failed then");
+      }
+      const auto action = static_cast<uint32_t>(f.actions_.size());
+      const int32_t delta = r.fail ? 1 : -1;
+      for (const uint64_t l : cover.links) {
+        f.links_[l].push_back({r.at, link_down[l] += delta, action});
+      }
+      for (const ComponentId c : cover.components) {
+        f.components_[c].push_back({r.at, component_down[c] += delta, action});
+      }
+      f.actions_.push_back({r.at, r.fail, canonical_, r.origin, cover.links.size()});
+    }
+    return f;
+  }
+
+ private:
+  [[noreturn]] static void fail(const Raw& r, const std::string& what) {
+    throw InputError(r.origin + ": faults: '" + r.element + "' " + what);
+  }
+
+  uint16_t link_class(const Raw& r, const std::string& name) const {
+    for (std::size_t i = 0; i < class_names_.size(); ++i) {
+      if (class_names_[i] == name) return static_cast<uint16_t>(i);
+    }
+    fail(r, "names link class '" + name + "'; this topology's are " + join(class_names_));
+  }
+
+  // Every directed link of component c, both ways.
+  void add_component(ComponentId c, Cover& cover) const {
+    cover.components.push_back(c);
+    std::vector<PortSpec> ports;
+    t_.ports(c, ports);
+    for (PortId p = 0; p < ports.size(); ++p) {
+      cover.links.push_back(t_.first_link(c) + p);
+      cover.links.push_back(t_.first_link(ports[p].peer) + ports[p].peer_port);
+    }
+  }
+
+  ComponentId component(const Raw& r, const std::string& kind, const std::string& index) const {
+    uint64_t i = 0;
+    const bool router = kind == "router";
+    const uint64_t count = router ? t_.num_routers() : t_.num_endpoints();
+    if (!number(index, i)) fail(r, "expected '" + kind + " N' with N a number");
+    if (i >= count) {
+      fail(r, "names " + kind + " " + index + "; this topology has " + std::to_string(count) +
+                  " " + kind + "s (0 to " + std::to_string(count - 1) + ")");
+    }
+    return router ? t_.router_component(static_cast<uint32_t>(i))
+                  : t_.endpoint_component(static_cast<uint32_t>(i));
+  }
+
+  // The element's links and components; sets canonical_ to its name.
+  Cover covered(const Raw& r) {
+    const std::vector<std::string> w = words(r.element);
+    Cover cover;
+    if (w.size() >= 2 && (w[0] == "router" || w[0] == "endpoint")) {
+      const ComponentId c = component(r, w[0], w[1]);
+      if (w.size() == 2) {
+        canonical_ = w[0] + " " + w[1];
+        add_component(c, cover);
+        return cover;
+      }
+      uint64_t p = 0;
+      const bool out_only = w.size() == 5 && w[4] == "out";
+      if (w[2] != "port" || !number(w[3], p) || (w.size() != 4 && !out_only)) {
+        fail(r, "expected '" + w[0] + " N port P' or '" + w[0] + " N port P out'");
+      }
+      std::vector<PortSpec> ports;
+      t_.ports(c, ports);
+      if (p >= ports.size()) {
+        fail(r, "names port " + w[3] + " of " + w[0] + " " + w[1] + ", which has " +
+                    std::to_string(ports.size()) + " ports");
+      }
+      canonical_ = w[0] + " " + w[1] + " port " + w[3] + (out_only ? " out" : "");
+      cover.links.push_back(t_.first_link(c) + p);
+      if (!out_only) cover.links.push_back(t_.first_link(ports[p].peer) + ports[p].peer_port);
+      return cover;
+    }
+    const std::vector<GroupLevel> levels = t_.group_levels();
+    std::vector<std::string> names = {"router N", "endpoint N", "N random <class> links"};
+    for (std::size_t level = 0; level < levels.size(); ++level) {
+      names.push_back(levels[level].name + " N");
+      if (w.size() != 2 || w[0] != levels[level].name) continue;
+      uint64_t g = 0;
+      if (!number(w[1], g) || g >= levels[level].count) {
+        fail(r, "names " + w[0] + " " + w[1] + "; this topology has " +
+                    std::to_string(levels[level].count) + " of them");
+      }
+      canonical_ = w[0] + " " + w[1];
+      const ComponentRange range = t_.group_range(level, g);
+      for (ComponentId c = range.begin; c < range.end; ++c) add_component(c, cover);
+      return cover;
+    }
+    fail(r, "is no element of this topology; expected one of: " + join(names));
+  }
+
+  const Topology& t_;
+  uint64_t seed_;
+  std::vector<std::string> class_names_;
+  std::vector<Raw> raw_;
+  std::string canonical_;
+};
+
+namespace {
+
+std::vector<Raw> read_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("faults.file = '" + path + "': cannot open the file");
+  std::vector<Raw> out;
+  bool header = false;
+  uint64_t n = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++n;
+    const std::string text = trim(line);
+    if (text.empty() || text[0] == '#') continue;
+    const std::string where = path + ":" + std::to_string(n);
+    std::vector<std::string> fields;
+    std::istringstream split(text);
+    for (std::string f; std::getline(split, f, ',');) fields.push_back(trim(f));
+    if (!header) {
+      if (fields != std::vector<std::string>{"at", "action", "element"}) {
+        throw InputError(where + ": expected the header line 'at,action,element', found '" +
+                         text + "'");
+      }
+      header = true;
+      continue;
+    }
+    if (fields.size() != 3) {
+      throw InputError(where + ": expected 3 fields (at,action,element), found " +
+                       std::to_string(fields.size()));
+    }
+    if (fields[1] != "fail" && fields[1] != "repair") {
+      throw InputError(where + ": action '" + fields[1] + "': expected fail or repair");
+    }
+    Raw r;
+    try {
+      r.at = parse_time("at", fields[0]);
+    } catch (const InputError& e) {
+      throw InputError(where + ": " + e.what());
+    }
+    r.fail = fields[1] == "fail";
+    r.element = fields[2];
+    r.origin = where;
+    out.push_back(std::move(r));
+  }
+  if (!header) throw InputError(path + ": no header line 'at,action,element'");
+  return out;
+}
+
+}  // namespace
+
+Faults Faults::build(const ParamSet& section, const Topology& topology, uint64_t seed,
+                     SimTime horizon) {
+  FaultScheduleBuilder b(topology, seed);
+  const std::vector<ParamSet>& actions = section.tables("actions");
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    const ParamSet& a = actions[i];
+    Raw r;
+    r.at = a.time("at");
+    r.fail = a.text("action") == "fail";
+    r.element = a.text("element");
+    r.origin = a.origin().empty() ? a.section() : a.origin();
+    if (r.at < SimTime::zero()) throw InputError(r.origin + ": faults: a time before 0");
+    b.add(std::move(r));
+  }
+  if (!section.text("file").empty()) {
+    for (Raw& r : read_csv(section.text("file"))) b.add(std::move(r));
+  }
+  const std::vector<ParamSet>& random = section.tables("random");
+  if (!random.empty()) {
+    const SimTime h = section.time("horizon") > SimTime::zero() ? section.time("horizon") : horizon;
+    if (h.is_infinite()) {
+      throw InputError("faults.random needs an end: set faults.horizon or sim.end_time");
+    }
+    for (std::size_t i = 0; i < random.size(); ++i) {
+      const ParamSet& p = random[i];
+      const std::string origin = p.origin().empty() ? p.section() : p.origin();
+      const double mtbf = static_cast<double>(p.time("mtbf").count_ps());
+      const double mttr = static_cast<double>(p.time("mttr").count_ps());
+      if (mtbf <= 0) throw InputError(origin + ": faults.random mtbf must be positive");
+      std::vector<std::string> elements;
+      const std::string& kind = p.text("element");
+      if (kind == "router" || kind == "endpoint") {
+        const uint32_t n = kind == "router" ? topology.num_routers() : topology.num_endpoints();
+        for (uint32_t e = 0; e < n; ++e) elements.push_back(kind + " " + std::to_string(e));
+      } else {
+        uint16_t cls = 0;
+        bool found = false;
+        for (std::size_t c = 0; c < topology.link_classes().size(); ++c) {
+          if (topology.link_classes()[c].name == p.text("link_class")) {
+            cls = static_cast<uint16_t>(c);
+            found = true;
+          }
+        }
+        if (!found) {
+          throw InputError(origin + ": faults.random: link_class '" + p.text("link_class") +
+                           "' is not a link class of this topology");
+        }
+        for (const uint64_t l : links_of_class(topology, cls)) {
+          elements.push_back(link_name(topology, l));
+        }
+      }
+      // Element e of process i draws from its own stream: the same times on any rank count.
+      for (uint64_t e = 0; e < elements.size(); ++e) {
+        Rng rng(seed, (uint64_t{i} << 40) + e, static_cast<uint64_t>(RngPurpose::kFaults));
+        double t = rng.exponential(mtbf);
+        while (t < static_cast<double>(h.count_ps())) {
+          const SimTime down = SimTime::ps(static_cast<int64_t>(t));
+          b.add({down, true, elements[e], origin, static_cast<uint32_t>(i + 1)});
+          if (mttr <= 0) break;
+          t += std::max(1.0, rng.exponential(mttr));
+          b.add({SimTime::ps(static_cast<int64_t>(t)), false, elements[e], origin,
+                 static_cast<uint32_t>(i + 1)});
+          t += rng.exponential(mtbf);
+        }
+      }
+    }
+  }
+  return b.build();
+}
+
+const Faults::Change* Faults::state_at(const History& h, SimTime t) {
+  const auto it = std::upper_bound(h.begin(), h.end(), t,
+                                   [](SimTime at, const Change& c) { return at < c.at; });
+  return it == h.begin() ? nullptr : &*(it - 1);
+}
+
+bool Faults::link_up(uint64_t link, SimTime t) const {
+  const auto it = links_.find(link);
+  if (it == links_.end()) return true;
+  const Change* c = state_at(it->second, t);
+  return c == nullptr || c->down == 0;
+}
+
+bool Faults::link_up_throughout(uint64_t link, SimTime from, SimTime to) const {
+  const auto it = links_.find(link);
+  if (it == links_.end()) return true;
+  if (!link_up(link, from)) return false;
+  for (const Change& c : it->second) {
+    if (c.at > from && c.at <= to && c.down > 0) return false;
+  }
+  return true;
+}
+
+bool Faults::component_up(ComponentId component, SimTime t) const {
+  const auto it = components_.find(component);
+  if (it == components_.end()) return true;
+  const Change* c = state_at(it->second, t);
+  return c == nullptr || c->down == 0;
+}
+
+SimTime Faults::down_time(uint64_t link, SimTime from, SimTime to) const {
+  const auto it = links_.find(link);
+  if (it == links_.end() || to <= from) return SimTime::zero();
+  SimTime total = SimTime::zero();
+  const History& h = it->second;
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    if (h[i].down == 0) continue;
+    const SimTime begin = std::max(h[i].at, from);
+    const SimTime end = std::min(i + 1 < h.size() ? h[i + 1].at : SimTime::infinity(), to);
+    if (end > begin) total += end - begin;
+  }
+  return total;
+}
+
+uint32_t Faults::cause(uint64_t link, SimTime t) const {
+  const auto it = links_.find(link);
+  if (it == links_.end()) return static_cast<uint32_t>(actions_.size());
+  uint32_t found = static_cast<uint32_t>(actions_.size());
+  for (const Change& c : it->second) {
+    if (c.at > t) break;
+    if (actions_[c.action].fail) found = c.action;
+  }
+  return found;
+}
+
+std::vector<SimTime> Faults::change_times() const {
+  std::vector<SimTime> times;
+  for (const FaultAction& a : actions_) times.push_back(a.at);
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  return times;
+}
+
+std::vector<SimTime> Faults::component_changes(ComponentId c) const {
+  std::vector<SimTime> times;
+  if (const auto it = components_.find(c); it != components_.end()) {
+    for (const Change& ch : it->second) times.push_back(ch.at);
+  }
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  return times;
+}
+
+SimTime Faults::next_change(uint64_t link, SimTime t) const {
+  const auto it = links_.find(link);
+  if (it == links_.end()) return SimTime::infinity();
+  for (const Change& c : it->second) {
+    if (c.at > t) return c.at;
+  }
+  return SimTime::infinity();
+}
+
+std::vector<uint32_t> Faults::actions_on(uint64_t link) const {
+  std::vector<uint32_t> out;
+  if (const auto it = links_.find(link); it != links_.end()) {
+    for (const Change& c : it->second) out.push_back(c.action);
+  }
+  return out;
+}
+
+}  // namespace hx::net

@@ -1,0 +1,85 @@
+// Faults and repairs at run time (docs/FAULTS.md): a schedule of timed actions on links,
+// routers, endpoints and groups, from the [faults] section, a CSV file and random processes.
+// Every rank builds the same schedule from the config, so the state of a link at a simulated
+// time is a pure function of the schedule: a change is visible at one instant on every rank,
+// and a restart rebuilds the state from the config (nothing to checkpoint but the time).
+// The schedule is sparse: it holds the links and components that ever fail, never the network.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/params.h"
+#include "core/units.h"
+#include "models/network/topology.h"
+
+namespace hx::net {
+
+/// The [faults] section.
+std::vector<ParamSpec> fault_params();
+
+/// One action of the schedule as it applies: what it names, where it was given.
+struct FaultAction {
+  SimTime at;
+  bool fail = true;      // else a repair
+  std::string element;   // e.g. "router 12", "link router 3 port 5 (both directions)"
+  std::string origin;    // "config.toml:12", "faults.csv:3", "faults.random[0]"
+  uint64_t links = 0;    // directed links it takes down (or brings back)
+};
+
+class Faults {
+ public:
+  /// No faults.
+  Faults() = default;
+  /// The schedule of `section` ([faults]) on `topology`; the random picks and processes draw
+  /// from streams of `seed`. `horizon` bounds the random processes (their failures before it).
+  /// InputError naming the action's origin and element on bad input.
+  static Faults build(const ParamSet& section, const Topology& topology, uint64_t seed,
+                      SimTime horizon);
+
+  bool empty() const { return actions_.empty(); }
+  const std::vector<FaultAction>& actions() const { return actions_; }
+
+  /// Whether directed link `link` (Topology::first_link numbering) carries traffic at `t`:
+  /// neither it nor either end is failed.
+  bool link_up(uint64_t link, SimTime t) const;
+  /// Up at every instant of [from, to].
+  bool link_up_throughout(uint64_t link, SimTime from, SimTime to) const;
+  bool component_up(ComponentId c, SimTime t) const;
+  /// Whether the link (or component) is ever down: only those need asking.
+  bool link_ever_down(uint64_t link) const { return links_.count(link) > 0; }
+  bool component_ever_down(ComponentId c) const { return components_.count(c) > 0; }
+  /// Time the link is down within [from, to).
+  SimTime down_time(uint64_t link, SimTime from, SimTime to) const;
+  /// The action that last took the link down at or before `t` (for /faults dropped counts);
+  /// actions().size() if none.
+  uint32_t cause(uint64_t link, SimTime t) const;
+  /// The first instant after `t` at which the link's state changes (infinity: none).
+  SimTime next_change(uint64_t link, SimTime t) const;
+  /// The actions that change the link, in time order.
+  std::vector<uint32_t> actions_on(uint64_t link) const;
+  /// Every instant at which some link's state changes, ascending.
+  std::vector<SimTime> change_times() const;
+  /// The instants at which component c itself fails or comes back, ascending.
+  std::vector<SimTime> component_changes(ComponentId c) const;
+
+ private:
+  // A link's (or component's) count of failed elements covering it, after each change.
+  struct Change {
+    SimTime at;
+    int32_t down = 0;       // failed elements covering it from `at` on
+    uint32_t action = 0;    // the action of this change
+  };
+  using History = std::vector<Change>;
+  static const Change* state_at(const History& h, SimTime t);
+
+  std::vector<FaultAction> actions_;
+  std::unordered_map<uint64_t, History> links_;
+  std::unordered_map<ComponentId, History> components_;
+
+  friend class FaultScheduleBuilder;
+};
+
+}  // namespace hx::net
