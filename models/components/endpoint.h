@@ -87,6 +87,7 @@ class Endpoint final : public Component, private ProgramHost {
   void schedule_next_message();
   void try_inject();
   bool inject_packet(uint32_t port, uint32_t slot, SimTime now);
+  [[gnu::noinline]] bool lost_in_flight(uint32_t port, const Packet& p, SimTime now);
   void deliver(PortId port, const Packet& packet);
   void message_received(const Packet& p, SimTime first, SimTime last, uint32_t packets,
                         uint32_t hops);

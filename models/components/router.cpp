@@ -55,7 +55,9 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
     outputs_[p].peer_pipeline = peer.has_pipeline;
     outputs_[p].per_flit = net.per_flit[ports[p].link_class];
   }
-  // Only a router that fails or has a failing link checks the schedule on its paths.
+  // Only a router that fails or has a failing link checks the schedule on its paths; the
+  // routing asks about links anywhere when there are faults at all.
+  any_faults_ = net.faults != nullptr;
   if (const Faults* f = net.faults) {
     bool affected = f->component_ever_down(id);
     for (std::size_t p = 0; p < n && !affected; ++p) {
@@ -241,12 +243,22 @@ void Router::request_allocation(SimTime at) {
 // v % classes, so the router spreads each class over several buffers (fewer head-of-line
 // blocks) and the routing's deadlock argument carries over unchanged.
 bool Router::route(PortId in, Packet& packet, uint64_t& dead) {
+  if (faults_ != nullptr) [[unlikely]] return route_live(in, packet, dead);
+  const uint8_t physical = packet.vc;
+  packet.vc = static_cast<uint8_t>(physical % classes_);
+  candidates_.clear();
+  net_.routing->route(index_, in, packet, candidates_);
+  packet.vc = physical;
+  return true;
+}
+
+bool Router::route_live(PortId in, Packet& packet, uint64_t& dead) {
   const uint8_t physical = packet.vc;
   packet.vc = static_cast<uint8_t>(physical % classes_);
   candidates_.clear();
   net_.routing->route(index_, in, packet, candidates_);
   bool routable = true;
-  if (faults_ != nullptr && !candidates_.empty()) {
+  if (!candidates_.empty()) {
     dead = net_.topology->first_link(id()) + candidates_[0].port;
     if (!keep_live_candidates()) {
       net_.routing->route_around(index_, in, packet, *this, candidates_);
@@ -268,7 +280,7 @@ bool Router::keep_live_candidates() {
   return !candidates_.empty();
 }
 
-bool Router::select(uint16_t flits, SimTime now, SimTime& wake, Candidate& best,
+inline bool Router::select(uint16_t flits, SimTime now, SimTime& wake, Candidate& best,
                     SimTime& blocked_until) {
   blocked_until = SimTime::zero();
   if (candidates_.has_detours()) return select_with_detours(flits, now, wake, best);
@@ -430,7 +442,7 @@ void Router::allocate() {
   if (wake != kNever) request_allocation(wake);
 }
 
-void Router::forward(const Request& r, SimTime now) {
+[[gnu::flatten]] void Router::forward(const Request& r, SimTime now) {
   RingQueue<Waiting>& q = queue(r.input, r.vc);
   Waiting& w = q.front();  // stays readable: popping moves the head index, nothing else
   q.pop_front();
@@ -460,34 +472,38 @@ void Router::forward(const Request& r, SimTime now) {
   input.free = now + outputs_[r.input].per_flit * flits;
   input.next_vc = static_cast<uint8_t>((r.vc + 1) % vcs_);
   const SimTime pipeline = out.peer_pipeline ? net_.router.pipeline : SimTime::zero();
-  if (faults_ != nullptr) {
-    // The schedule is known: a link that fails before the head is across loses the packet.
-    const uint64_t link = net_.topology->first_link(id()) + r.candidate.port;
-    if (!faults_->link_up_throughout(link, now, now + port(r.candidate.port).latency + pipeline)) {
-      fault_log_.drop(now, link, w.packet);
-      ++out.dropped;
-      send(r.input, kCreditArrival, Credit{flits, w.packet.vc}, tail_out - now);
-      return;
-    }
-  }
-  credits(r.candidate.port, r.candidate.vc) -= flits;
-
   Packet& p = w.packet;  // leaves in place, as the next hop sees it
   const uint8_t in_vc = p.vc;
-  p.vc = r.candidate.vc;
-  p.stream_ps = static_cast<int32_t>((tail_out - now).count_ps());
-  if (!out.to_endpoint) ++p.hops;
-  send(r.candidate.port, kPacketArrival, p, pipeline);
-  if (out.counts_returns) {
-    // The peer frees the space when the tail is in; the credit then crosses the link back.
-    const SimTime at = tail_out + port(r.candidate.port).latency * 2;
-    auto pos = returns_.end();
-    while (pos != returns_.begin() && (pos - 1)->at > at) --pos;
-    returns_.insert(pos, Return{at, r.candidate.port, r.candidate.vc, flits});
-    extend_run_to(at);
+  if (faults_ == nullptr || !lost_in_flight(r, p, now, pipeline)) [[likely]] {
+    credits(r.candidate.port, r.candidate.vc) -= flits;
+    p.vc = r.candidate.vc;
+    p.stream_ps = static_cast<int32_t>((tail_out - now).count_ps());
+    if (!out.to_endpoint) ++p.hops;
+    send(r.candidate.port, kPacketArrival, p, pipeline);
+    if (out.counts_returns) {
+      // The peer frees the space when the tail is in; the credit then crosses the link back.
+      const SimTime at = tail_out + port(r.candidate.port).latency * 2;
+      auto pos = returns_.end();
+      while (pos != returns_.begin() && (pos - 1)->at > at) --pos;
+      returns_.insert(pos, Return{at, r.candidate.port, r.candidate.vc, flits});
+      extend_run_to(at);
+    }
   }
-  // The upstream VC regains the packet's space when its tail has left this buffer.
+  // The upstream VC regains the packet's space when its tail has left this buffer (a packet
+  // lost on the link too: credits are not lost, docs/FAULTS.md).
   send(r.input, kCreditArrival, Credit{flits, in_vc}, tail_out - now);
+}
+
+// The schedule is known: a link that fails before the head is across loses the packet.
+bool Router::lost_in_flight(const Request& r, const Packet& p, SimTime now, SimTime pipeline) {
+  const uint64_t link = net_.topology->first_link(id()) + r.candidate.port;
+  if (faults_->link_up_throughout(link, now, now + port(r.candidate.port).latency + pipeline)) {
+    return false;
+  }
+  fault_log_.drop(now, link, p);
+  ++outputs_[r.candidate.port].dropped;
+  --sent_;  // no peer receives it: links count what arrives
+  return true;
 }
 
 // UGAL weighs the ports towards other groups, never those to endpoints, so the endpoint credits

@@ -83,11 +83,17 @@ class Router final : public Component, private RouterView {
   /// Fills candidates_ for `packet` arriving on `in`. With faults, only live links: false when
   /// none is left, with `dead` the link of the routing's first choice.
   bool route(PortId in, Packet& packet, uint64_t& dead);
+  // The fault paths, out of line so that the hot functions stay as small as without faults.
+  [[gnu::noinline]] bool route_live(PortId in, Packet& packet, uint64_t& dead);
   bool keep_live_candidates();
+  /// Whether the link of `r` fails before packet `p`'s head is across; if so `p` is lost.
+  [[gnu::noinline]] bool lost_in_flight(const Request& r, const Packet& p, SimTime now,
+                                        SimTime pipeline);
   /// The candidate (port, physical VC) that can leave now with the most downstream credits;
   /// false if none. Lowers `wake` to when a busy candidate output frees; marks credit stalls.
   /// Sets `blocked_until` to when the first candidate output frees if all were busy, else 0.
-  bool select(uint16_t flits, SimTime now, SimTime& wake, Candidate& best, SimTime& blocked_until);
+  [[gnu::always_inline]] bool select(uint16_t flits, SimTime now, SimTime& wake, Candidate& best,
+                                     SimTime& blocked_until);
   bool select_with_detours(uint16_t flits, SimTime now, SimTime& wake, Candidate& best);
   void forward(const Request& r, SimTime now);
   void request_allocation(SimTime at);

@@ -259,7 +259,9 @@ class FaultScheduleBuilder {
     const std::vector<GroupLevel> levels = t_.group_levels();
     std::vector<std::string> names = {"router N", "endpoint N", "N random <class> links"};
     for (std::size_t level = 0; level < levels.size(); ++level) {
-      names.push_back(levels[level].name + " N");
+      if (std::find(names.begin(), names.end(), levels[level].name + " N") == names.end()) {
+        names.push_back(levels[level].name + " N");
+      }
       if (w.size() != 2 || w[0] != levels[level].name) continue;
       uint64_t g = 0;
       if (!number(w[1], g) || g >= levels[level].count) {

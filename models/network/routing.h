@@ -63,8 +63,14 @@ class RouterView {
  public:
   virtual ~RouterView() = default;
   virtual uint32_t load(PortId port) const = 0;
+  /// Whether any link can be down (there is a fault schedule): without one a routing need not
+  /// ask link_up, and its decisions cost what they did before faults existed.
+  bool any_faults() const { return any_faults_; }
   /// Directed link `link` (Topology::first_link numbering) carries traffic now.
   virtual bool link_up(uint64_t /*link*/) const { return true; }
+
+ protected:
+  bool any_faults_ = false;
 };
 
 class Routing {

@@ -221,11 +221,14 @@ class DragonflyRouting final : public Routing {
     uint32_t via = group_skipping(draw, src_group, dst_group);
     // Around failed global links: Valiant when the minimal one is down, through the first
     // group from the drawn one on whose two global links are up.
-    const bool minimal_up = global_up(src_group, dst_group, load);
-    for (uint32_t k = 1; k < s_.g - 2 && !(global_up(src_group, via, load) &&
-                                            global_up(via, dst_group, load));
-         ++k) {
-      via = group_skipping((draw + k) % (s_.g - 2), src_group, dst_group);
+    bool minimal_up = true;
+    if (load.any_faults()) {
+      minimal_up = global_up(src_group, dst_group, load);
+      for (uint32_t k = 1; k < s_.g - 2 && !(global_up(src_group, via, load) &&
+                                              global_up(via, dst_group, load));
+           ++k) {
+        via = group_skipping((draw + k) % (s_.g - 2), src_group, dst_group);
+      }
     }
     if (minimal_up && algorithm_ == Algorithm::kUgalL &&
         !ugal_takes_valiant(router, via, load, packet)) {

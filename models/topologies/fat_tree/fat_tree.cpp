@@ -200,7 +200,8 @@ class FatTreeTopology final : public Topology {
 // The deterministic up port at level l is digit l of the destination (d-mod-k): every packet for
 // one destination climbs to the same switches, those for the k destinations of a leaf leave on
 // different up links. The adaptive variant offers every up port, that one first. One VC: no
-// path turns from down to up, so the channel dependency graph is acyclic.
+// path turns from down to up, so the channel dependency graph is acyclic (route_around keeps
+// to up/down paths, so it stays so).
 class UpDownRouting final : public Routing {
  public:
   UpDownRouting(const Tree& tree, bool adaptive) : t_(tree), adaptive_(adaptive) {}
@@ -219,6 +220,16 @@ class UpDownRouting final : public Routing {
     for (uint32_t i = 0; i < choices; ++i) {
       out.add(static_cast<PortId>(t_.k + (digit + i) % t_.k), 0);
     }
+  }
+
+  // Around a failed link (docs/FAULTS.md): on the way up any up port will do, every switch
+  // above reaches the destination; the way down is unique, so there is no fallback there.
+  void route_around(uint32_t router, PortId /*in_port*/, Packet& packet, const RouterView&,
+                    Candidates& out) const override {
+    const Switch s = t_.switch_of(router);
+    if (packet.dst / t_.pow[s.level + 1] == s.w / t_.pow[s.level]) return;
+    const auto digit = static_cast<uint32_t>(packet.dst / t_.pow[s.level] % t_.k);
+    for (uint32_t i = 0; i < t_.k; ++i) out.add(static_cast<PortId>(t_.k + (digit + i) % t_.k), 0);
   }
 
  private:

@@ -193,6 +193,26 @@ class RailRouting final : public Routing {
     }
   }
 
+  // Around a failed link (docs/FAULTS.md): every spine reaches every leaf, so a leaf may take
+  // any live up port (the first Candidates::kCapacity from its d-mod-k choice) and a spine any
+  // live link to the destination leaf; the last hop, leaf to GPU, has no alternative.
+  void route_around(uint32_t router, PortId /*in_port*/, Packet& packet, const RouterView&,
+                    Candidates& out) const override {
+    const uint32_t dst_leaf = r_.leaf_of(packet.dst);
+    const uint32_t up = r_.up_choice(packet.dst);
+    if (router >= r_.leaves()) {
+      for (uint32_t i = 0; i < r_.links; ++i) {
+        out.add(static_cast<PortId>(dst_leaf * r_.links + (up / r_.spines + i) % r_.links), 0);
+      }
+      return;
+    }
+    if (router == dst_leaf) return;
+    const uint32_t choices = std::min<uint32_t>(r_.up_ports(), Candidates::kCapacity);
+    for (uint32_t i = 0; i < choices; ++i) {
+      out.add(static_cast<PortId>(r_.per_leaf + (up + i) % r_.up_ports()), 0);
+    }
+  }
+
  private:
   Rails r_;
   bool adaptive_;

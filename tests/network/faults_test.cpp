@@ -1,0 +1,217 @@
+// The fault schedule (models/network/faults.h): what each element covers, the state of a link
+// over time, random picks and processes, and the errors that name the line and the element.
+#include "models/network/faults.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+
+#include "core/error.h"
+#include "core/params.h"
+#include "engine/run.h"
+#include "io/config_file.h"
+#include "models/network/network_model.h"
+#include "network/small_networks.h"
+
+namespace hx::net {
+namespace {
+
+// The small Dragonfly of the network tests: p = 2, a = 4, h = 2, g = 9 (72 endpoints).
+struct Dragonfly {
+  ResolvedConfig resolved;
+  const Topology* t;
+  Dragonfly()
+      : resolved(resolve_config(test::registry(),
+                                test::small_network_config(*test::find_small_network("dragonfly")))),
+        t(&as_network(*resolved.model)->topology()) {}
+};
+
+Faults schedule(const Topology& t, const std::string& toml, uint64_t seed = 1,
+                SimTime horizon = SimTime::infinity()) {
+  const Config c = parse_config_text(toml, "f.toml");
+  return Faults::build(resolve_section(c, "faults", fault_params()), t, seed, horizon);
+}
+
+std::string error_of(const Topology& t, const std::string& toml) {
+  try {
+    schedule(t, toml);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+uint64_t link(const Topology& t, uint32_t router, PortId port) {
+  return t.first_link(t.router_component(router)) + port;
+}
+// The link entering router `router` at `port`.
+uint64_t reverse(const Topology& t, uint32_t router, PortId port) {
+  const PortSpec s = t.port(t.router_component(router), port);
+  return t.first_link(s.peer) + s.peer_port;
+}
+
+TEST(Faults, ARouterTakesAllItsLinksDownUntilRepaired) {
+  Dragonfly d;
+  const Faults f = schedule(*d.t, R"(
+[[faults.actions]]
+at = "10ns"
+element = "router 3"
+[[faults.actions]]
+at = "20ns"
+action = "repair"
+element = "router 3"
+)");
+  ASSERT_EQ(f.actions().size(), 2u);
+  const ComponentId r3 = d.t->router_component(3);
+  std::vector<PortSpec> ports;
+  d.t->ports(r3, ports);
+  EXPECT_EQ(f.actions()[0].links, 2 * ports.size());
+  EXPECT_EQ(f.actions()[0].origin, "f.toml:2");
+  for (PortId p = 0; p < ports.size(); ++p) {
+    for (const uint64_t l : {link(*d.t, 3, p), reverse(*d.t, 3, p)}) {
+      EXPECT_TRUE(f.link_up(l, SimTime::ps(9999)));
+      EXPECT_FALSE(f.link_up(l, SimTime::ns(10)));
+      EXPECT_FALSE(f.link_up(l, SimTime::ps(19999)));
+      EXPECT_TRUE(f.link_up(l, SimTime::ns(20)));
+      EXPECT_EQ(f.down_time(l, SimTime::zero(), SimTime::ns(100)), SimTime::ns(10));
+      EXPECT_EQ(f.next_change(l, SimTime::ns(10)), SimTime::ns(20));
+      EXPECT_EQ(f.cause(l, SimTime::ns(15)), 0u);
+    }
+  }
+  EXPECT_FALSE(f.component_up(r3, SimTime::ns(15)));
+  EXPECT_TRUE(f.component_up(r3, SimTime::ns(20)));
+  EXPECT_FALSE(f.link_up_throughout(link(*d.t, 3, 0), SimTime::ns(5), SimTime::ns(10)));
+  EXPECT_TRUE(f.link_up_throughout(link(*d.t, 3, 0), SimTime::ns(5), SimTime::ps(9999)));
+  EXPECT_TRUE(f.link_up(link(*d.t, 4, 0), SimTime::ns(15)));  // another router's terminal
+  EXPECT_FALSE(f.link_ever_down(link(*d.t, 4, 0)));
+}
+
+TEST(Faults, ALinkFailsBothWaysOrOneAndOverlapsWithItsRouter) {
+  Dragonfly d;
+  const PortId global = 2 + 3;  // p = 2 terminals, a - 1 = 3 local ports, then globals
+  const Faults f = schedule(*d.t, R"(
+faults.actions = [
+  {at = "10ns", element = "router 1 port 5"},
+  {at = "12ns", element = "router 1 port 2 out"},
+  {at = "15ns", element = "router 1"},
+  {at = "20ns", action = "repair", element = "router 1 port 5"},
+  {at = "30ns", action = "repair", element = "router 1"},
+]
+)");
+  const uint64_t out = link(*d.t, 1, global), in = reverse(*d.t, 1, global);
+  EXPECT_FALSE(f.link_up(out, SimTime::ns(10)));
+  EXPECT_FALSE(f.link_up(in, SimTime::ns(10)));
+  EXPECT_FALSE(f.link_up(link(*d.t, 1, 2), SimTime::ns(12)));
+  EXPECT_TRUE(f.link_up(reverse(*d.t, 1, 2), SimTime::ns(12)));  // only "out" failed
+  // Repairing the link leaves it down while its router is failed.
+  EXPECT_FALSE(f.link_up(out, SimTime::ns(25)));
+  EXPECT_TRUE(f.link_up(out, SimTime::ns(30)));
+  EXPECT_FALSE(f.link_up(link(*d.t, 1, 2), SimTime::ns(30)));  // its own fault stays
+  EXPECT_EQ(f.cause(out, SimTime::ns(25)), 2u);                // the router's
+}
+
+TEST(Faults, AGroupCoversItsComponentsAndTheLinksAroundThem) {
+  Dragonfly d;
+  const Faults f = schedule(*d.t, "faults.actions = [{at = \"1ns\", element = \"group 2\"}]");
+  const ComponentRange g2 = d.t->group_range(0, 2);
+  for (ComponentId c = g2.begin; c < g2.end; ++c) {
+    EXPECT_FALSE(f.component_up(c, SimTime::ns(1)));
+  }
+  EXPECT_TRUE(f.component_up(g2.end, SimTime::ns(1)));
+  // Group 2's routers are 8..11: their local, global and terminal links, both ways.
+  std::vector<PortSpec> ports;
+  for (uint32_t r = 8; r < 12; ++r) {
+    ports.clear();
+    d.t->ports(d.t->router_component(r), ports);
+    ASSERT_EQ(ports.size(), 7u);
+    for (PortId p = 0; p < ports.size(); ++p) {
+      EXPECT_FALSE(f.link_up(link(*d.t, r, p), SimTime::ns(1)));
+      EXPECT_FALSE(f.link_up(reverse(*d.t, r, p), SimTime::ns(1)));
+    }
+  }
+  EXPECT_TRUE(f.link_up(link(*d.t, 0, 0), SimTime::ns(1)));
+}
+
+TEST(Faults, RandomPicksAreDistinctLinksOfTheClassFixedByTheSeed) {
+  Dragonfly d;
+  const std::string toml = "faults.actions = [{at = \"1us\", element = \"5 random global links\"}]";
+  const Faults a = schedule(*d.t, toml, 1), b = schedule(*d.t, toml, 1), c = schedule(*d.t, toml, 2);
+  ASSERT_EQ(a.actions().size(), 5u);
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(a.actions()[i].element, b.actions()[i].element);
+    EXPECT_EQ(a.actions()[i].links, 2u);
+    names.insert(a.actions()[i].element);
+  }
+  EXPECT_EQ(names.size(), 5u);
+  bool differs = false;
+  for (std::size_t i = 0; i < 5; ++i) differs |= a.actions()[i].element != c.actions()[i].element;
+  EXPECT_TRUE(differs);
+  // Each is a global port: past the 2 terminals and 3 local ports.
+  for (const FaultAction& x : a.actions()) {
+    const auto port = std::stoul(x.element.substr(x.element.rfind(' ') + 1));
+    EXPECT_GE(port, 5u) << x.element;
+  }
+}
+
+TEST(Faults, RandomProcessesAreFixedByTheSeedAndNeedAnEnd) {
+  Dragonfly d;
+  const std::string toml =
+      "faults.random = [{element = \"router\", mtbf = \"10us\", mttr = \"1us\"}]";
+  const Faults a = schedule(*d.t, toml, 7, SimTime::us(20));
+  const Faults b = schedule(*d.t, toml, 7, SimTime::us(20));
+  ASSERT_GT(a.actions().size(), 10u);  // 36 routers, two failures each expected before 20us
+  ASSERT_EQ(a.actions().size(), b.actions().size());
+  for (std::size_t i = 0; i < a.actions().size(); ++i) {
+    EXPECT_EQ(a.actions()[i].at, b.actions()[i].at);
+    EXPECT_EQ(a.actions()[i].element, b.actions()[i].element);
+    EXPECT_LT(a.actions()[i].at, SimTime::us(40));
+  }
+  EXPECT_NE(error_of(*d.t, toml).find("faults.horizon or sim.end_time"), std::string::npos);
+}
+
+TEST(Faults, BadInputNamesTheLineAndTheElement) {
+  Dragonfly d;
+  const auto expect = [&](const std::string& toml, const std::string& text) {
+    const std::string e = error_of(*d.t, toml);
+    EXPECT_NE(e.find(text), std::string::npos) << e;
+  };
+  expect("faults.actions = [{at = \"1ns\", element = \"router 36\"}]",
+         "f.toml:1: faults: 'router 36' names router 36; this topology has 36 routers");
+  expect("faults.actions = [{at = \"1ns\", element = \"router 2 port 9\"}]",
+         "names port 9 of router 2, which has 7 ports");
+  expect("faults.actions = [{at = \"1ns\", element = \"router 2 link 1\"}]",
+         "expected 'router N port P' or 'router N port P out'");
+  expect("faults.actions = [{at = \"1ns\", action = \"repair\", element = \"endpoint 3\"}]",
+         "repairs endpoint 3, which is not failed then");
+  expect("faults.actions = [{at = \"1ns\", element = \"group 1\"}, {at = \"2ns\", element = "
+         "\"group 1\"}]",
+         "fails group 1, which is already failed then");
+  expect("faults.actions = [{at = \"1ns\", element = \"99 random global links\"}]",
+         "asks for 99 links of class 'global', which has 36");
+  expect("faults.actions = [{at = \"1ns\", element = \"2 random optical links\"}]",
+         "names link class 'optical'; this topology's are terminal, local, global");
+  expect("faults.actions = [{at = \"1ns\", element = \"switch 1\"}]", "is no element");
+  expect("faults.actions = [{at = \"1ns\", action = \"reconfigure\", element = \"router 1\"}]",
+         "faults.actions[0].action");
+}
+
+TEST(Faults, ACsvFileAddsActionsAndItsErrorsNameItsLines) {
+  Dragonfly d;
+  const std::string path = ::testing::TempDir() + "faults_test.csv";
+  std::ofstream(path) << "# a comment\nat,action,element\n5ns,fail,endpoint 4\n9ns,repair,endpoint 4\n";
+  const Faults f = schedule(*d.t, "faults.file = \"" + path + "\"");
+  ASSERT_EQ(f.actions().size(), 2u);
+  EXPECT_EQ(f.actions()[0].origin, path + ":3");
+  EXPECT_FALSE(f.component_up(d.t->endpoint_component(4), SimTime::ns(5)));
+  std::ofstream(path) << "at,action,element\n5ns,explode,endpoint 4\n";
+  EXPECT_NE(error_of(*d.t, "faults.file = \"" + path + "\"").find(path + ":2: action 'explode'"),
+            std::string::npos);
+  std::ofstream(path) << "time,what\n";
+  EXPECT_NE(error_of(*d.t, "faults.file = \"" + path + "\"").find("expected the header line"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace hx::net
