@@ -15,6 +15,7 @@ As a module:
     hx.sweep("mesh_sweep.h5")       # (/sweep points, saturation attributes)
     hx.dataset("run.h5", "links")   # any table as an xarray Dataset
     hx.link_image("run.h5", "global")  # one link class's utilisation by component and port
+    hx.timeseries("run.h5")         # /timeseries with bin times; hx.faults("run.h5"): /faults
     hx.report("run.h5", "run.html")    # as the report command; plot_* draw on a given Axes
 """
 
@@ -38,6 +39,8 @@ EXAMPLES = """examples:
                                                latency, flow completion CDF, engine time per rank
   hxanalysis.py report run.h5 -o run.html      the same figures, plus the run metadata, /summary
                                                and /engine as tables, in one self-contained page
+  hxanalysis.py faults run.h5 -o faults.png    delivered throughput over time (/timeseries, set
+                                               traffic.timeseries_bin), each fault marked
   hxanalysis.py curve a_sweep.h5 b_sweep.h5 -o curve.png
                                                latency-throughput curves of `hxsim sweep` files
 
@@ -132,6 +135,47 @@ def sweep(path):
 
 
 # --- Plots: each draws on a matplotlib Axes ------------------------------------------------------
+
+
+def timeseries(path):
+    """/timeseries with `time_ns` (the bin's start) and `throughput` (flits delivered per ns in
+    the bin); the bin width is /summary timeseries_bin_ps (traffic.timeseries_bin)."""
+    frame = table(path, "timeseries")
+    if frame.empty:
+        raise ValueError("%s has no time series: run with traffic.timeseries_bin" % path)
+    bin_ps = summary(path)["timeseries_bin_ps"]
+    frame["time_ns"] = frame.index.to_numpy() * bin_ps / 1000.0
+    frame["throughput"] = frame["flits_delivered"] / (bin_ps / 1000.0)
+    return frame
+
+
+def faults(path):
+    """/faults with each action's element (/fault_elements)."""
+    frame = table(path, "faults")
+    with h5py.File(path, "r") as f:
+        names = _text(f["fault_elements"][()]).splitlines()
+    frame["element"] = names
+    return frame
+
+
+def plot_faults(path, ax):
+    """Delivered throughput per /timeseries bin, with a line at each fault (red) and repair
+    (green) of /faults, and the packets the faults cost per bin."""
+    frame = timeseries(path)
+    ax.plot(frame["time_ns"], frame["throughput"], drawstyle="steps-post",
+            label="flits delivered per ns")
+    ax.set_xlabel("simulated time (ns)")
+    ax.set_ylabel("flits per ns")
+    for _, action in faults(path).iterrows():
+        ax.axvline(action["time_ps"] / 1000.0, color="red" if action["fail"] else "green",
+                   alpha=0.5, linewidth=1)
+    lost = frame["packets_dropped"]
+    if lost.any():
+        twin = ax.twinx()
+        twin.bar(frame["time_ns"], lost, width=frame["time_ns"].diff().median(), align="edge",
+                 color="grey", alpha=0.4, label="packets lost")
+        twin.set_ylabel("packets lost per bin")
+    ax.legend(loc="lower left")
 
 
 def plot_utilisation(path, ax):
@@ -323,6 +367,13 @@ def report(path, out):
         f.write("\n".join(page))
 
 
+def fault_plot(path, out):
+    """Writes plot_faults of a run to `out` (any matplotlib format)."""
+    fig = _figure(figsize=(9, 4))
+    plot_faults(path, fig.subplots())
+    fig.savefig(out)
+
+
 def curve(paths, out):
     """Writes the latency-throughput curves of sweep files to `out` (any matplotlib format)."""
     fig = _figure(figsize=(7, 5))
@@ -346,6 +397,9 @@ def main(argv):
     p = commands.add_parser("report", help="one-page report of a run (PNG or HTML)")
     p.add_argument("file")
     p.add_argument("-o", "--output", required=True, help="report.png or report.html")
+    p = commands.add_parser("faults", help="throughput over time around each fault")
+    p.add_argument("file")
+    p.add_argument("-o", "--output", required=True, help="image file, e.g. faults.png")
     p = commands.add_parser("curve", help="latency-throughput curves of sweep files")
     p.add_argument("files", nargs="+")
     p.add_argument("-o", "--output", required=True, help="image file, e.g. curve.png")
@@ -371,6 +425,8 @@ def run_command(args):
         table(args.file, args.name).to_csv(sys.stdout)
     elif args.command == "report":
         report(args.file, args.output)
+    elif args.command == "faults":
+        fault_plot(args.file, args.output)
     else:
         curve(args.files, args.output)
 

@@ -26,6 +26,7 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
       endpoints_(&ctx.stats->table("endpoints")),
       totals_(&ctx.stats->table("network_totals")),
       queue_samples_(&ctx.stats->table("queue_samples")),
+      timeseries_(&ctx.stats->table("timeseries")),
       fault_log_(net, ctx, id) {
   std::vector<PortSpec> ports;
   net.topology->ports(id, ports);
@@ -229,6 +230,7 @@ bool Endpoint::inject_packet(uint32_t port, uint32_t slot, SimTime now) {
     inj.stats.record(net_, now, now + ser, flits);
     next_port_ = (port + 1) % static_cast<uint32_t>(injectors_.size());
     ++injected_;
+    if (net_.timeseries_bins > 0) timeseries_->add_to(net_.timeseries_row(now), 1, uint64_t{flits});
     --queued_packets_;
     m.flits_sent += flits;
     next_message_ = slot + 1;
@@ -249,7 +251,8 @@ bool Endpoint::lost_in_flight(uint32_t port, const Packet& p, SimTime now) {
   const SimTime across = now + this->port(static_cast<PortId>(port)).latency +
                          injectors_[port].pipeline;
   if (net_.faults->link_up_throughout(link, now, across)) return false;
-  fault_log_.drop(now, link, p);
+  fault_log_.drop(net_.faults->link_up(link, now) ? net_.faults->next_change(link, now) : now,
+                  link, p);
   return true;
 }
 
@@ -260,6 +263,7 @@ void Endpoint::deliver(PortId port, const Packet& p) {
   }
   ++received_;
   if (net_.in_window(tail)) flits_accepted_ += p.flits;
+  if (net_.timeseries_bins > 0) timeseries_->add_to(net_.timeseries_row(tail), 0, uint64_t{p.flits});
   const bool measured = (p.flags & Packet::kMeasured) != 0;
   if (measured) {
     const SimTime latency = tail - p.created;

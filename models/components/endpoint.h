@@ -137,6 +137,7 @@ class Endpoint final : public Component, private ProgramHost {
   // stop_unstable, the queue_samples table, taken in observe): synthetic traffic only.
   uint64_t not_offered_ = 0;  // packets refused at the limit
   Table* queue_samples_;
+  Table* timeseries_;
   FaultLog fault_log_;
 };
 

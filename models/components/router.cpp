@@ -500,7 +500,8 @@ bool Router::lost_in_flight(const Request& r, const Packet& p, SimTime now, SimT
   if (faults_->link_up_throughout(link, now, now + port(r.candidate.port).latency + pipeline)) {
     return false;
   }
-  fault_log_.drop(now, link, p);
+  // Lost when the link goes down (the sender only knows it ahead because the schedule is).
+  fault_log_.drop(faults_->link_up(link, now) ? faults_->next_change(link, now) : now, link, p);
   ++outputs_[r.candidate.port].dropped;
   --sent_;  // no peer receives it: links count what arrives
   return true;

@@ -20,7 +20,8 @@ class FaultLog {
         owner_(owner),
         drops_(&ctx.stats->table("drops")),
         faults_(&ctx.stats->table("faults")),
-        totals_(&ctx.stats->table("network_totals")) {}
+        totals_(&ctx.stats->table("network_totals")),
+        timeseries_(&ctx.stats->table("timeseries")) {}
 
   /// Packet `p` is lost at `t` on (or for want of) directed link `link`.
   void drop(SimTime t, uint64_t link, const Packet& p) {
@@ -29,6 +30,7 @@ class FaultLog {
                           {t.count_ps(), link, uint64_t{p.src}, uint64_t{p.dst}, p.message,
                            uint64_t{p.flits}, uint64_t{action}});
     totals_->add_to(0, totals::kPacketsDropped, uint64_t{1});
+    if (net_.timeseries_bins > 0) timeseries_->add_to(net_.timeseries_row(t), 2, uint64_t{1});
     if (action < net_.faults->actions().size()) faults_->add_to(action, 3, uint64_t{1});
   }
 
@@ -55,6 +57,7 @@ class FaultLog {
   Table* drops_;
   Table* faults_;
   Table* totals_;
+  Table* timeseries_;
 };
 
 }  // namespace hx::net

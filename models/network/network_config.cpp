@@ -83,6 +83,9 @@ std::vector<ParamSpec> traffic_params() {
       ParamSpec::integer("histogram_bins", 10000,
                          "latency histogram bins of one cycle each; the last is open-ended")
           .range(2, 1e7),
+      ParamSpec::time("timeseries_bin", "0ps",
+                      "width of the /timeseries bins (flits delivered and injected, packets "
+                      "lost, per bin over the whole run); 0: no time series"),
   };
 }
 
@@ -132,6 +135,7 @@ TrafficConfig traffic_config_from(const ParamSet& p) {
             : flows == "all" ? FlowRecords::kAll
                              : FlowRecords::kMeasured;
   c.histogram_bins = static_cast<uint32_t>(p.integer("histogram_bins"));
+  c.timeseries_bin = p.time("timeseries_bin");
   if (c.measure <= SimTime::zero()) {
     throw InputError("traffic.measure = " + format_time(c.measure) + ": expected a time > 0");
   }

@@ -39,6 +39,7 @@ struct TrafficConfig {
   std::string ring_order;
   FlowRecords flows = FlowRecords::kMeasured;
   uint32_t histogram_bins = 0;  // latency histogram: bins of one cycle, the last one open-ended
+  SimTime timeseries_bin;       // /timeseries bin width; zero: none
 };
 
 std::vector<ParamSpec> router_params();

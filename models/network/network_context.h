@@ -101,7 +101,14 @@ struct NetworkContext {
     throw InputError("unknown switching element '" + name + "' (known: " + known + ")");
   }
 
+  uint64_t timeseries_bins = 0;   // rows of /timeseries (0: traffic.timeseries_bin = 0)
+
   bool in_window(SimTime t) const { return t >= window_begin && t < window_end; }
+  /// The /timeseries row of time t (the last row takes what lies beyond).
+  uint64_t timeseries_row(SimTime t) const {
+    return std::min<uint64_t>(static_cast<uint64_t>(t.count_ps() / traffic.timeseries_bin.count_ps()),
+                              timeseries_bins - 1);
+  }
   /// Length of the window as far as a run that reached `now` has seen it (a workload's window
   /// is open-ended).
   double window_length(SimTime now) const {

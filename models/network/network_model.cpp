@@ -86,6 +86,7 @@ class BuiltNetworkModel final : public NetworkModel {
                        std::to_string(std::numeric_limits<PortId>::max()) +
                        (folding_ ? "" : " unfolded (" + fold_note_ + ")"));
     }
+    set_timeseries(params.sim->time("end_time"));
     if (workload_) {
       // A program runs until it is done: everything it does is measured.
       net_.workload = workload_.get();
@@ -105,6 +106,27 @@ class BuiltNetworkModel final : public NetworkModel {
     pattern.seed = static_cast<uint64_t>(params.sim->integer("seed"));
     pattern_ = make_pattern(pattern, t);
     net_.pattern = pattern_.get();
+  }
+
+  // /timeseries rows: up to the end of the run (sim.end_time, or for synthetic traffic the
+  // drain limit after the window; a workload's end is not known before it runs).
+  void set_timeseries(SimTime end_time) {
+    const SimTime bin = net_.traffic.timeseries_bin;
+    if (bin <= SimTime::zero()) return;
+    SimTime end = end_time;
+    if (end.is_infinite() && !workload_) end = net_.window_end + net_.traffic.drain_limit;
+    if (end.is_infinite()) {
+      throw InputError("traffic.timeseries_bin = " + format_time(bin) +
+                       ": a workload run's time series needs sim.end_time (its last bin)");
+    }
+    const uint64_t rows = static_cast<uint64_t>((end.count_ps() + bin.count_ps() - 1) /
+                                                bin.count_ps()) + 1;
+    if (rows > 10'000'000) {
+      throw InputError("traffic.timeseries_bin = " + format_time(bin) + ": " +
+                       std::to_string(rows) + " bins up to " + format_time(end) +
+                       "; at most 10,000,000");
+    }
+    net_.timeseries_bins = rows;
   }
 
   // Folding (models/flow/folding.h) when it is exact; otherwise the reason goes in the report.
@@ -170,7 +192,8 @@ class BuiltNetworkModel final : public NetworkModel {
   }
   std::vector<TableSpec> tables() const override {
     std::vector<TableSpec> tables =
-        network_tables(topology(), net_.traffic.histogram_bins, faults_.actions().size());
+        network_tables(topology(), net_.traffic.histogram_bins, faults_.actions().size(),
+                       net_.timeseries_bins);
     if (workload_) {
       for (TableSpec& t : workload_tables(*workload_)) tables.push_back(std::move(t));
     }
@@ -189,6 +212,12 @@ class BuiltNetworkModel final : public NetworkModel {
   }
   std::vector<SummaryValue> summarize(const StatsRegistry& stats,
                                       const RunEnd& end) const override {
+    std::vector<SummaryValue> values = summarize_run(stats, end);
+    values.push_back({"timeseries_bin_ps", net_.traffic.timeseries_bin.count_ps(), "ps",
+                      "/timeseries bin width (traffic.timeseries_bin; 0: none)"});
+    return values;
+  }
+  std::vector<SummaryValue> summarize_run(const StatsRegistry& stats, const RunEnd& end) const {
     if (!workload_) {
       // A run cut short measured only the part of the window it reached.
       SimTime measured = net_.traffic.measure;
@@ -300,7 +329,7 @@ std::vector<TableSpec> table_descriptions() {
    private:
     std::vector<wl::OpGroup> groups_;
   };
-  std::vector<TableSpec> tables = network_tables(Empty(), 1, 0);
+  std::vector<TableSpec> tables = network_tables(Empty(), 1, 0, 0);
   for (TableSpec& t : workload_tables(NoWork())) {
     t.help += " (workload runs only)";
     tables.push_back(std::move(t));

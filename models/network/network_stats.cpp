@@ -9,7 +9,7 @@
 namespace hx::net {
 
 std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogram_bins,
-                                      uint64_t fault_actions) {
+                                      uint64_t fault_actions, uint64_t timeseries_bins) {
   using T = ColumnType;
   TableSpec links{
       "links",
@@ -136,7 +136,18 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
                   },
                   TableKind::kPerOwner,
                   topology.num_components()};
-  return {links, flows, endpoints, totals, histogram, queue_samples, faults, drops};
+  TableSpec timeseries{
+      "timeseries",
+      "bin",
+      "per bin of traffic.timeseries_bin from time 0 (the last bin also takes what comes "
+      "after it; no rows when the bin is 0): what the endpoints delivered and injected and "
+      "what faults cost",
+      {{"flits_delivered", T::kU64, "1", "flits whose packet's tail reached its destination"},
+       {"flits_injected", T::kU64, "1", "flits whose packet's head left its source"},
+       {"packets_dropped", T::kU64, "1", "packets lost to faults (docs/FAULTS.md)"}},
+      TableKind::kSummed,
+      timeseries_bins};
+  return {links, flows, endpoints, totals, histogram, queue_samples, faults, drops, timeseries};
 }
 
 namespace {

@@ -53,9 +53,9 @@ SimTime queue_sample_time(SimTime window_begin, SimTime window_end, uint32_t k);
 /// ending a sweep point early.
 bool queues_unstable(const StatsRegistry& stats, std::size_t taken);
 
-/// `fault_actions`: rows of /faults (the schedule's actions).
+/// `fault_actions`: rows of /faults (the schedule's actions); `timeseries_bins`: of /timeseries.
 std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogram_bins,
-                                      uint64_t fault_actions);
+                                      uint64_t fault_actions, uint64_t timeseries_bins);
 
 /// The /summary values of a network run, from the reduced tables.
 std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const Topology& topology,
