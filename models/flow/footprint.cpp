@@ -70,8 +70,8 @@ std::vector<Candidate> ports_offered(const Candidates& candidates) {
 // links it says are up).
 class StateGraph {
  public:
-  StateGraph(const net::Topology& t, const net::Routing& r, uint32_t src, uint32_t dst, uint32_t max,
-             const net::RouterView* view)
+  StateGraph(const net::Topology& t, const net::Routing& r, uint32_t src, uint32_t dst,
+             uint32_t max, const net::RouterView* view)
       : topology_(t), routing_(r), src_(src), dst_(dst), max_hops_(max), view_(view) {}
 
   void build(std::vector<Root>& roots, std::vector<Node>& nodes) {
@@ -140,8 +140,9 @@ class StateGraph {
   bool keep_live(ComponentId here, Candidates& candidates) const {
     const Candidates all = candidates;
     candidates.clear();
+    const uint64_t first = topology_.first_link(here);
     for (const Candidate& c : all) {
-      if (up(topology_.first_link(here) + c.port)) candidates.add(c.port, c.vc, c.escape, c.penalty);
+      if (up(first + c.port)) candidates.add(c.port, c.vc, c.escape, c.penalty);
     }
     return !candidates.empty();
   }
