@@ -2,6 +2,7 @@
 #include "models/flow/fabric.h"
 
 #include <algorithm>
+#include <boost/serialization/map.hpp>
 #include <boost/serialization/vector.hpp>
 #include <limits>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include "core/state_archive.h"
 #include "models/flow/flow_events.h"
 #include "models/flow/folding.h"
+#include "models/network/network_stats.h"
 
 namespace hx::flow {
 namespace {
@@ -27,7 +29,12 @@ Fabric::Fabric(ComponentId id, const net::NetworkContext& net, const BuildContex
       net_(net),
       link_bytes_(net.folding ? net.folding->groups() : net.topology->num_links(), 0),
       link_flows_(link_bytes_.size(), 0),
-      links_(&ctx.stats->table("links")) {
+      link_dropped_(link_bytes_.size(), 0),
+      links_(&ctx.stats->table("links")),
+      drops_(&ctx.stats->table("drops")),
+      faults_(&ctx.stats->table("faults")),
+      totals_(&ctx.stats->table("network_totals")) {
+  view_.faults = net.faults;
   if (const wl::Symmetry* sym = net.workload ? net.workload->symmetry() : nullptr) {
     to_representative_.resize(sym->endpoints());
     for (uint32_t e = 0; e < sym->endpoints(); ++e) {
@@ -46,9 +53,19 @@ PortId Fabric::port_to(uint32_t endpoint) const {
   return static_cast<PortId>(net_.folding ? net_.folding->port_of(endpoint) : endpoint);
 }
 
-bool Fabric::knows_event(uint16_t kind) const { return kind == kFlowStart || kind == kFlowEnd; }
+bool Fabric::knows_event(uint16_t kind) const {
+  return kind == kFlowStart || kind == kFlowEnd || (kind == kFaultChange && net_.faults != nullptr);
+}
 
-// std::runtime_error when the routing gives no path.
+void Fabric::setup() {
+  if (net_.faults == nullptr) return;
+  for (const SimTime at : net_.faults->change_times()) {
+    schedule_background(at - now(), kFaultChange, uint8_t{0});
+  }
+}
+
+// std::runtime_error when the routing gives no path. Under faults, the paths live in the
+// current fault state (view_): paths == 0 when there is none.
 std::shared_ptr<const Footprint> Fabric::footprint(uint32_t src, uint32_t dst) {
   if (net_.folding) return net_.folding->footprint(src, dst);
   const uint64_t key = uint64_t{src} << 32 | dst;
@@ -57,7 +74,7 @@ std::shared_ptr<const Footprint> Fabric::footprint(uint32_t src, uint32_t dst) {
   if (footprints_.size() >= kFootprintCache) footprints_.clear();
   auto f = std::make_shared<const Footprint>(
       flow_footprint(*net_.topology, *net_.routing, src, dst, net_.router.pipeline,
-                     hop_limit(*net_.topology)));
+                     hop_limit(*net_.topology), net_.faults ? &view_ : nullptr));
   footprints_.emplace(key, f);
   return f;
 }
@@ -79,6 +96,14 @@ void Fabric::handle(const Event& e) {
       end_due();
       break;
     }
+    case kFaultChange:
+      try {
+        on_fault_change();
+      } catch (const std::runtime_error& error) {
+        // Refused on every rank; a throw from here would stop this rank alone.
+        refuse_input(std::string("sim.fidelity = \"flow\": ") + error.what());
+      }
+      break;
     default:
       throw std::logic_error("fabric: event of unknown kind " + std::to_string(e.kind));
   }
@@ -114,6 +139,10 @@ void Fabric::start(uint32_t src, const FlowStart& s) {
   f.end = SimTime::infinity();
   try {
     f.footprint = footprint(src, s.dst);
+    if (f.footprint->paths == 0) {  // under faults: no live path, lost at its start
+      lose(slot, nullptr);
+      return;
+    }
   } catch (const std::runtime_error& e) {
     // Refused on every rank; a throw from here would stop this rank alone.
     refuse_input(std::string("sim.fidelity = \"flow\": ") + e.what());
@@ -234,6 +263,106 @@ void Fabric::end_due() {
   request_end_of_instant();
 }
 
+// A link failed or came back: every flow goes on over the paths live now, with the bytes it has
+// left; one with none is lost. A flow whose load is unchanged keeps its rate until the solve
+// (others may change it), so a change far from most flows recomputes few. A flow due now has
+// sent its last byte: it ends in this instant, whichever of its end and the change comes first.
+void Fabric::on_fault_change() {
+  view_.at = now();
+  footprints_.clear();
+  const auto same_load = [](const Footprint& a, const Footprint& b) {
+    return a.paths == b.paths &&
+           std::equal(a.uses.begin(), a.uses.end(), b.uses.begin(), b.uses.end(),
+                      [](const LinkUse& x, const LinkUse& y) {
+                        return x.link == y.link && x.count == y.count;
+                      });
+  };
+  for (uint32_t slot = 0; slot < flows_.size(); ++slot) {
+    Flow& f = flows_[slot];
+    if (!f.live || f.end <= now()) continue;
+    std::shared_ptr<const Footprint> next = footprint(f.src, f.dst);
+    if (same_load(*next, *f.footprint)) {
+      f.footprint = std::move(next);  // its latency and hops may differ
+      continue;
+    }
+    advance(f);
+    solver_.remove(f.solver_id);
+    if (!f.end.is_infinite()) ends_.erase({f.end, slot});
+    f.end = SimTime::infinity();
+    if (next->paths == 0) {
+      lose(slot, f.footprint.get());
+      if (--live_ == 0) release_run();
+      continue;
+    }
+    f.footprint = std::move(next);
+    add_to_solver(slot);
+  }
+  request_end_of_instant();
+}
+
+// Flow `slot` has no live path, `old` its footprint until now (nullptr at its start). As at
+// packet level its message never completes: sender and receiver are not told. The packets of
+// the bytes it has left (cut as FlowEndpoint::packets cuts them) are dropped on the link
+// lost_on() names, filed under that link's sender as a packet-level drop would be.
+void Fabric::lose(uint32_t slot, const Footprint* old) {
+  Flow& f = flows_[slot];
+  const uint64_t link = lost_on(old, f.src, f.dst);
+  const auto bytes = static_cast<uint64_t>((f.left + kPsPerSecond - 1) / kPsPerSecond);
+  const uint64_t flits = (bytes + net_.router.flit_bytes - 1) / net_.router.flit_bytes;
+  const uint64_t packets = (flits + net_.traffic.packet_flits - 1) / net_.traffic.packet_flits;
+  const uint32_t action = net_.faults->cause(link, view_.at);
+  const ComponentId owner = sender(link);
+  drops_->add_owned_row(owner, drops_seen_[owner]++,
+                        {now().count_ps(), link, uint64_t{f.src}, uint64_t{f.dst}, f.message,
+                         flits, uint64_t{action}});
+  totals_->add_to(0, net::totals::kPacketsDropped, packets);
+  if (action < net_.faults->actions().size()) faults_->add_to(action, 3, packets);
+  link_dropped_[link] += packets;
+  f.live = false;
+  f.footprint.reset();
+  free_.push_back(slot);
+}
+
+// The link a lost flow is counted on: of the links of `old` that are down now, the one most of
+// its paths crossed (the lowest id of those), else the same of its fault-free footprint (at its
+// start it had no paths, and after a repair the routing can take a way that dead-ends
+// elsewhere). The fault-free footprint always has one down: if every link of it is up, the
+// exploration over live links meets the same candidates at every state and finds its paths.
+// Most paths, not the first: a failed destination's last link carries them all, while a link
+// down since earlier may carry only some.
+uint64_t Fabric::lost_on(const Footprint* old, uint32_t src, uint32_t dst) const {
+  constexpr uint64_t kNone = std::numeric_limits<uint64_t>::max();
+  const auto most_used_down = [this](const Footprint& f) {
+    uint64_t link = kNone;
+    uint32_t count = 0;
+    for (const LinkUse& u : f.uses) {
+      if (u.count > count && !view_.link_up(u.link)) link = u.link, count = u.count;
+    }
+    return link;
+  };
+  if (old != nullptr) {
+    if (const uint64_t link = most_used_down(*old); link != kNone) return link;
+  }
+  const uint64_t link = most_used_down(flow_footprint(
+      *net_.topology, *net_.routing, src, dst, net_.router.pipeline, hop_limit(*net_.topology)));
+  if (link == kNone) {
+    throw std::logic_error("fabric: the flow from endpoint " + std::to_string(src) + " to " +
+                           std::to_string(dst) + " is lost with every link of its paths up");
+  }
+  return link;
+}
+
+// The component the link leaves (first_link is ascending in the component id).
+ComponentId Fabric::sender(uint64_t link) const {
+  const net::Topology& t = *net_.topology;
+  ComponentId lo = 0, hi = t.num_components();
+  while (hi - lo > 1) {
+    const ComponentId mid = lo + (hi - lo) / 2;
+    (t.first_link(mid) <= link ? lo : hi) = mid;
+  }
+  return lo;
+}
+
 // Endpoint `peer` as `endpoint` sees it: mapped by the workload's symmetry to where it is
 // from the representative of `endpoint`'s orbit, so every image of an endpoint orders its
 // peers alike; the peer itself when the workload has none.
@@ -282,12 +411,20 @@ void Fabric::finish() {
       const uint64_t flits = (bytes + net_.router.flit_bytes - 1) / net_.router.flit_bytes;
       // Busy: the time the link would take to carry its bytes at full rate.
       const auto busy = static_cast<int64_t>(link_bytes_[link] / capacity(ports[p].link_class));
+      const int64_t down =
+          net_.faults ? net_.faults->down_time(link, SimTime::zero(), now()).count_ps() : 0;
       links_->add_row(t.first_link(c) + p, {uint64_t{c}, uint64_t{p}, uint64_t{ports[p].peer},
                              uint64_t{ports[p].peer_port}, uint64_t{ports[p].link_class},
                              link_flows_[link], flits, bytes, busy,
                              window > 0 ? static_cast<double>(busy) / window : 0.0, int64_t{0},
-                             uint64_t{0}, int64_t{0}});
+                             link_dropped_[link], down});
     }
+  }
+  // The routers and endpoints offer the /faults rows at packet level; here the fabric does.
+  if (net_.faults == nullptr) return;
+  for (uint32_t a = 0; a < net_.faults->actions().size(); ++a) {
+    const net::FaultAction& f = net_.faults->actions()[a];
+    faults_->offer(a, {f.at.count_ps(), uint64_t{f.fail ? 1u : 0u}, f.links, uint64_t{0}});
   }
 }
 
@@ -302,15 +439,17 @@ void Fabric::serialize(StateArchive& ar) {
     ar & high & low;
     f.left = static_cast<u128>(high) << 64 | low;
   }
-  ar & free_ & flows_done_ & link_flows_ & wake_version_ & wake_at_;
-  if (link_flows_.size() != link_bytes_.size()) {
+  ar & free_ & flows_done_ & link_flows_ & wake_version_ & wake_at_ & link_dropped_ &
+      drops_seen_ & view_.at;
+  if (link_flows_.size() != link_bytes_.size() || link_dropped_.size() != link_bytes_.size()) {
     throw InputError("fabric: the checkpoint's record is of a network with " +
                      std::to_string(link_flows_.size()) + " links, this one has " +
                      std::to_string(link_bytes_.size()));
   }
   ar.bytes(link_bytes_.data(), link_bytes_.size() * sizeof(u128));
   if (!ar.loading()) return;
-  // The solver is rebuilt from the flows: its rates depend only on the flows present.
+  // The solver is rebuilt from the flows: its rates depend only on the flows present. Their
+  // footprints are those of the fault state they were computed in (view_.at).
   for (uint32_t slot = 0; slot < flows_.size(); ++slot) {
     Flow& f = flows_[slot];
     if (!f.live) continue;

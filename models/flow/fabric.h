@@ -13,9 +13,16 @@
 // its arrival goes to the representative of the destination's orbit.
 //
 // It also keeps the per-link (folded: per-group) byte counts and writes every row of /links.
+//
+// Under faults (net.faults, faults.h; never folded) a flow loads only the paths live in the
+// current fault state. At each instant the schedule changes a link, every flow moves onto the
+// paths live then with the bytes it has left; a flow with none is lost, as a packet with no live
+// way on is at packet level: its sender and receiver never hear of it, and its remaining
+// packets count as dropped (/drops, /faults, /links, /network_totals).
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <tuple>
@@ -27,7 +34,9 @@
 #include "core/model.h"
 #include "models/flow/footprint.h"
 #include "models/flow/max_min.h"
+#include "models/network/faults.h"
 #include "models/network/network_context.h"
+#include "models/network/routing.h"
 
 namespace hx::flow {
 
@@ -37,6 +46,7 @@ class Fabric final : public Component {
  public:
   Fabric(ComponentId id, const net::NetworkContext& net, const BuildContext& ctx);
 
+  void setup() override;
   void handle(const Event& e) override;
   void end_of_instant() override;
   void finish() override;
@@ -62,7 +72,24 @@ class Fabric final : public Component {
     MaxMinSolver::FlowId solver_id = 0;
   };
 
+  // What the routing sees of the network at flow level: no port loads (UGAL's choices are all
+  // in the footprint already) and the links up at `at`, the instant of the last fault change
+  // the fabric has handled: the state every live flow's footprint was computed in (a change
+  // applies once the flows that start at its instant have started, the fabric's own events
+  // coming after the endpoints'), so a cached footprint, a fresh one and one recomputed after a
+  // restart agree.
+  struct LiveLinks final : net::RouterView {
+    const net::Faults* faults = nullptr;
+    SimTime at;
+    uint32_t load(PortId) const override { return 0; }
+    bool link_up(uint64_t link) const override { return faults->link_up(link, at); }
+  };
+
   void start(uint32_t src, const FlowStart& s);
+  void on_fault_change();
+  void lose(uint32_t slot, const Footprint* old);
+  uint64_t lost_on(const Footprint* old, uint32_t src, uint32_t dst) const;
+  ComponentId sender(uint64_t link) const;
   void end_due();
   uint64_t members() const;  // flows each flow here stands for
   uint32_t endpoint_at(PortId port) const;
@@ -105,7 +132,14 @@ class Fabric final : public Component {
   SimTime wake_at_ = SimTime::infinity();         // its time
   uint64_t live_ = 0;                             // flows in the fabric
   uint64_t flows_done_ = 0;
+  // Faults.
+  LiveLinks view_;
+  std::vector<uint64_t> link_dropped_;          // per link, packets of the flows lost on it
+  std::map<ComponentId, uint64_t> drops_seen_;  // per /drops owner, its rows so far
   Table* links_;
+  Table* drops_;
+  Table* faults_;
+  Table* totals_;
 };
 
 }  // namespace hx::flow

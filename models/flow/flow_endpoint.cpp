@@ -11,6 +11,7 @@
 #include "models/components/state_io.h"
 #include "models/flow/flow_events.h"
 #include "models/flow/folding.h"
+#include "models/network/faults.h"
 #include "models/network/network_stats.h"
 
 namespace hx::flow {
@@ -78,6 +79,10 @@ void FlowEndpoint::schedule_next_message() {
 
 void FlowEndpoint::generate() {
   const uint32_t n = net_.traffic.message_packets;
+  if (net_.faults != nullptr && !net_.faults->component_up(id(), now())) {
+    schedule_next_message();  // a failed endpoint creates no traffic (as net::Endpoint)
+    return;
+  }
   if (queued_packets_ + n > net_.traffic.source_queue_limit) {
     not_offered_ += n;
     // At once, not at finish: whether the run is unstable is asked while it runs.

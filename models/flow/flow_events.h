@@ -17,6 +17,7 @@ enum FlowEventKind : uint16_t {
   kWake,           // endpoint, payload uint32_t op: a program op's time is up
   kGenerate,       // endpoint: a synthetic message is due ([traffic] pattern)
   kStopInjection,  // endpoint, background: the drain limit is over; drop what still waits
+  kFaultChange,    // fabric, background: a link fails or comes back (faults.h)
 };
 
 /// A message's op in its sender's program, or none (synthetic traffic).

@@ -66,11 +66,13 @@ std::vector<Candidate> ports_offered(const Candidates& candidates) {
   return out;
 }
 
-// Builds the graph of every state a packet from src to dst can reach.
+// Builds the graph of every state a packet from src to dst can reach (with a view: over the
+// links it says are up).
 class StateGraph {
  public:
-  StateGraph(const net::Topology& t, const net::Routing& r, uint32_t src, uint32_t dst, uint32_t max)
-      : topology_(t), routing_(r), src_(src), dst_(dst), max_hops_(max) {}
+  StateGraph(const net::Topology& t, const net::Routing& r, uint32_t src, uint32_t dst,
+             uint32_t max, const net::RouterView* view)
+      : topology_(t), routing_(r), src_(src), dst_(dst), max_hops_(max), view_(view) {}
 
   void build(std::vector<Root>& roots, std::vector<Node>& nodes) {
     std::vector<PortSpec> src_ports;
@@ -78,6 +80,7 @@ class StateGraph {
     topology_.ports(src_id, src_ports);
     std::vector<Packet> starts;
     for (PortId p = 0; p < src_ports.size(); ++p) {
+      if (!up(topology_.first_link(src_id) + p)) continue;
       Packet packet;
       packet.src = src_;
       packet.dst = dst_;
@@ -101,6 +104,11 @@ class StateGraph {
       routing_.route(router, nodes[i].in_port, packet, candidates);
       if (candidates.empty()) fail("no route at router " + std::to_string(router));
       const ComponentId here = topology_.router_component(router);
+      if (view_ != nullptr && !keep_live(here, candidates)) {
+        // As a router does (Router::route): the routing's fallback, from this state on.
+        routing_.route_around(router, nodes[i].in_port, packet, *view_, candidates);
+        if (!keep_live(here, candidates)) continue;  // a dead end
+      }
       for (const Candidate& c : ports_offered(candidates)) {
         const PortSpec out = topology_.port(here, c.port);
         const Edge edge{kDelivered, topology_.first_link(here) + c.port, out.latency,
@@ -127,6 +135,17 @@ class StateGraph {
   }
 
  private:
+  bool up(uint64_t link) const { return view_ == nullptr || view_->link_up(link); }
+  // Removes the candidates on failed links of router component `here`; false if none is left.
+  bool keep_live(ComponentId here, Candidates& candidates) const {
+    const Candidates all = candidates;
+    candidates.clear();
+    const uint64_t first = topology_.first_link(here);
+    for (const Candidate& c : all) {
+      if (up(first + c.port)) candidates.add(c.port, c.vc, c.escape, c.penalty);
+    }
+    return !candidates.empty();
+  }
   uint32_t node_of(uint32_t router, PortId in_port, const Packet& packet,
                    std::vector<Node>& nodes) {
     const auto [it, added] = index_.try_emplace(RouteStateKey(router, in_port, packet),
@@ -144,6 +163,7 @@ class StateGraph {
   const net::Topology& topology_;
   const net::Routing& routing_;
   uint32_t src_, dst_, max_hops_;
+  const net::RouterView* view_;  // nullptr: every link up
   std::unordered_map<RouteStateKey, uint32_t, RouteStateKeyHash> index_;
   std::vector<uint32_t> pending_;
 };
@@ -151,10 +171,11 @@ class StateGraph {
 }  // namespace
 
 Footprint flow_footprint(const net::Topology& topology, const net::Routing& routing, uint32_t src,
-                         uint32_t dst, SimTime router_delay, uint32_t max_hops) {
+                         uint32_t dst, SimTime router_delay, uint32_t max_hops,
+                         const net::RouterView* view) {
   std::vector<Root> roots;
   std::vector<Node> nodes;
-  StateGraph(topology, routing, src, dst, max_hops).build(roots, nodes);
+  StateGraph(topology, routing, src, dst, max_hops, view).build(roots, nodes);
 
   // Every edge raises the hop count or delivers, so hop order is a topological order.
   std::vector<uint32_t> order(nodes.size());
@@ -166,6 +187,7 @@ Footprint flow_footprint(const net::Topology& topology, const net::Routing& rout
     Node& n = nodes[*it];
     for (const Edge& e : n.out) {
       const bool last = e.to == kDelivered;
+      if (!last && nodes[e.to].to_dst == 0) continue;  // a dead end (faults): no path, no latency
       n.to_dst += last ? 1 : nodes[e.to].to_dst;
       n.slowest = std::max(n.slowest, e.latency + (last ? SimTime::zero() : nodes[e.to].slowest));
     }
@@ -179,6 +201,7 @@ Footprint flow_footprint(const net::Topology& topology, const net::Routing& rout
   Footprint f;
   uint64_t paths = 0;
   for (const Root& r : roots) {
+    if (nodes[r.node].to_dst == 0) continue;
     nodes[r.node].from_src += 1;
     count[r.link].paths += nodes[r.node].to_dst;
     count[r.link].link_class = r.link_class;

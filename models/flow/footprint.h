@@ -28,14 +28,22 @@ struct Footprint {
   SimTime latency;    // of the slowest path: its links' latencies plus `router_delay` per router
 };
 
-/// The footprint of a message from endpoint `src` to endpoint `dst` (to itself: out to its
-/// router and back, as the packet level routes it). Throws
-/// std::runtime_error naming both when a path dead-ends, goes astray or exceeds `max_hops`
-/// router-to-router hops, or when more than 2^32 paths cross one link.
 /// The hop limit the flow level routes with: far beyond any path the routings give.
 inline uint32_t hop_limit(const net::Topology& topology) { return topology.diameter() * 4 + 8; }
 
+/// The footprint of a message from endpoint `src` to endpoint `dst` (to itself: out to its
+/// router and back, as the packet level routes it). Throws std::runtime_error naming both when
+/// a path dead-ends, goes astray or exceeds `max_hops` router-to-router hops, or when more than
+/// 2^32 paths cross one link.
+///
+/// With a `view` (faults.h), only the links it says are up carry paths, as a router under
+/// faults routes: injection ports on failed links are skipped; at each router the candidates on
+/// failed links are dropped, and when none is left the routing's route_around() gives the
+/// fallback (its packet state is the one that goes on). A state with no live candidate then is
+/// a dead end that carries no path, not an error; paths, uses, hops and latency count only the
+/// paths that reach `dst`, and a message with none has paths == 0 and no uses.
 Footprint flow_footprint(const net::Topology& topology, const net::Routing& routing, uint32_t src,
-                         uint32_t dst, SimTime router_delay, uint32_t max_hops);
+                         uint32_t dst, SimTime router_delay, uint32_t max_hops,
+                         const net::RouterView* view = nullptr);
 
 }  // namespace hx::flow

@@ -1,7 +1,10 @@
 // Flow footprints on a small network of every shipped family and routing: the paths' counts are
 // conserved at every router (what enters leaves), all of them start on the source's injection
 // links and end on the destination's ejection links, and a dimension-order mesh path is the one
-// hop-by-hop routing gives: one path of Manhattan length.
+// hop-by-hop routing gives: one path of Manhattan length. Under faults, only live links carry
+// paths: a failed fat-tree up-link takes exactly its paths away (all of them under
+// deterministic up/down routing, a dead end, not an error), a failed injection link or
+// destination leaves none, and a Dragonfly's failed global link is routed around.
 #include "models/flow/footprint.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +14,8 @@
 #include <string>
 
 #include "engine/run.h"
+#include "io/config_file.h"
+#include "models/network/faults.h"
 #include "models/network/network_model.h"
 #include "network/small_networks.h"
 
@@ -115,6 +120,196 @@ TEST(FlowFootprint, DimensionOrderOnAMeshIsOneShortestPath) {
     }
     EXPECT_EQ(f.latency, links + SimTime::ns(2) * (hops + 1));
   }
+}
+
+// The [faults] schedule of `actions` (a TOML array of tables) on `t`.
+net::Faults faults_of(const std::string& actions, const net::Topology& t) {
+  const Config c = parse_config_text("[faults]\nactions = " + actions + "\n", "test.toml");
+  return net::Faults::build(resolve_section(c, "faults", net::fault_params()), t, 1,
+                            SimTime::us(1000));
+}
+
+// The links up at `at`, as the fabric sees them.
+class LinksAt final : public net::RouterView {
+ public:
+  LinksAt(const net::Faults& faults, SimTime at) : faults_(faults), at_(at) {}
+  uint32_t load(PortId) const override { return 0; }
+  bool link_up(uint64_t link) const override { return faults_.link_up(link, at_); }
+
+ private:
+  const net::Faults& faults_;
+  SimTime at_;
+};
+
+uint32_t count_on(const Footprint& f, uint64_t link) {
+  for (const LinkUse& u : f.uses) {
+    if (u.link == link) return u.count;
+  }
+  return 0;
+}
+
+// What enters every component but the source and the destination leaves it.
+void expect_conserved(const net::Topology& t, const Footprint& f, uint32_t src, uint32_t dst) {
+  const auto ends = link_ends(t);
+  std::map<ComponentId, int64_t> balance;
+  for (const LinkUse& u : f.uses) {
+    balance[ends.at(u.link).first] -= u.count;
+    balance[ends.at(u.link).second] += u.count;
+  }
+  for (const auto& [c, b] : balance) {
+    const int64_t expected = c == t.endpoint_component(src)   ? -int64_t{f.paths}
+                             : c == t.endpoint_component(dst) ? int64_t{f.paths}
+                                                              : 0;
+    EXPECT_EQ(b, expected) << "component " << c;
+  }
+}
+
+// "router R port P" for the link leaving router component `c` at port p.
+std::string element(const net::Topology& t, ComponentId c, PortId p) {
+  return "router " + std::to_string(t.node(c).index) + " port " + std::to_string(p);
+}
+
+// Fat tree k = 2, n = 3: endpoint 0 to endpoint 7 (in the other pod) goes up two levels.
+struct FatTree {
+  explicit FatTree(const std::string& routing) {
+    Config c;
+    c.set("sim.model", "fat_tree", "test");
+    c.set("fat_tree.k", "2", "test");
+    c.set("fat_tree.n", "3", "test");
+    c.set("fat_tree.routing", routing, "test");
+    resolved = resolve_config(registry(), c);
+  }
+  const net::NetworkModel& network() const { return *net::as_network(*resolved.model); }
+  // Endpoint 0's leaf and the first of its up ports that `f` uses.
+  std::pair<ComponentId, PortId> used_up_port(const Footprint& f) const {
+    const net::Topology& t = network().topology();
+    const ComponentId leaf = t.router_component(t.endpoint_router(0));
+    std::vector<PortSpec> ports;
+    t.ports(leaf, ports);
+    for (PortId p = 0; p < ports.size(); ++p) {
+      const bool up = t.node(ports[p].peer).kind == net::NodeKind::kRouter;
+      if (up && count_on(f, t.first_link(leaf) + p) > 0) return {leaf, p};
+    }
+    ADD_FAILURE() << "no up-link of the leaf in the footprint";
+    return {leaf, 0};
+  }
+  ResolvedConfig resolved;
+};
+
+TEST(FlowFootprint, AFailedUpLinkTakesItsPathsAway) {
+  const FatTree tree("updown_adaptive");
+  const net::Topology& t = tree.network().topology();
+  const net::Routing& r = tree.network().routing();
+  const Footprint all = flow_footprint(t, r, 0, 7, SimTime::ns(1), 64);
+  ASSERT_EQ(all.paths, 4u);  // two up-links at each of two levels
+  const auto [leaf, port] = tree.used_up_port(all);
+  const uint64_t dead = t.first_link(leaf) + port;
+  const net::Faults faults = faults_of(
+      "[{at = \"1us\", element = \"" + element(t, leaf, port) + "\"}]", t);
+  // Before the failure, the view changes nothing.
+  const LinksAt before(faults, SimTime::ns(999));
+  const Footprint same = flow_footprint(t, r, 0, 7, SimTime::ns(1), 64, &before);
+  EXPECT_EQ(same.paths, all.paths);
+  EXPECT_EQ(same.uses.size(), all.uses.size());
+  EXPECT_EQ(same.latency, all.latency);
+
+  const LinksAt after(faults, SimTime::us(1));
+  const Footprint f = flow_footprint(t, r, 0, 7, SimTime::ns(1), 64, &after);
+  EXPECT_EQ(f.paths, all.paths - count_on(all, dead));
+  EXPECT_EQ(f.paths, 2u);
+  EXPECT_EQ(count_on(f, dead), 0u);
+  for (const LinkUse& u : f.uses) EXPECT_TRUE(faults.link_up(u.link, SimTime::us(1))) << u.link;
+  EXPECT_EQ(f.hops, all.hops / 2);  // every path has the same length
+  EXPECT_EQ(f.latency, all.latency);
+  expect_conserved(t, f, 0, 7);
+
+  // Up/down by destination digit offers one up port: with it failed the state is a dead end,
+  // and the flow has no path (no error).
+  const FatTree fixed("updown");
+  const net::Topology& ft = fixed.network().topology();
+  const net::Routing& fr = fixed.network().routing();
+  const Footprint one = flow_footprint(ft, fr, 0, 7, SimTime::ns(1), 64);
+  ASSERT_EQ(one.paths, 1u);
+  const auto [fleaf, fport] = fixed.used_up_port(one);
+  const net::Faults cut =
+      faults_of("[{at = \"0ps\", element = \"" + element(ft, fleaf, fport) + "\"}]", ft);
+  const LinksAt now(cut, SimTime::zero());
+  const Footprint none = flow_footprint(ft, fr, 0, 7, SimTime::ns(1), 64, &now);
+  EXPECT_EQ(none.paths, 0u);
+  EXPECT_TRUE(none.uses.empty());
+  EXPECT_EQ(none.hops, 0u);
+  EXPECT_EQ(none.latency, SimTime::zero());
+  // Endpoint 1 on the same leaf goes by the other up port.
+  EXPECT_EQ(flow_footprint(ft, fr, 1, 6, SimTime::ns(1), 64, &now).paths, 1u);
+}
+
+TEST(FlowFootprint, AFailedInjectionLinkOrDestinationLeavesNoPath) {
+  const FatTree tree("updown_adaptive");
+  const net::Topology& t = tree.network().topology();
+  const net::Routing& r = tree.network().routing();
+  for (const char* element : {"endpoint 0 port 0", "endpoint 7"}) {
+    SCOPED_TRACE(element);
+    const net::Faults faults =
+        faults_of(std::string("[{at = \"0ps\", element = \"") + element + "\"}]", t);
+    const LinksAt view(faults, SimTime::zero());
+    const Footprint f = flow_footprint(t, r, 0, 7, SimTime::ns(1), 64, &view);
+    EXPECT_EQ(f.paths, 0u);
+    EXPECT_TRUE(f.uses.empty());
+    EXPECT_EQ(f.latency, SimTime::zero());
+    // Others still have theirs.
+    EXPECT_EQ(flow_footprint(t, r, 1, 6, SimTime::ns(1), 64, &view).paths, 4u);
+  }
+}
+
+// Dragonfly, 9 groups of 4 routers with 2 endpoints each: endpoint 0 (group 0) to endpoint 8
+// (group 1), whose minimal path crosses the one global link between the groups.
+TEST(FlowFootprint, ADragonflyRoutesAroundAFailedGlobalLink) {
+  const test::SmallNetwork& small = *test::find_small_network("dragonfly");
+  const ResolvedConfig resolved =
+      resolve_config(registry(), test::small_network_config(small, "ugal_l"));
+  const net::NetworkModel& network = *net::as_network(*resolved.model);
+  const net::Topology& t = network.topology();
+  const net::Routing& r = network.routing();
+  const uint32_t a = 4, dst = 8;
+  ASSERT_EQ(t.endpoint_router(dst) / a, 1u);
+  // The global link from group 0 to group 1.
+  ComponentId gateway = 0;
+  PortId port = 0;
+  int found = 0;
+  std::vector<PortSpec> ports;
+  for (uint32_t router = 0; router < a; ++router) {
+    const ComponentId c = t.router_component(router);
+    ports.clear();
+    t.ports(c, ports);
+    for (PortId p = 0; p < ports.size(); ++p) {
+      const net::Node peer = t.node(ports[p].peer);
+      if (peer.kind != net::NodeKind::kRouter || peer.index / a != 1) continue;
+      gateway = c, port = p, ++found;
+    }
+  }
+  ASSERT_EQ(found, 1);
+  const uint64_t dead = t.first_link(gateway) + port;
+  const Footprint all = flow_footprint(t, r, 0, dst, SimTime::ns(1), 64);
+  ASSERT_GT(count_on(all, dead), 0u);
+
+  const net::Faults faults =
+      faults_of("[{at = \"0ps\", element = \"" + element(t, gateway, port) + "\"}]", t);
+  const LinksAt view(faults, SimTime::zero());
+  const Footprint f = flow_footprint(t, r, 0, dst, SimTime::ns(1), 64, &view);
+  EXPECT_EQ(count_on(f, dead), 0u);
+  for (const LinkUse& u : f.uses) EXPECT_TRUE(faults.link_up(u.link, SimTime::zero())) << u.link;
+  // The paths over the failed link are not simply cut: the minimal one, and Valiant ones
+  // through it, turn off at the gateway to another group (route_around).
+  EXPECT_GT(f.paths, all.paths - count_on(all, dead));
+  expect_conserved(t, f, 0, dst);
+  EXPECT_GT(f.latency, SimTime::zero());
+
+  // Minimal routing has no way around: nothing reaches the destination.
+  const ResolvedConfig minimal =
+      resolve_config(registry(), test::small_network_config(small, "minimal"));
+  const net::NetworkModel& mn = *net::as_network(*minimal.model);
+  EXPECT_EQ(flow_footprint(mn.topology(), mn.routing(), 0, dst, SimTime::ns(1), 64, &view).paths,
+            0u);
 }
 
 }  // namespace
