@@ -32,6 +32,7 @@ Fabric::Fabric(ComponentId id, const net::NetworkContext& net, const BuildContex
       link_dropped_(link_bytes_.size(), 0),
       links_(&ctx.stats->table("links")),
       drops_(&ctx.stats->table("drops")),
+      timeseries_(&ctx.stats->table("timeseries")),
       faults_(&ctx.stats->table("faults")),
       totals_(&ctx.stats->table("network_totals")) {
   view_.faults = net.faults;
@@ -316,6 +317,7 @@ void Fabric::lose(uint32_t slot, const Footprint* old) {
                         {now().count_ps(), link, uint64_t{f.src}, uint64_t{f.dst}, f.message,
                          flits, uint64_t{action}});
   totals_->add_to(0, net::totals::kPacketsDropped, packets);
+  if (net_.timeseries_bins > 0) timeseries_->add_to(net_.timeseries_row(now()), 2, packets);
   if (action < net_.faults->actions().size()) faults_->add_to(action, 3, packets);
   link_dropped_[link] += packets;
   f.live = false;

@@ -138,6 +138,7 @@ class Fabric final : public Component {
   std::map<ComponentId, uint64_t> drops_seen_;  // per /drops owner, its rows so far
   Table* links_;
   Table* drops_;
+  Table* timeseries_;
   Table* faults_;
   Table* totals_;
 };

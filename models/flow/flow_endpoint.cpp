@@ -26,7 +26,8 @@ FlowEndpoint::FlowEndpoint(ComponentId id, uint32_t index, const net::NetworkCon
       endpoints_(&ctx.stats->table("endpoints")),
       totals_(&ctx.stats->table("network_totals")),
       histogram_(&ctx.stats->table("latency_histogram")),
-      queue_samples_(&ctx.stats->table("queue_samples")) {
+      queue_samples_(&ctx.stats->table("queue_samples")),
+      timeseries_(&ctx.stats->table("timeseries")) {
   if (net.folding != nullptr) {
     // Folded: a representative runs for its whole orbit, the others are not simulated.
     const wl::Symmetry& sym = net.folding->symmetry();
@@ -127,6 +128,9 @@ void FlowEndpoint::post(const FlowStart& s) {
 void FlowEndpoint::start(const FlowStart& s) {
   ++active_;
   injected_ += packets(s.bytes);
+  if (net_.timeseries_bins > 0) {
+    timeseries_->add_to(net_.timeseries_row(now()), 1, members_ * flits(s.bytes));
+  }
   send(kFabricPort, kFlowStart, s);
 }
 
@@ -168,6 +172,10 @@ void FlowEndpoint::arrived(const FlowArrived& a) {
   const uint64_t n = packets(a.bytes);
   received_ += n;
   if (net_.in_window(now())) flits_accepted_ += flits(a.bytes);
+  // A message arrives whole at flow level: its flits fall in one bin.
+  if (net_.timeseries_bins > 0) {
+    timeseries_->add_to(net_.timeseries_row(now()), 0, members_ * flits(a.bytes));
+  }
   // A message arrives whole: each of its packets has its latency.
   const bool measured = net_.in_window(a.created);
   const SimTime latency = now() - a.created;

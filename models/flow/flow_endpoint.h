@@ -85,6 +85,7 @@ class FlowEndpoint final : public Component, private net::ProgramHost {
   Table* totals_;
   Table* histogram_;
   Table* queue_samples_;
+  Table* timeseries_;
 };
 
 }  // namespace hx::flow

@@ -223,24 +223,33 @@ TEST(FlowFootprint, AFailedUpLinkTakesItsPathsAway) {
   EXPECT_EQ(f.latency, all.latency);
   expect_conserved(t, f, 0, 7);
 
-  // Up/down by destination digit offers one up port: with it failed the state is a dead end,
-  // and the flow has no path (no error).
+  // Up/down by destination digit offers one up port: with it failed, the routing's fallback
+  // (route_around) takes the leaf's other up port; with both failed the state is a dead end and
+  // the flow has no path (no error).
   const FatTree fixed("updown");
   const net::Topology& ft = fixed.network().topology();
   const net::Routing& fr = fixed.network().routing();
   const Footprint one = flow_footprint(ft, fr, 0, 7, SimTime::ns(1), 64);
   ASSERT_EQ(one.paths, 1u);
   const auto [fleaf, fport] = fixed.used_up_port(one);
-  const net::Faults cut =
+  const net::Faults detour =
       faults_of("[{at = \"0ps\", element = \"" + element(ft, fleaf, fport) + "\"}]", ft);
+  const LinksAt then(detour, SimTime::zero());
+  const Footprint around = flow_footprint(ft, fr, 0, 7, SimTime::ns(1), 64, &then);
+  EXPECT_EQ(around.paths, 1u);
+  EXPECT_EQ(count_on(around, ft.first_link(fleaf) + fport), 0u);
+  expect_conserved(ft, around, 0, 7);
+  const PortId other = fport == 2 ? 3 : 2;  // k = 2: up ports 2 and 3
+  const net::Faults cut = faults_of("[{at = \"0ps\", element = \"" +
+                                        element(ft, fleaf, fport) + "\"}, {at = \"0ps\", element = \"" +
+                                        element(ft, fleaf, other) + "\"}]",
+                                    ft);
   const LinksAt now(cut, SimTime::zero());
   const Footprint none = flow_footprint(ft, fr, 0, 7, SimTime::ns(1), 64, &now);
   EXPECT_EQ(none.paths, 0u);
   EXPECT_TRUE(none.uses.empty());
   EXPECT_EQ(none.hops, 0u);
   EXPECT_EQ(none.latency, SimTime::zero());
-  // Endpoint 1 on the same leaf goes by the other up port.
-  EXPECT_EQ(flow_footprint(ft, fr, 1, 6, SimTime::ns(1), 64, &now).paths, 1u);
 }
 
 TEST(FlowFootprint, AFailedInjectionLinkOrDestinationLeavesNoPath) {

@@ -83,7 +83,7 @@ assert hx.attributes(run)["ranks"] == 2 and hx.attributes(run)["model"] == "drag
 assert s.keys() == set(f["summary"].attrs)
 assert s["accepted_load"] == f["summary"].attrs["accepted_load"]
 names = ("links", "flows", "engine", "endpoints", "latency_histogram", "partition",
-         "network_totals", "queue_samples", "faults", "drops")
+         "network_totals", "queue_samples", "faults", "drops", "timeseries")
 assert hx.tables(run) == {name: rows(name) for name in names}, hx.tables(run)
 
 # /links: one row per link, class names from /summary, utilisation in [0, 1].
