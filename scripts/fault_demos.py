@@ -22,7 +22,7 @@ import numpy as np
 
 def summarise(path, at_ns):
     with h5py.File(path, "r") as f:
-        s = f["summary"].attrs
+        s = dict(f["summary"].attrs)
         bin_ns = s["timeseries_bin_ps"] / 1000.0
         delivered = f["timeseries/flits_delivered"][()]
         injected = f["timeseries/flits_injected"][()]

@@ -29,13 +29,13 @@ Fabric::Fabric(ComponentId id, const net::NetworkContext& net, const BuildContex
       net_(net),
       link_bytes_(net.folding ? net.folding->groups() : net.topology->num_links(), 0),
       link_flows_(link_bytes_.size(), 0),
+      view_(net.faults, SimTime::zero()),
       link_dropped_(link_bytes_.size(), 0),
       links_(&ctx.stats->table("links")),
       drops_(&ctx.stats->table("drops")),
       timeseries_(&ctx.stats->table("timeseries")),
       faults_(&ctx.stats->table("faults")),
       totals_(&ctx.stats->table("network_totals")) {
-  view_.faults = net.faults;
   if (const wl::Symmetry* sym = net.workload ? net.workload->symmetry() : nullptr) {
     to_representative_.resize(sym->endpoints());
     for (uint32_t e = 0; e < sym->endpoints(); ++e) {

@@ -72,19 +72,6 @@ class Fabric final : public Component {
     MaxMinSolver::FlowId solver_id = 0;
   };
 
-  // What the routing sees of the network at flow level: no port loads (UGAL's choices are all
-  // in the footprint already) and the links up at `at`, the instant of the last fault change
-  // the fabric has handled: the state every live flow's footprint was computed in (a change
-  // applies once the flows that start at its instant have started, the fabric's own events
-  // coming after the endpoints'), so a cached footprint, a fresh one and one recomputed after a
-  // restart agree.
-  struct LiveLinks final : net::RouterView {
-    const net::Faults* faults = nullptr;
-    SimTime at;
-    uint32_t load(PortId) const override { return 0; }
-    bool link_up(uint64_t link) const override { return faults->link_up(link, at); }
-  };
-
   void start(uint32_t src, const FlowStart& s);
   void on_fault_change();
   void lose(uint32_t slot, const Footprint* old);
@@ -133,7 +120,12 @@ class Fabric final : public Component {
   uint64_t live_ = 0;                             // flows in the fabric
   uint64_t flows_done_ = 0;
   // Faults.
-  LiveLinks view_;
+  // What the routing sees at flow level: the links up at view_.at, the instant of the last
+  // fault change the fabric has handled: the state every live flow's footprint was computed in
+  // (a change applies once the flows that start at its instant have started, the fabric's own
+  // events coming after the endpoints'), so a cached footprint, a fresh one and one recomputed
+  // after a restart agree. Without faults, unused.
+  net::LinksAt view_;
   std::vector<uint64_t> link_dropped_;          // per link, packets of the flows lost on it
   std::map<ComponentId, uint64_t> drops_seen_;  // per /drops owner, its rows so far
   Table* links_;

@@ -13,6 +13,7 @@
 
 #include "core/params.h"
 #include "core/units.h"
+#include "models/network/routing.h"
 #include "models/network/topology.h"
 
 namespace hx::net {
@@ -80,6 +81,25 @@ class Faults {
   std::unordered_map<ComponentId, History> components_;
 
   friend class FaultScheduleBuilder;
+};
+
+/// What a routing sees of the links at instant `at` away from a router (the flow level's paths,
+/// `hxsim verify`): no port loads, the links the schedule (nullptr: none) has up then.
+class LinksAt final : public RouterView {
+ public:
+  LinksAt(const Faults* faults, SimTime when) : faults_(faults), at(when) {
+    any_faults_ = faults != nullptr;
+  }
+  uint32_t load(PortId) const override { return 0; }
+  bool link_up(uint64_t link) const override {
+    return faults_ == nullptr || faults_->link_up(link, at);
+  }
+
+ private:
+  const Faults* faults_;
+
+ public:
+  SimTime at;
 };
 
 }  // namespace hx::net

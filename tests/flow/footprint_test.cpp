@@ -129,18 +129,6 @@ net::Faults faults_of(const std::string& actions, const net::Topology& t) {
                             SimTime::us(1000));
 }
 
-// The links up at `at`, as the fabric sees them.
-class LinksAt final : public net::RouterView {
- public:
-  LinksAt(const net::Faults& faults, SimTime at) : faults_(faults), at_(at) {}
-  uint32_t load(PortId) const override { return 0; }
-  bool link_up(uint64_t link) const override { return faults_.link_up(link, at_); }
-
- private:
-  const net::Faults& faults_;
-  SimTime at_;
-};
-
 uint32_t count_on(const Footprint& f, uint64_t link) {
   for (const LinkUse& u : f.uses) {
     if (u.link == link) return u.count;
@@ -207,13 +195,13 @@ TEST(FlowFootprint, AFailedUpLinkTakesItsPathsAway) {
   const net::Faults faults = faults_of(
       "[{at = \"1us\", element = \"" + element(t, leaf, port) + "\"}]", t);
   // Before the failure, the view changes nothing.
-  const LinksAt before(faults, SimTime::ns(999));
+  const net::LinksAt before(&faults, SimTime::ns(999));
   const Footprint same = flow_footprint(t, r, 0, 7, SimTime::ns(1), 64, &before);
   EXPECT_EQ(same.paths, all.paths);
   EXPECT_EQ(same.uses.size(), all.uses.size());
   EXPECT_EQ(same.latency, all.latency);
 
-  const LinksAt after(faults, SimTime::us(1));
+  const net::LinksAt after(&faults, SimTime::us(1));
   const Footprint f = flow_footprint(t, r, 0, 7, SimTime::ns(1), 64, &after);
   EXPECT_EQ(f.paths, all.paths - count_on(all, dead));
   EXPECT_EQ(f.paths, 2u);
@@ -234,7 +222,7 @@ TEST(FlowFootprint, AFailedUpLinkTakesItsPathsAway) {
   const auto [fleaf, fport] = fixed.used_up_port(one);
   const net::Faults detour =
       faults_of("[{at = \"0ps\", element = \"" + element(ft, fleaf, fport) + "\"}]", ft);
-  const LinksAt then(detour, SimTime::zero());
+  const net::LinksAt then(&detour, SimTime::zero());
   const Footprint around = flow_footprint(ft, fr, 0, 7, SimTime::ns(1), 64, &then);
   EXPECT_EQ(around.paths, 1u);
   EXPECT_EQ(count_on(around, ft.first_link(fleaf) + fport), 0u);
@@ -244,7 +232,7 @@ TEST(FlowFootprint, AFailedUpLinkTakesItsPathsAway) {
                                         element(ft, fleaf, fport) + "\"}, {at = \"0ps\", element = \"" +
                                         element(ft, fleaf, other) + "\"}]",
                                     ft);
-  const LinksAt now(cut, SimTime::zero());
+  const net::LinksAt now(&cut, SimTime::zero());
   const Footprint none = flow_footprint(ft, fr, 0, 7, SimTime::ns(1), 64, &now);
   EXPECT_EQ(none.paths, 0u);
   EXPECT_TRUE(none.uses.empty());
@@ -260,7 +248,7 @@ TEST(FlowFootprint, AFailedInjectionLinkOrDestinationLeavesNoPath) {
     SCOPED_TRACE(element);
     const net::Faults faults =
         faults_of(std::string("[{at = \"0ps\", element = \"") + element + "\"}]", t);
-    const LinksAt view(faults, SimTime::zero());
+    const net::LinksAt view(&faults, SimTime::zero());
     const Footprint f = flow_footprint(t, r, 0, 7, SimTime::ns(1), 64, &view);
     EXPECT_EQ(f.paths, 0u);
     EXPECT_TRUE(f.uses.empty());
@@ -303,7 +291,7 @@ TEST(FlowFootprint, ADragonflyRoutesAroundAFailedGlobalLink) {
 
   const net::Faults faults =
       faults_of("[{at = \"0ps\", element = \"" + element(t, gateway, port) + "\"}]", t);
-  const LinksAt view(faults, SimTime::zero());
+  const net::LinksAt view(&faults, SimTime::zero());
   const Footprint f = flow_footprint(t, r, 0, dst, SimTime::ns(1), 64, &view);
   EXPECT_EQ(count_on(f, dead), 0u);
   for (const LinkUse& u : f.uses) EXPECT_TRUE(faults.link_up(u.link, SimTime::zero())) << u.link;
