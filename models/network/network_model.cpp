@@ -155,6 +155,7 @@ class BuiltNetworkModel final : public NetworkModel {
   const Topology& topology() const override { return *network_.topology; }
   const Routing& routing() const override { return *network_.routing; }
   uint8_t vcs() const override { return net_.router.vcs; }
+  const Faults* faults() const override { return net_.faults; }
 
   // At flow level one more component, the fabric, comes after the topology's; every endpoint
   // has one port to it and the routers have none.

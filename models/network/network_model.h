@@ -16,6 +16,7 @@
 namespace hx::net {
 
 class NetworkModel;
+class Faults;  // faults.h
 
 /// The network behind `model`, or nullptr when it is not a network model (e.g. PHOLD).
 const NetworkModel* as_network(const Model& model);
@@ -31,6 +32,8 @@ class NetworkModel : public Model {
   virtual const Routing& routing() const = 0;
   /// Virtual channels per port the routers are built with (>= routing().vcs()).
   virtual uint8_t vcs() const = 0;
+  /// The fault schedule ([faults], docs/FAULTS.md), or nullptr when there is none.
+  virtual const Faults* faults() const = 0;
 };
 
 }  // namespace hx::net

@@ -144,14 +144,17 @@ class ChannelExplorer {
     std::vector<PortSpec> specs;
     topology_.ports(topology_.endpoint_component(src), specs);
     injection_.clear();
-    for (const PortSpec& spec : specs) {
-      injection_.push_back({topology_.node(spec.peer).index, spec.peer_port});
+    const uint64_t first = topology_.first_link(topology_.endpoint_component(src));
+    for (PortId p = 0; p < specs.size(); ++p) {
+      if (view_ != nullptr && !view_->link_up(first + p)) continue;  // a failed injection link
+      injection_.push_back({topology_.node(specs[p].peer).index, specs[p].peer_port});
     }
     for (uint32_t dst = 0; dst < topology_.num_endpoints(); ++dst) {
       if (dst != src) explore_pair(src, dst);
     }
   }
 
+  void set_view(const RouterView* view) { view_ = view; }
   std::vector<uint64_t>& bits() { return dependency_bits_; }
   bool saw_non_escape() const { return saw_non_escape_; }
   uint64_t states_without_escape() const { return states_without_escape_; }
@@ -214,6 +217,10 @@ class ChannelExplorer {
       if (candidates_.empty()) broken(src, dst, s.router, "no route");
       const PortInfo* ports = ports_.data() + first_port_[s.router];
       const std::size_t num_ports = first_port_[s.router + 1] - first_port_[s.router];
+      if (view_ != nullptr && !keep_live(ports, num_ports)) {
+        routing_.route_around(s.router, s.in_port, s.packet, *view_, candidates_);
+        if (!keep_live(ports, num_ports)) continue;  // no live way on: the packet is lost here
+      }
       bool escape_offered = false;
       for (const Candidate& c : candidates_) escape_offered = escape_offered || c.escape;
       if (!escape_offered) ++states_without_escape_;
@@ -248,6 +255,19 @@ class ChannelExplorer {
     }
   }
 
+  // Leaves out the candidates on failed links (of this router's `ports`); false if none is left.
+  // (A port that does not exist stays, for the check below to report.)
+  bool keep_live(const PortInfo* ports, std::size_t num_ports) {
+    const Candidates all = candidates_;
+    candidates_.clear();
+    for (const Candidate& c : all) {
+      if (c.port >= num_ports || view_->link_up(ports[c.port].out_link)) {
+        candidates_.add(c.port, c.vc, c.escape, c.penalty);
+      }
+    }
+    return !candidates_.empty();
+  }
+
   // Stacks a state unless it was seen before in this pair. Checking on the way in rather than
   // out keeps the many repeats (the same hop reached from every injection VC) off the stack.
   void push(const State& s) {
@@ -279,6 +299,7 @@ class ChannelExplorer {
   bool saw_non_escape_ = false;
   uint64_t states_without_escape_ = 0;
   uint64_t pairs_ = 0;
+  const RouterView* view_ = nullptr;  // the links up (nullptr: all)
 };
 
 namespace {
@@ -429,6 +450,7 @@ void DependencyCollector::explore(uint32_t first, uint32_t last, uint32_t stride
   }
 }
 
+void DependencyCollector::set_view(const RouterView* view) { explorer_->set_view(view); }
 std::vector<uint64_t>& DependencyCollector::bits() { return explorer_->bits(); }
 bool DependencyCollector::saw_non_escape() const { return explorer_->saw_non_escape(); }
 uint64_t DependencyCollector::states_without_escape() const {

@@ -100,6 +100,11 @@ class DependencyCollector {
   /// endpoint. Throws BrokenRouting like check_channel_graph(); the first broken source of a
   /// slice gives the same message whichever slice it is explored in.
   void explore(uint32_t first, uint32_t last, uint32_t stride = 1);
+  /// Explores from now on over the links `view` has up (nullptr: all, the default): as the
+  /// routers do under faults (docs/FAULTS.md), candidates on failed links are left out, the
+  /// routing's route_around is asked where none is left, and a state with no live way on is a
+  /// dead end (the packet is lost), not a broken routing. `view` must outlive the exploring.
+  void set_view(const RouterView* view);
 
   /// The dependencies found so far, as bits in a layout that depends only on the topology and
   /// vcs: collectors of one network combine by OR-ing these words (hxsim verify: MPI_BOR).

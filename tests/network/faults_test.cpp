@@ -12,6 +12,7 @@
 #include "engine/run.h"
 #include "io/config_file.h"
 #include "models/network/network_model.h"
+#include "models/verification/channel_graph.h"
 #include "network/small_networks.h"
 
 namespace hx::net {
@@ -211,6 +212,36 @@ TEST(Faults, ACsvFileAddsActionsAndItsErrorsNameItsLines) {
   std::ofstream(path) << "time,what\n";
   EXPECT_NE(error_of(*d.t, "faults.file = \"" + path + "\"").find("expected the header line"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace hx::net
+
+namespace hx::net {
+namespace {
+
+// hxsim verify under faults: the graph over live links only, dead ends are lost packets (not a
+// broken routing), and the fallbacks' dependencies are in it.
+TEST(FaultsVerify, TheChannelGraphKeepsToLiveLinks) {
+  Dragonfly d;
+  const Routing& r = as_network(*d.resolved.model)->routing();
+  const uint8_t vcs = as_network(*d.resolved.model)->vcs();
+  const Faults f = schedule(*d.t, "faults.actions = [{at = \"0ns\", element = \"router 0\"}]");
+  const LinksAt view(&f, SimTime::zero());
+  DependencyCollector all(*d.t, r, vcs), live(*d.t, r, vcs);
+  all.explore(0, d.t->num_endpoints());
+  live.set_view(&view);
+  EXPECT_NO_THROW(live.explore(0, d.t->num_endpoints()));  // endpoints 0, 1 are cut off
+  const ChannelDependencies a = all.dependencies(), b = live.dependencies();
+  EXPECT_LT(b.edges.size(), a.edges.size());
+  std::vector<PortSpec> ports;
+  d.t->ports(d.t->router_component(0), ports);
+  for (const ChannelDependency& e : b.edges) {
+    for (const ChannelId c : {e.from, e.to}) {
+      EXPECT_TRUE(f.link_up(c / vcs, SimTime::zero())) << describe_channel(*d.t, vcs, c);
+    }
+  }
+  EXPECT_TRUE(analyse_channel_graph(b).acyclic);
 }
 
 }  // namespace
