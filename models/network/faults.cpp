@@ -25,8 +25,9 @@ std::vector<ParamSpec> fault_params() {
                            "P' (the link at that port, both directions; add 'out' for the one "
                            "leaving it), 'endpoint E port P', '<level> I' for a group of the "
                            "topology's partitioning levels (e.g. 'group 3', 'node 5', 'wafer 2'), "
-                           "or 'N random <class> links' (N links of that link class, both "
-                           "directions, drawn from the fault stream)")},
+                           "'N random <class> links' (N links of that link class, both "
+                           "directions, drawn from the fault stream), or 'N random routers' "
+                           "('endpoints', or a level: 'chips', 'nodes', ...)")},
           "timed fail and repair actions, e.g. [{at = \"20us\", action = \"fail\", element = "
           "\"router 3 port 5\"}]"),
       ParamSpec::text("file", "",
@@ -135,37 +136,69 @@ class FaultScheduleBuilder {
 
   void add(Raw r) { raw_.push_back(std::move(r)); }
 
-  // Random picks ('N random <class> links') become one action per link, in place.
+  // Random picks ('N random <class> links', 'N random routers', 'N random chips', ...) become
+  // one action per element picked, in place.
   void expand_picks() {
     std::vector<Raw> out;
     uint64_t pick = 0;
     for (Raw& r : raw_) {
       const std::vector<std::string> w = words(r.element);
       uint64_t count = 0;
-      if (w.size() != 4 || w[1] != "random" || w[3] != "links" || !number(w[0], count)) {
+      if (w.size() < 3 || w[1] != "random" || !number(w[0], count)) {
         out.push_back(std::move(r));
         continue;
       }
-      if (!r.fail) fail(r, "a random pick can only fail (a repair names its links)");
-      const uint16_t cls = link_class(r, w[2]);
-      std::vector<uint64_t> links = links_of_class(t_, cls);
-      if (count > links.size()) {
-        fail(r, "asks for " + std::to_string(count) + " links of class '" + w[2] +
-                    "', which has " + std::to_string(links.size()));
+      if (!r.fail) fail(r, "a random pick can only fail (a repair names what it repairs)");
+      const std::vector<std::string> names = pickable(r, w);
+      if (count > names.size()) {
+        fail(r, "asks for " + std::to_string(count) + " of " + std::to_string(names.size()));
       }
       // A partial Fisher-Yates shuffle from the pick's own stream.
+      std::vector<uint64_t> index(names.size());
+      for (uint64_t i = 0; i < index.size(); ++i) index[i] = i;
       Rng rng(seed_, kPickStream + pick++, static_cast<uint64_t>(RngPurpose::kFaults));
       for (uint64_t i = 0; i < count; ++i) {
-        std::swap(links[i], links[i + rng.below(links.size() - i)]);
+        std::swap(index[i], index[i + rng.below(index.size() - i)]);
       }
-      std::sort(links.begin(), links.begin() + static_cast<std::ptrdiff_t>(count));
+      std::sort(index.begin(), index.begin() + static_cast<std::ptrdiff_t>(count));
       for (uint64_t i = 0; i < count; ++i) {
         Raw one = r;
-        one.element = link_name(t_, links[i]);
+        one.element = names[index[i]];
         out.push_back(std::move(one));
       }
     }
     raw_ = std::move(out);
+  }
+
+  // The elements a pick 'N random ...' draws from, by name.
+  std::vector<std::string> pickable(const Raw& r, const std::vector<std::string>& w) const {
+    std::vector<std::string> names;
+    if (w.size() == 4 && w[3] == "links") {
+      for (const uint64_t l : links_of_class(t_, link_class(r, w[2]))) {
+        names.push_back(link_name(t_, l));
+      }
+      return names;
+    }
+    // 'routers', 'endpoints' or a partitioning level, singular or plural.
+    std::string unit = w.size() == 3 ? w[2] : "";
+    uint64_t n = 0;
+    std::vector<std::string> known = {"routers", "endpoints"};
+    for (const GroupLevel& level : t_.group_levels()) known.push_back(level.name + "s");
+    if (unit == "routers" || unit == "router") {
+      unit = "router", n = t_.num_routers();
+    } else if (unit == "endpoints" || unit == "endpoint") {
+      unit = "endpoint", n = t_.num_endpoints();
+    } else {
+      for (const GroupLevel& level : t_.group_levels()) {
+        if (unit == level.name || unit == level.name + "s") unit = level.name, n = level.count;
+      }
+    }
+    if (n == 0) {
+      fail(r, "picks from nothing this topology has; expected 'N random <class> links' or 'N "
+              "random' one of: " + join(known));
+    }
+    for (uint64_t i = 0; i < n; ++i) names.push_back(unit + " " + std::to_string(i));
+    return names;
   }
 
   Faults build() {

@@ -156,6 +156,21 @@ TEST(Faults, RandomPicksAreDistinctLinksOfTheClassFixedByTheSeed) {
   }
 }
 
+TEST(Faults, RandomPicksOfComponentsAndGroups) {
+  Dragonfly d;
+  const Faults f = schedule(*d.t, R"(faults.actions = [
+  {at = "1us", element = "3 random routers"},
+  {at = "2us", element = "2 random groups"},
+  {at = "3us", element = "1 random endpoint"}])");
+  ASSERT_EQ(f.actions().size(), 6u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(f.actions()[i].element.rfind("router ", 0), 0u);
+  for (std::size_t i = 3; i < 5; ++i) EXPECT_EQ(f.actions()[i].element.rfind("group ", 0), 0u);
+  EXPECT_EQ(f.actions()[5].element.rfind("endpoint ", 0), 0u);
+  EXPECT_NE(f.actions()[3].element, f.actions()[4].element);
+  // A group pick fails whole groups: 4 routers of 7 ports and 8 endpoints each.
+  EXPECT_GT(f.actions()[3].links, 40u);
+}
+
 TEST(Faults, RandomProcessesAreFixedByTheSeedAndNeedAnEnd) {
   Dragonfly d;
   const std::string toml =
@@ -190,7 +205,10 @@ TEST(Faults, BadInputNamesTheLineAndTheElement) {
          "\"group 1\"}]",
          "fails group 1, which is already failed then");
   expect("faults.actions = [{at = \"1ns\", element = \"99 random global links\"}]",
-         "asks for 99 links of class 'global', which has 36");
+         "asks for 99 of 36");
+  expect("faults.actions = [{at = \"1ns\", element = \"2 random wafers\"}]",
+         "picks from nothing this topology has; expected 'N random <class> links' or 'N random' "
+         "one of: routers, endpoints, groups, routers");
   expect("faults.actions = [{at = \"1ns\", element = \"2 random optical links\"}]",
          "names link class 'optical'; this topology's are terminal, local, global");
   expect("faults.actions = [{at = \"1ns\", element = \"switch 1\"}]", "is no element");
