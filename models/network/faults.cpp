@@ -46,13 +46,14 @@ std::vector<ParamSpec> fault_params() {
           "its own random stream (the same on any rank count)"),
       ParamSpec::time("horizon", "0ps",
                       "random failures are drawn up to this time (0: sim.end_time)"),
-      ParamSpec::integer("random_links", 0,
-                         "with random_links_class and random_links_at: that many links of the "
-                         "class fail then, as the action 'N random <class> links' (one key "
-                         "picks the count of a study)")
+      ParamSpec::integer("pick", 0,
+                         "with pick_from and pick_at: that many elements fail then, as the "
+                         "action 'N random <pick_from>' (one key picks the count of a study)")
           .range(0, 1e9),
-      ParamSpec::text("random_links_class", "global", "the link class random_links draws from"),
-      ParamSpec::time("random_links_at", "0ps", "when the random_links fail"),
+      ParamSpec::text("pick_from", "global links",
+                      "what pick draws from: '<class> links', 'routers', 'endpoints' or a "
+                      "partitioning level ('chips', 'nodes', 'groups', ...)"),
+      ParamSpec::time("pick_at", "0ps", "when the picked elements fail"),
   };
 }
 
@@ -385,10 +386,9 @@ Faults Faults::build(const ParamSet& section, const Topology& topology, uint64_t
     if (r.at < SimTime::zero()) throw InputError(r.origin + ": faults: a time before 0");
     b.add(std::move(r));
   }
-  if (const int64_t n = section.integer("random_links"); n > 0) {
-    b.add({section.time("random_links_at"), true,
-           std::to_string(n) + " random " + section.text("random_links_class") + " links",
-           "faults.random_links", 0});
+  if (const int64_t n = section.integer("pick"); n > 0) {
+    b.add({section.time("pick_at"), true,
+           std::to_string(n) + " random " + section.text("pick_from"), "faults.pick", 0});
   }
   if (!section.text("file").empty()) {
     for (Raw& r : read_csv(section.text("file"))) b.add(std::move(r));

@@ -169,6 +169,13 @@ TEST(Faults, RandomPicksOfComponentsAndGroups) {
   EXPECT_NE(f.actions()[3].element, f.actions()[4].element);
   // A group pick fails whole groups: 4 routers of 7 ports and 8 endpoints each.
   EXPECT_GT(f.actions()[3].links, 40u);
+  // The pick keys are the same action.
+  const Faults g = schedule(*d.t, "faults.pick = 2\nfaults.pick_from = \"routers\"\n"
+                                  "faults.pick_at = \"5ns\"");
+  ASSERT_EQ(g.actions().size(), 2u);
+  EXPECT_EQ(g.actions()[0].at, SimTime::ns(5));
+  EXPECT_EQ(g.actions()[0].origin, "faults.pick");
+  EXPECT_EQ(g.actions()[0].element.rfind("router ", 0), 0u);
 }
 
 TEST(Faults, RandomProcessesAreFixedByTheSeedAndNeedAnEnd) {
