@@ -14,7 +14,7 @@
 
 namespace hx {
 
-void register_all_models(Registry& registry, const net::WorkloadFiles& files) {
+void register_all_models(Registry& registry, const net::InputFiles& files) {
   phold::register_models(registry);
   net::register_network_family(registry, net::mesh_family(), files);
   net::register_network_family(registry, net::torus_family(), files);

@@ -8,6 +8,6 @@
 namespace hx {
 
 /// `files`: how workloads read their input files (the application passes io/'s readers).
-void register_all_models(Registry& registry, const net::WorkloadFiles& files = {});
+void register_all_models(Registry& registry, const net::InputFiles& files = {});
 
 }  // namespace hx

@@ -31,8 +31,9 @@ std::vector<ParamSpec> fault_params() {
           "timed fail and repair actions, e.g. [{at = \"20us\", action = \"fail\", element = "
           "\"router 3 port 5\"}]"),
       ParamSpec::text("file", "",
-                      "a CSV file of more actions: header 'at,action,element', one action per "
-                      "line (times with units, e.g. 20us)"),
+                      "a file of more actions: CSV (header 'at,action,element', one action per "
+                      "line, times with units, e.g. 20us) or HDF5 (.h5, .hdf5: group /faults "
+                      "with datasets time_ps, fail, element; docs/FAULTS.md)"),
       ParamSpec::tables(
           "random",
           {ParamSpec::choice("element", "router", {"router", "endpoint", "link"},
@@ -326,17 +327,21 @@ class FaultScheduleBuilder {
 
 namespace {
 
-std::vector<Raw> read_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("faults.file = '" + path + "': cannot open the file");
-  std::vector<Raw> out;
+Raw raw_of(FaultRow row) {
+  return {row.at, row.fail, std::move(row.element), std::move(row.origin), 0};
+}
+
+}  // namespace
+
+std::vector<FaultRow> parse_faults_csv(std::istream& in, const std::string& name) {
+  std::vector<FaultRow> out;
   bool header = false;
   uint64_t n = 0;
   for (std::string line; std::getline(in, line);) {
     ++n;
     const std::string text = trim(line);
     if (text.empty() || text[0] == '#') continue;
-    const std::string where = path + ":" + std::to_string(n);
+    const std::string where = name + ":" + std::to_string(n);
     std::vector<std::string> fields;
     std::istringstream split(text);
     for (std::string f; std::getline(split, f, ',');) fields.push_back(trim(f));
@@ -355,7 +360,7 @@ std::vector<Raw> read_csv(const std::string& path) {
     if (fields[1] != "fail" && fields[1] != "repair") {
       throw InputError(where + ": action '" + fields[1] + "': expected fail or repair");
     }
-    Raw r;
+    FaultRow r;
     try {
       r.at = parse_time("at", fields[0]);
     } catch (const InputError& e) {
@@ -366,14 +371,13 @@ std::vector<Raw> read_csv(const std::string& path) {
     r.origin = where;
     out.push_back(std::move(r));
   }
-  if (!header) throw InputError(path + ": no header line 'at,action,element'");
+  if (in.bad()) throw InputError(name + ": read error after line " + std::to_string(n));
+  if (!header) throw InputError(name + ": no header line 'at,action,element'");
   return out;
 }
 
-}  // namespace
-
 Faults Faults::build(const ParamSet& section, const Topology& topology, uint64_t seed,
-                     SimTime horizon) {
+                     SimTime horizon, const FaultFileReader& read_hdf5) {
   FaultScheduleBuilder b(topology, seed);
   const std::vector<ParamSet>& actions = section.tables("actions");
   for (std::size_t i = 0; i < actions.size(); ++i) {
@@ -390,8 +394,24 @@ Faults Faults::build(const ParamSet& section, const Topology& topology, uint64_t
     b.add({section.time("pick_at"), true,
            std::to_string(n) + " random " + section.text("pick_from"), "faults.pick", 0});
   }
-  if (!section.text("file").empty()) {
-    for (Raw& r : read_csv(section.text("file"))) b.add(std::move(r));
+  if (const std::string& path = section.text("file"); !path.empty()) {
+    std::vector<FaultRow> rows;
+    const auto ends = [&path](const std::string& suffix) {
+      return path.size() >= suffix.size() &&
+             path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (ends(".h5") || ends(".hdf5")) {
+      if (!read_hdf5) throw InputError("faults.file = '" + path + "': no HDF5 reader here");
+      rows = read_hdf5(path);
+    } else {
+      std::ifstream in(path);
+      if (!in) throw InputError("faults.file = '" + path + "': cannot open the file");
+      rows = parse_faults_csv(in, path);
+    }
+    for (FaultRow& row : rows) {
+      if (row.at < SimTime::zero()) throw InputError(row.origin + ": faults: a time before 0");
+      b.add(raw_of(std::move(row)));
+    }
   }
   const std::vector<ParamSet>& random = section.tables("random");
   if (!random.empty()) {

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <istream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,6 +22,21 @@ namespace hx::net {
 
 /// The [faults] section.
 std::vector<ParamSpec> fault_params();
+
+/// One action as a schedule file gives it, before it is checked against the topology.
+struct FaultRow {
+  SimTime at;
+  bool fail = true;  // else a repair
+  std::string element;
+  std::string origin;  // "faults.csv:3", "faults.h5 row 2"
+};
+/// Reads the rows of an HDF5 schedule file (faults.file ending in .h5 or .hdf5; io/ provides
+/// it); InputError naming the file on any problem.
+using FaultFileReader = std::function<std::vector<FaultRow>(const std::string& path)>;
+
+/// The CSV form: header line "at,action,element", one action per line, '#' lines and empty
+/// lines skipped; `name` goes into the messages and the origins ("name:LINE").
+std::vector<FaultRow> parse_faults_csv(std::istream& in, const std::string& name);
 
 /// One action of the schedule as it applies: what it names, where it was given.
 struct FaultAction {
@@ -36,9 +53,10 @@ class Faults {
   Faults() = default;
   /// The schedule of `section` ([faults]) on `topology`; the random picks and processes draw
   /// from streams of `seed`. `horizon` bounds the random processes (their failures before it).
-  /// InputError naming the action's origin and element on bad input.
+  /// faults.file is CSV, or HDF5 (.h5, .hdf5) read by `read_hdf5`. InputError naming the
+  /// action's origin and element on bad input.
   static Faults build(const ParamSet& section, const Topology& topology, uint64_t seed,
-                      SimTime horizon);
+                      SimTime horizon, const FaultFileReader& read_hdf5 = nullptr);
 
   bool empty() const { return actions_.empty(); }
   const std::vector<FaultAction>& actions() const { return actions_; }

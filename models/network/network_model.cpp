@@ -35,7 +35,7 @@ class FlowLevelRouter final : public Component {
 class BuiltNetworkModel final : public NetworkModel {
  public:
   BuiltNetworkModel(Network network, const ModelParams& params, const std::string& family,
-                    const WorkloadFiles& files)
+                    const InputFiles& files)
       : network_(std::move(network)) {
     const Topology& t = *network_.topology;
     const Routing& r = *network_.routing;
@@ -69,7 +69,7 @@ class BuiltNetworkModel final : public NetworkModel {
     workload_ = make_workload(params.section("workload"), params.section("llm"), net_, files);
     faults_ = Faults::build(params.section("faults"), t,
                             static_cast<uint64_t>(params.sim->integer("seed")),
-                            params.sim->time("end_time"));
+                            params.sim->time("end_time"), files.read_faults);
     if (!faults_.empty()) net_.faults = &faults_;
     flow_level_ = params.sim->text("fidelity") == "flow";
     if (flow_level_ && params.sim->text("fold") == "auto") {
@@ -345,7 +345,7 @@ const NetworkModel* as_network(const Model& model) {
 }
 
 void register_network_family(Registry& registry, TopologyFamily family,
-                             const WorkloadFiles& files) {
+                             const InputFiles& files) {
   ModelInfo info;
   info.name = family.name;
   info.help = family.help;

@@ -24,7 +24,7 @@ const NetworkModel* as_network(const Model& model);
 /// Registers one model per family: section [family.name] plus [router], [traffic], [workload]
 /// and [llm].
 void register_network_family(Registry& registry, TopologyFamily family,
-                             const WorkloadFiles& files = {});
+                             const InputFiles& files = {});
 
 class NetworkModel : public Model {
  public:

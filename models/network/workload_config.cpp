@@ -80,7 +80,7 @@ std::unique_ptr<wl::Workload> make_llm(const ParamSet& w, const ParamSet& llm,
 }
 
 std::unique_ptr<wl::Workload> make_trace(const std::string& path, const NetworkContext& net,
-                                         const WorkloadFiles& files) {
+                                         const InputFiles& files) {
   if (path.empty()) throw InputError("workload.kind = 'trace' needs workload.trace = FILE");
   std::vector<wl::TraceFlow> flows;
   if (files.read_trace) {
@@ -206,7 +206,7 @@ std::vector<ParamSpec> workload_params() {
 }
 
 std::unique_ptr<wl::Workload> make_workload(const ParamSet& workload, const ParamSet& llm,
-                                            const NetworkContext& net, const WorkloadFiles& files) {
+                                            const NetworkContext& net, const InputFiles& files) {
   const std::string& kind = workload.text("kind");
   if (kind == "synthetic") return nullptr;
   if (kind == "collective") return make_collective(workload, net);

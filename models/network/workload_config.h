@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/params.h"
+#include "models/network/faults.h"
 #include "models/network/network_context.h"
 #include "models/workloads/program.h"
 #include "models/workloads/trace.h"
@@ -17,16 +18,18 @@ namespace hx::net {
 
 std::vector<ParamSpec> workload_params();
 
-/// Readers the application provides for workload inputs kept in files: io/ owns the file formats,
-/// so models never open HDF5 files themselves. Without one, traces are read as CSV.
-struct WorkloadFiles {
+/// Readers the application provides for model inputs kept in files (workload traces, fault
+/// schedules in HDF5): io/ owns the file formats, so models never open HDF5 files themselves.
+/// Without one, a trace is read as CSV and an HDF5 schedule is refused.
+struct InputFiles {
   std::function<std::vector<wl::TraceFlow>(const std::string& path)> read_trace;
+  FaultFileReader read_faults;
 };
 
 /// nullptr for workload.kind = "synthetic". `net` must hold the topology, routing, router and
 /// traffic settings and the cycle time. InputError naming the key on bad values.
 std::unique_ptr<wl::Workload> make_workload(const ParamSet& workload, const ParamSet& llm,
-                                            const NetworkContext& net, const WorkloadFiles& files);
+                                            const NetworkContext& net, const InputFiles& files);
 
 /// The zero-load latency of one packet's head from endpoint `src` to `dst` along the routing's
 /// first choices: link latencies plus a router pipeline delay per router (α of the α–β model).

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "core/version.h"
+#include "io/fault_file.h"
 #include "io/trace_file.h"
 #include "models/register_all.h"
 
@@ -29,7 +30,8 @@ const CLI::Validator kPositive(
 
 int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   hx::Registry registry;
-  hx::register_all_models(registry, {.read_trace = hx::read_trace_file});
+  hx::register_all_models(registry,
+                          {.read_trace = hx::read_trace_file, .read_faults = hx::read_fault_hdf5});
 
   CLI::App app{"hxsim: parallel discrete-event simulator for hyper-scale interconnects"};
   app.require_subcommand(1);
