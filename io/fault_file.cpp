@@ -10,25 +10,10 @@
 
 #include "core/error.h"
 #include "io/hdf5_errors.h"
+#include "io/hdf5_handle.h"
 
 namespace hx {
 namespace {
-
-// Owns one hid_t and closes it with the matching H5?close.
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*closer)(hid_t)) : id_(id), closer_(closer) {}
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  ~Handle() {
-    if (id_ >= 0) closer_(id_);
-  }
-  hid_t get() const { return id_; }
-
- private:
-  hid_t id_;
-  herr_t (*closer_)(hid_t);
-};
 
 // /faults/<name>: opened, and checked to be 1-D of the expected class.
 struct Dataset {
@@ -49,7 +34,7 @@ struct Dataset {
     }
     H5Sget_simple_extent_dims(space.get(), &rows, nullptr);
   }
-  Handle dataset, type, space;
+  Hdf5Handle dataset, type, space;
   hsize_t rows = 0;
 };
 
@@ -71,7 +56,7 @@ std::vector<std::string> strings(hid_t group, const std::string& path, const cha
   // Read in the file's character set (h5py writes UTF-8, the C library ASCII by default).
   const H5T_cset_t cset = H5Tget_cset(d.type.get());
   if (H5Tis_variable_str(d.type.get()) > 0) {
-    const Handle memory(H5Tcopy(H5T_C_S1), H5Tclose);
+    const Hdf5Handle memory(H5Tcopy(H5T_C_S1), H5Tclose);
     H5Tset_size(memory.get(), H5T_VARIABLE);
     H5Tset_cset(memory.get(), cset);
     std::vector<char*> text(d.rows, nullptr);
@@ -85,7 +70,7 @@ std::vector<std::string> strings(hid_t group, const std::string& path, const cha
   // Fixed length: one more byte than the file's, so a string that fills its field keeps its
   // last character (the memory type ends each with a NUL).
   const std::size_t width = H5Tget_size(d.type.get()) + 1;
-  const Handle memory(H5Tcopy(H5T_C_S1), H5Tclose);
+  const Hdf5Handle memory(H5Tcopy(H5T_C_S1), H5Tclose);
   H5Tset_size(memory.get(), width);
   H5Tset_cset(memory.get(), cset);
   std::vector<char> buffer(width * d.rows);
@@ -103,12 +88,12 @@ std::vector<std::string> strings(hid_t group, const std::string& path, const cha
 
 std::vector<net::FaultRow> read_hdf5(const std::string& path) {
   const QuietHdf5Errors quiet;
-  const Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  const Hdf5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (file.get() < 0) throw InputError(path + ": cannot open as an HDF5 file" + hdf5_detail());
   if (H5Lexists(file.get(), "faults", H5P_DEFAULT) <= 0) {
     throw InputError(path + ": no group /faults");
   }
-  const Handle group(H5Gopen2(file.get(), "faults", H5P_DEFAULT), H5Gclose);
+  const Hdf5Handle group(H5Gopen2(file.get(), "faults", H5P_DEFAULT), H5Gclose);
   if (group.get() < 0) throw InputError(path + ": /faults is not a group" + hdf5_detail());
   const std::vector<int64_t> time = integers(group.get(), path, "time_ps");
   const std::vector<int64_t> fail = integers(group.get(), path, "fail");

@@ -18,25 +18,10 @@
 
 #include "core/error.h"
 #include "io/hdf5_errors.h"
+#include "io/hdf5_handle.h"
 
 namespace hx {
 namespace {
-
-/// Owns one hid_t and closes it with the matching H5?close.
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*closer)(hid_t)) : id_(id), closer_(closer) {}
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  ~Handle() {
-    if (id_ >= 0) closer_(id_);
-  }
-  hid_t get() const { return id_; }
-
- private:
-  hid_t id_;
-  herr_t (*closer_)(hid_t);
-};
 
 class TraceReader {
  public:
@@ -50,9 +35,9 @@ class TraceReader {
   std::vector<T> column(const char* name) const {
     const std::string what = path_ + ": dataset /trace/" + name;
     if (!has(name)) throw InputError(what + " is missing");
-    const Handle dataset(H5Dopen2(group_, name, H5P_DEFAULT), H5Dclose);
-    const Handle type(H5Dget_type(dataset.get()), H5Tclose);
-    const Handle space(H5Dget_space(dataset.get()), H5Sclose);
+    const Hdf5Handle dataset(H5Dopen2(group_, name, H5P_DEFAULT), H5Dclose);
+    const Hdf5Handle type(H5Dget_type(dataset.get()), H5Tclose);
+    const Hdf5Handle space(H5Dget_space(dataset.get()), H5Sclose);
     if (dataset.get() < 0 || type.get() < 0 || space.get() < 0) {
       throw InputError(what + " cannot be opened" + hdf5_detail());
     }
@@ -113,12 +98,12 @@ class TraceReader {
 
 std::vector<wl::TraceFlow> read_hdf5(const std::string& path) {
   const QuietHdf5Errors quiet;
-  const Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  const Hdf5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (file.get() < 0) throw InputError(path + ": cannot open as an HDF5 file" + hdf5_detail());
   if (H5Lexists(file.get(), "trace", H5P_DEFAULT) <= 0) {
     throw InputError(path + ": no group /trace");
   }
-  const Handle group(H5Gopen2(file.get(), "trace", H5P_DEFAULT), H5Gclose);
+  const Hdf5Handle group(H5Gopen2(file.get(), "trace", H5P_DEFAULT), H5Gclose);
   if (group.get() < 0) throw InputError(path + ": /trace is not a group" + hdf5_detail());
   const TraceReader reader(path, group.get());
 
