@@ -259,18 +259,27 @@ class BuiltNetworkModel final : public NetworkModel {
   uint64_t endpoints() const override { return topology().num_endpoints(); }
 
   std::vector<std::string> report(const StatsRegistry& stats, const RunEnd& end) const override {
+    std::vector<std::string> lines;
     if (workload_) {
-      std::vector<std::string> lines = report_workload(stats, *workload_);
+      lines = report_workload(stats, *workload_);
       if (flow_level_) {
         lines.insert(lines.begin(), folding_ ? "folded: " + folding_->describe()
                                              : "not folded: " + fold_note_);
       }
-      return lines;
+    } else if (std::string warning = instability_warning(
+                   summarize(stats, end), net_.traffic.source_queue_limit, end);
+               !warning.empty()) {
+      lines.push_back(std::move(warning));
     }
-    std::string warning =
-        instability_warning(summarize(stats, end), net_.traffic.source_queue_limit, end);
-    if (warning.empty()) return {};
-    return {std::move(warning)};
+    // A lost packet's message never completes (docs/FAULTS.md): say so beside the workload.
+    if (!faults_.empty()) {
+      const uint64_t lost = stats.table("network_totals").u64(totals::kPacketsDropped)[0];
+      const std::size_t n = faults_.actions().size();
+      lines.push_back("faults: " + std::to_string(n) + (n == 1 ? " action, " : " actions, ") +
+                      std::to_string(lost) + " packets lost (/faults, /drops; their messages "
+                      "never complete)");
+    }
+    return lines;
   }
   std::vector<std::pair<std::string, std::string>> texts() const override {
     std::vector<std::pair<std::string, std::string>> out;
