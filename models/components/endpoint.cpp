@@ -159,6 +159,7 @@ void Endpoint::wake(SimTime delay, uint32_t op) { schedule(delay, kOpDone, op); 
 void Endpoint::try_inject() {
   const SimTime now = this->now();
   const auto ports = static_cast<uint32_t>(injectors_.size());
+  held_until_ = kNone;
   for (;;) {
     while (active_.size() < net_.injection_queues && !queue_.empty()) {
       active_.push_back(queue_.front());
@@ -188,7 +189,9 @@ void Endpoint::try_inject() {
       }
     }
     if (sent) continue;
-    // Blocked: wake when a port frees; credit-blocked ports wake us with their credits.
+    // Blocked: wake when a port frees; credit-blocked ports wake us with their credits; a
+    // message held for a failed destination when that destination changes.
+    wake = std::min(wake, held_until_);
     if (wake != kNone && inject_pending_ > wake) {
       inject_pending_ = wake;
       schedule(wake - now, kInject, uint8_t{0});
@@ -201,6 +204,7 @@ void Endpoint::try_inject() {
 bool Endpoint::inject_packet(uint32_t port, uint32_t slot, SimTime now) {
   Injector& inj = injectors_[port];
   Message& m = active_[slot];
+  if (net_.faults != nullptr && held(m.dst, now)) [[unlikely]] return false;
   const auto flits =
       static_cast<uint16_t>(std::min<uint32_t>(net_.traffic.packet_flits, m.flits - m.flits_sent));
   for (uint8_t v = 0; v < vcs_; ++v) {
@@ -243,6 +247,15 @@ bool Endpoint::inject_packet(uint32_t port, uint32_t slot, SimTime now) {
     return true;
   }
   return false;
+}
+
+// faults.to_failed_endpoint = "wait": a message to a failed endpoint stays in its send queue
+// until the endpoint changes (held_until_ wakes try_inject then).
+bool Endpoint::held(uint32_t dst, SimTime now) {
+  SimTime until;
+  if (!net_.faults->held(net_.topology->endpoint_component(dst), now, until)) return false;
+  held_until_ = std::min(held_until_, until);
+  return true;
 }
 
 // The schedule is known: a link that fails before the head is across loses the packet.

@@ -88,6 +88,7 @@ class Endpoint final : public Component, private ProgramHost {
   void try_inject();
   bool inject_packet(uint32_t port, uint32_t slot, SimTime now);
   [[gnu::noinline]] bool lost_in_flight(uint32_t port, const Packet& p, SimTime now);
+  [[gnu::noinline]] bool held(uint32_t dst, SimTime now);
   void deliver(PortId port, const Packet& packet);
   void message_received(const Packet& p, SimTime first, SimTime last, uint32_t packets,
                         uint32_t hops);
@@ -139,6 +140,7 @@ class Endpoint final : public Component, private ProgramHost {
   Table* queue_samples_;
   Table* timeseries_;
   FaultLog fault_log_;
+  SimTime held_until_ = kNone;  // within try_inject: when a held message may go (faults.h)
 };
 
 }  // namespace hx::net

@@ -28,6 +28,13 @@ FlowEndpoint::FlowEndpoint(ComponentId id, uint32_t index, const net::NetworkCon
       histogram_(&ctx.stats->table("latency_histogram")),
       queue_samples_(&ctx.stats->table("queue_samples")),
       timeseries_(&ctx.stats->table("timeseries")) {
+  if (net.faults != nullptr) {
+    std::vector<PortSpec> ports;
+    net.topology->ports(id, ports);
+    for (PortId p = 0; p < ports.size(); ++p) {
+      injection_links_.push_back(net.topology->first_link(id) + p);
+    }
+  }
   if (net.folding != nullptr) {
     // Folded: a representative runs for its whole orbit, the others are not simulated.
     const wl::Symmetry& sym = net.folding->symmetry();
@@ -127,6 +134,50 @@ void FlowEndpoint::post(const FlowStart& s) {
 
 void FlowEndpoint::start(const FlowStart& s) {
   ++active_;
+  SimTime until = SimTime::infinity();
+  if (net_.faults != nullptr && held(s.dst, until)) {
+    held_.push_back(s);
+    if (!until.is_infinite()) schedule(until - now(), kRetry, uint8_t{0});
+    return;
+  }
+  enter(s);
+}
+
+// Whether a message to `dst` must wait now (held_), and until when what holds it may change.
+bool FlowEndpoint::held(uint32_t dst, SimTime& until) const {
+  const net::Faults& f = *net_.faults;
+  bool all_down = !injection_links_.empty();
+  SimTime change = SimTime::infinity();
+  for (const uint64_t link : injection_links_) {
+    all_down = all_down && !f.link_up(link, now());
+    change = std::min(change, f.next_change(link, now()));
+  }
+  if (all_down) {
+    until = change;
+    return true;
+  }
+  return f.held(net_.topology->endpoint_component(dst), now(), until);
+}
+
+// Held messages whose way is open again enter the fabric, in the order they were held.
+void FlowEndpoint::retry() {
+  net::RingQueue<FlowStart> still;
+  SimTime next = SimTime::infinity();
+  for (; !held_.empty(); held_.pop_front()) {
+    const FlowStart s = held_.front();
+    SimTime until = SimTime::infinity();
+    if (held(s.dst, until)) {
+      still.push_back(s);
+      next = std::min(next, until);
+    } else {
+      enter(s);
+    }
+  }
+  held_ = std::move(still);
+  if (!next.is_infinite()) schedule(next - now(), kRetry, uint8_t{0});
+}
+
+void FlowEndpoint::enter(const FlowStart& s) {
   injected_ += packets(s.bytes);
   if (net_.timeseries_bins > 0) {
     timeseries_->add_to(net_.timeseries_row(now()), 1, members_ * flits(s.bytes));
@@ -143,6 +194,9 @@ void FlowEndpoint::handle(const Event& e) {
       break;
     case kGenerate:
       generate();
+      break;
+    case kRetry:
+      retry();
       break;
     case kStopInjection:
       // As at packet level: what still waits only says the load was not accepted.
@@ -241,7 +295,8 @@ void FlowEndpoint::finish() {
 bool FlowEndpoint::knows_event(uint16_t kind) const {
   if (kind == kGenerate || kind == kStopInjection) return sends_;
   return (runner_ != nullptr || sends_) &&
-         (kind == kSendDone || kind == kFlowArrived || (kind == kWake && runner_ != nullptr));
+         (kind == kSendDone || kind == kFlowArrived || kind == kRetry ||
+          (kind == kWake && runner_ != nullptr));
 }
 
 void FlowEndpoint::serialize(StateArchive& ar) {
@@ -254,6 +309,7 @@ void FlowEndpoint::serialize(StateArchive& ar) {
   if (runner_) runner_->serialize(ar);
   ar & rng_ & slots_.slot_index();
   net::serialize_queue(ar, waiting_);
+  net::serialize_queue(ar, held_);
   ar & active_ & messages_ & injected_ & received_ & queued_packets_ & max_queue_ & not_offered_ &
       flits_offered_ & flits_accepted_ & measured_created_ & measured_delivered_ & latency_sum_ &
       network_latency_sum_ & hops_sum_ & flows_recorded_;

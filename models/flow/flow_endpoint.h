@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "core/component.h"
 #include "core/model.h"
@@ -46,6 +47,9 @@ class FlowEndpoint final : public Component, private net::ProgramHost {
   void generate();
   void arrived(const FlowArrived& a);
   void start(const FlowStart& s);
+  void enter(const FlowStart& s);
+  bool held(uint32_t dst, SimTime& until) const;
+  void retry();
   uint32_t member(uint32_t g, uint32_t endpoint) const;
   uint64_t flits(uint64_t bytes) const;
   uint64_t packets(uint64_t bytes) const;
@@ -64,7 +68,12 @@ class FlowEndpoint final : public Component, private net::ProgramHost {
   bool sends_ = false;
 
   net::RingQueue<FlowStart> waiting_;  // posted, not yet in the fabric
-  uint32_t active_ = 0;                // in the fabric
+  uint32_t active_ = 0;                // in the fabric, or held
+  // Faults (faults.h): messages held, in their send-queue slots, while every injection link is
+  // down or (faults.to_failed_endpoint = "wait") their destination is failed, as the packet
+  // level holds them; retried when what held them changes.
+  net::RingQueue<FlowStart> held_;
+  std::vector<uint64_t> injection_links_;
   // As the packet-level endpoint counts them (docs/OUTPUT.md /endpoints, /network_totals).
   uint64_t messages_ = 0;
   uint64_t injected_ = 0;  // packets of the flows that entered the fabric

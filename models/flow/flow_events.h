@@ -18,6 +18,7 @@ enum FlowEventKind : uint16_t {
   kGenerate,       // endpoint: a synthetic message is due ([traffic] pattern)
   kStopInjection,  // endpoint, background: the drain limit is over; drop what still waits
   kFaultChange,    // fabric, background: a link fails or comes back (faults.h)
+  kRetry,          // endpoint: what held its messages (faults.h) may have changed
 };
 
 /// A message's op in its sender's program, or none (synthetic traffic).

@@ -55,6 +55,10 @@ std::vector<ParamSpec> fault_params() {
                       "what pick draws from: '<class> links', 'routers', 'endpoints' or a "
                       "partitioning level ('chips', 'nodes', 'groups', ...)"),
       ParamSpec::time("pick_at", "0ps", "when the picked elements fail"),
+      ParamSpec::choice("to_failed_endpoint", "send", {"send", "wait"},
+                        "a message to an endpoint that is failed when it would leave its "
+                        "source: 'send' it (it is lost at the endpoint's router), or 'wait': "
+                        "the source holds it, in its send queue, until the endpoint is back"),
   };
 }
 
@@ -463,7 +467,9 @@ Faults Faults::build(const ParamSet& section, const Topology& topology, uint64_t
       }
     }
   }
-  return b.build();
+  Faults f = b.build();
+  f.hold_for_failed_ = section.text("to_failed_endpoint") == "wait";
+  return f;
 }
 
 const Faults::Change* Faults::state_at(const History& h, SimTime t) {
@@ -535,6 +541,15 @@ std::vector<SimTime> Faults::component_changes(ComponentId c) const {
   }
   times.erase(std::unique(times.begin(), times.end()), times.end());
   return times;
+}
+
+SimTime Faults::next_component_change(ComponentId c, SimTime t) const {
+  const auto it = components_.find(c);
+  if (it == components_.end()) return SimTime::infinity();
+  for (const Change& ch : it->second) {
+    if (ch.at > t) return ch.at;
+  }
+  return SimTime::infinity();
 }
 
 SimTime Faults::next_change(uint64_t link, SimTime t) const {

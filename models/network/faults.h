@@ -59,6 +59,17 @@ class Faults {
                       SimTime horizon, const FaultFileReader& read_hdf5 = nullptr);
 
   bool empty() const { return actions_.empty(); }
+  /// faults.to_failed_endpoint = "wait": a source holds a message to a failed endpoint.
+  bool holds_for_failed() const { return hold_for_failed_; }
+  /// Whether a message to the endpoint `dst` (its component) is held at `t`; when it is,
+  /// `until` is the instant the endpoint next changes (infinity: never).
+  bool held(ComponentId dst, SimTime t, SimTime& until) const {
+    if (!hold_for_failed_ || component_up(dst, t)) return false;
+    until = next_component_change(dst, t);
+    return true;
+  }
+  /// The first instant after `t` at which component c fails or comes back (infinity: none).
+  SimTime next_component_change(ComponentId c, SimTime t) const;
   const std::vector<FaultAction>& actions() const { return actions_; }
 
   /// Whether directed link `link` (Topology::first_link numbering) carries traffic at `t`:
@@ -95,6 +106,7 @@ class Faults {
   static const Change* state_at(const History& h, SimTime t);
 
   std::vector<FaultAction> actions_;
+  bool hold_for_failed_ = false;
   std::unordered_map<uint64_t, History> links_;
   std::unordered_map<ComponentId, History> components_;
 

@@ -106,5 +106,40 @@ TEST(NetworkFaults, DocumentedFallbacksDeliverEverything) {
   }
 }
 
+// faults.to_failed_endpoint: an all-to-all whose endpoint 5 is failed for its first 3 us. "wait"
+// holds the messages to it at their sources (and its own, on its failed link) until it is back,
+// so the collective completes, later; "send" loses them and the collective never completes. The
+// same at packet and flow level.
+TEST(NetworkFaults, MessagesToAFailedEndpointWaitOrAreLost) {
+  for (const char* fidelity : {"packet", "flow"}) {
+    SCOPED_TRACE(fidelity);
+    const auto run = [&](const char* policy, bool fault) {
+      Config c = test::small_network_config(*test::find_small_network("dragonfly"), "ugal_l");
+      c.set("sim.fidelity", fidelity, "test");
+      c.set("workload.kind", "collective", "test");
+      c.set("workload.collective", "all_to_all", "test");
+      c.set("workload.algorithm", "direct", "test");
+      c.set("workload.bytes", "70KB", "test");
+      c.set("faults.to_failed_endpoint", policy, "test");
+      if (fault) {
+        apply_override(c, "faults.actions=[{at = \"0ns\", element = \"endpoint 5\"}, "
+                          "{at = \"3us\", action = \"repair\", element = \"endpoint 5\"}]");
+      }
+      return testing::run_summary(registry(), c);
+    };
+    const auto clean = run("wait", false);
+    const auto wait = run("wait", true);
+    const auto send = run("send", true);
+    EXPECT_EQ(testing::summary_value(clean, "workload_complete"), 1);
+    EXPECT_EQ(testing::summary_value(wait, "workload_complete"), 1);
+    EXPECT_EQ(count(wait, "packets_dropped"), 0u);
+    EXPECT_GT(testing::summary_value(wait, "workload_end_ps"),
+              testing::summary_value(clean, "workload_end_ps"));
+    EXPECT_GE(testing::summary_value(wait, "workload_end_ps"), 3e6);  // not before the repair
+    EXPECT_EQ(testing::summary_value(send, "workload_complete"), 0);
+    EXPECT_GT(count(send, "packets_dropped"), 0u);
+  }
+}
+
 }  // namespace
 }  // namespace hx
