@@ -92,6 +92,7 @@ class Router final : public Component, private RouterView {
   /// The candidate (port, physical VC) that can leave now with the most downstream credits;
   /// false if none. Lowers `wake` to when a busy candidate output frees; marks credit stalls.
   /// Sets `blocked_until` to when the first candidate output frees if all were busy, else 0.
+  /// Always inlined into allocate(), as it was before the fault paths grew allocate().
   [[gnu::always_inline]] bool select(uint16_t flits, SimTime now, SimTime& wake, Candidate& best,
                                      SimTime& blocked_until);
   bool select_with_detours(uint16_t flits, SimTime now, SimTime& wake, Candidate& best);
