@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/error.h"
 #include "core/rng.h"
@@ -126,6 +127,12 @@ ComponentId owner(const Topology& t, uint64_t link) {
 // "router R port P": the element that names the link leaving that port.
 std::string link_name(const Topology& t, uint64_t link) {
   const ComponentId c = owner(t, link);
+  std::vector<PortSpec> ports;
+  t.ports(c, ports);
+  if (link - t.first_link(c) >= ports.size()) {
+    throw std::logic_error("faults: link " + std::to_string(link) +
+                           " is no port of a component: link ids do not ascend with them");
+  }
   const Node n = t.node(c);
   return (n.kind == NodeKind::kRouter ? "router " : "endpoint ") + std::to_string(n.index) +
          " port " + std::to_string(link - t.first_link(c));

@@ -178,6 +178,27 @@ TEST(Faults, RandomPicksOfComponentsAndGroups) {
   EXPECT_EQ(g.actions()[0].element.rfind("router ", 0), 0u);
 }
 
+// Random picks name each link by its port; for every family that name must cover the link
+// picked (link ids ascend with component ids, which the naming relies on).
+TEST(Faults, EveryFamilysLinksAreNamedByTheirPort) {
+  for (const test::SmallNetwork& n : test::small_networks()) {
+    SCOPED_TRACE(n.family);
+    const ResolvedConfig r = resolve_config(test::registry(), test::small_network_config(n));
+    const Topology& t = as_network(*r.model)->topology();
+    std::vector<std::string> classes;
+    for (const LinkClass& c : t.link_classes()) classes.push_back(c.name);
+    std::size_t named = 0;  // a class may have no link in the small configuration
+    for (const std::string& cls : classes) {
+      const Faults f = schedule(t, "faults.random = [{element = \"link\", link_class = \"" +
+                                       cls + "\", mtbf = \"1ns\"}]",
+                                1, SimTime::ns(1000));
+      for (const FaultAction& a : f.actions()) EXPECT_EQ(a.links, 2u) << a.element;
+      named += f.actions().size();
+    }
+    EXPECT_GT(named, 0u);
+  }
+}
+
 TEST(Faults, RandomProcessesAreFixedByTheSeedAndNeedAnEnd) {
   Dragonfly d;
   const std::string toml =
