@@ -19,6 +19,8 @@ bash "$mpirun_sh" -n 2 "$hxsim" run -o "$scratch/run.h5" "${short[@]}" --set tra
 "$hxsim" run "$configs/phold_small.toml" -o "$scratch/phold.h5" --progress off >"$scratch/phold.txt"
 "$hxsim" run "$configs/workload_alltoall.toml" -o "$scratch/workload.h5" --progress off \
   --set workload.repeat=2 >"$scratch/workload.txt"
+"$hxsim" run "$configs/dragonfly_faults.toml" -o "$scratch/faults.h5" --progress off \
+  --set traffic.timeseries_bin=100ns >"$scratch/faults.txt"
 
 # Every command; what they write is checked below.
 "$python" "$analysis" --help >"$scratch/help.txt"
@@ -29,9 +31,10 @@ bash "$mpirun_sh" -n 2 "$hxsim" run -o "$scratch/run.h5" "${short[@]}" --set tra
 "$python" "$analysis" report "$scratch/run.h5" -o "$scratch/report.html"
 "$python" "$analysis" report "$scratch/phold.h5" -o "$scratch/phold.png"
 "$python" "$analysis" curve "$scratch/sweep.h5" "$scratch/sweep.h5" -o "$scratch/curve.png"
+"$python" "$analysis" faults "$scratch/faults.h5" -o "$scratch/faults.png"
 # Misuse is a one-line error with exit code 2, not a traceback.
 for bad in "report $scratch/sweep.h5 -o $scratch/bad.png" "report $scratch/run.h5 -o bad.pdf" \
-  "table $scratch/run.h5 no_such_table"; do
+  "table $scratch/run.h5 no_such_table" "faults $scratch/run.h5 -o $scratch/bad.png"; do
   code=0
   # shellcheck disable=SC2086  # the words of $bad are the arguments
   "$python" "$analysis" $bad 2>"$scratch/bad.txt" || code=$?
@@ -211,6 +214,16 @@ assert (groups["span_ps"] > 0).all() and (groups["span_ps"] == groups.end_ps - g
 wflows = hx.flows(os.path.join(scratch, "workload.h5"))
 assert groups["messages"].sum() == len(wflows) == 2 * 72 * 71, (groups["messages"].sum(), len(wflows))
 assert groups["start_ps"].iloc[1] >= groups["start_ps"].iloc[0]
+# A run under faults: the time series adds up to the run's totals; one row per fault action.
+frun = os.path.join(scratch, "faults.h5")
+series, fsum = hx.timeseries(frun), hx.summary(frun)
+assert series["packets_dropped"].sum() == fsum["packets_dropped"] > 0
+assert series["flits_delivered"].sum() == 4 * fsum["packets_ejected"]  # 4-flit packets
+assert (series["time_ns"].diff().dropna() == 100).all() and fsum["timeseries_bin_ps"] == 100000
+actions = hx.faults(frun)
+assert len(actions) == len(h5py.File(frun, "r")["faults/time_ps"]) == 8
+assert actions["element"].iloc[3] == "router 5" and actions["packets_dropped"].sum() == fsum["packets_dropped"]
+assert png_size(read("faults.png", "rb"))[0] > 0
 print("hxanalysis: %d links, %d flows, %d sweep points, %d workload groups; summary, table, "
-      "report (PNG, HTML) and curve OK" % (len(links), len(flows), len(points), len(groups)))
+      "report (PNG, HTML), curve and faults OK" % (len(links), len(flows), len(points), len(groups)))
 PY
