@@ -436,28 +436,12 @@ Faults Faults::build(const ParamSet& section, const Topology& topology, uint64_t
       const double mtbf = static_cast<double>(p.time("mtbf").count_ps());
       const double mttr = static_cast<double>(p.time("mttr").count_ps());
       if (mtbf <= 0) throw InputError(origin + ": faults.random mtbf must be positive");
-      std::vector<std::string> elements;
+      // The elements a pick of the same kind would draw from ("routers", "<class> links").
       const std::string& kind = p.text("element");
-      if (kind == "router" || kind == "endpoint") {
-        const uint32_t n = kind == "router" ? topology.num_routers() : topology.num_endpoints();
-        for (uint32_t e = 0; e < n; ++e) elements.push_back(kind + " " + std::to_string(e));
-      } else {
-        uint16_t cls = 0;
-        bool found = false;
-        for (std::size_t c = 0; c < topology.link_classes().size(); ++c) {
-          if (topology.link_classes()[c].name == p.text("link_class")) {
-            cls = static_cast<uint16_t>(c);
-            found = true;
-          }
-        }
-        if (!found) {
-          throw InputError(origin + ": faults.random: link_class '" + p.text("link_class") +
-                           "' is not a link class of this topology");
-        }
-        for (const uint64_t l : links_of_class(topology, cls)) {
-          elements.push_back(link_name(topology, l));
-        }
-      }
+      const std::string from = kind == "link" ? p.text("link_class") + " links" : kind + "s";
+      const std::vector<std::string> elements =
+          b.pickable({SimTime::zero(), true, "faults.random " + from, origin, 0},
+                     words("0 random " + from));
       // Element e of process i draws from its own stream: the same times on any rank count.
       for (uint64_t e = 0; e < elements.size(); ++e) {
         Rng rng(seed, (uint64_t{i} << 40) + e, static_cast<uint64_t>(RngPurpose::kFaults));

@@ -19,21 +19,10 @@ namespace hx {
 namespace {
 
 using test::registry;
+using test::routing_choices;
 
 uint64_t count(const std::vector<SummaryValue>& summary, const std::string& name) {
-  for (const SummaryValue& v : summary) {
-    if (v.name != name) continue;
-    if (const auto* u = std::get_if<uint64_t>(&v.value)) return *u;
-  }
-  ADD_FAILURE() << "no count " << name;
-  return 0;
-}
-
-std::vector<std::string> routing_choices(const std::string& family) {
-  for (const ParamSpec& p : registry().find(family).params) {
-    if (p.name == "routing") return p.choices;
-  }
-  return {};
+  return testing::summary_count(summary, name);
 }
 
 Config faulted(const test::SmallNetwork& network, const std::string& routing,

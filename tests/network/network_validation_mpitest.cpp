@@ -29,6 +29,7 @@ namespace hx {
 namespace {
 
 using test::registry;
+using test::routing_choices;
 
 int rank() {
   int r = 0;
@@ -45,14 +46,7 @@ double value(const std::vector<SummaryValue>& summary, const std::string& name) 
 }
 
 uint64_t count(const std::vector<SummaryValue>& summary, const std::string& name) {
-  for (const SummaryValue& v : summary) {
-    if (v.name != name) continue;
-    if (const auto* u = std::get_if<uint64_t>(&v.value)) return *u;
-    ADD_FAILURE() << "summary value " << name << " is not an unsigned count";
-    return 0;
-  }
-  ADD_FAILURE() << "no summary value " << name;
-  return 0;
+  return testing::summary_count(summary, name);
 }
 
 // One line of measured figures on rank 0, for the test log.
@@ -60,13 +54,6 @@ void note(const char* format, double a, double b = 0, double c = 0, double d = 0
   if (rank() != 0) return;
   std::printf(format, a, b, c, d);
   std::fflush(stdout);
-}
-
-std::vector<std::string> routing_choices(const std::string& family) {
-  for (const ParamSpec& p : registry().find(family).params) {
-    if (p.name == "routing") return p.choices;
-  }
-  return {};
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -81,4 +81,12 @@ inline const Registry& registry() {
   return r;
 }
 
+/// The routings a family offers (its "routing" parameter's choices).
+inline std::vector<std::string> routing_choices(const std::string& family) {
+  for (const ParamSpec& p : registry().find(family).params) {
+    if (p.name == "routing") return p.choices;
+  }
+  return {};
+}
+
 }  // namespace hx::test

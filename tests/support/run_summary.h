@@ -37,4 +37,17 @@ inline double summary_value(const std::vector<SummaryValue>& summary, const std:
   return std::nan("");
 }
 
+/// An unsigned count of the summary (packets, messages); a test failure (and 0) when it is
+/// missing or of another type.
+inline uint64_t summary_count(const std::vector<SummaryValue>& summary, const std::string& name) {
+  for (const SummaryValue& v : summary) {
+    if (v.name != name) continue;
+    if (const auto* u = std::get_if<uint64_t>(&v.value)) return *u;
+    ADD_FAILURE() << "summary value " << name << " is not an unsigned count";
+    return 0;
+  }
+  ADD_FAILURE() << "no summary value " << name;
+  return 0;
+}
+
 }  // namespace hx::testing
