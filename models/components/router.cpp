@@ -78,6 +78,10 @@ bool Router::link_up(uint64_t link) const {
   return net_.faults == nullptr || net_.faults->link_up(link, now());
 }
 
+uint32_t Router::configuration(uint32_t element, uint32_t instance) const {
+  return net_.faults == nullptr ? 0 : net_.faults->configuration(element, instance, now());
+}
+
 // Failed, the router loses every packet in its buffers; their space is returned upstream as
 // if they had left (credits are not lost: docs/FAULTS.md).
 void Router::on_fault_change() {

@@ -106,6 +106,7 @@ class Router final : public Component, private RouterView {
   std::string blocked_report() const;
   uint32_t load(PortId port) const override;
   bool link_up(uint64_t link) const override;
+  uint32_t configuration(uint32_t element, uint32_t instance) const override;
   uint32_t& credits(PortId port, uint8_t vc) { return state_.credits(port, vc); }
   uint32_t credits(PortId port, uint8_t vc) const { return state_.credits(port, vc); }
   RingQueue<Waiting>& queue(PortId port, uint8_t vc) { return queues_[port * vcs_ + vc]; }

@@ -426,7 +426,8 @@ void Fabric::finish() {
   if (net_.faults == nullptr) return;
   for (uint32_t a = 0; a < net_.faults->actions().size(); ++a) {
     const net::FaultAction& f = net_.faults->actions()[a];
-    faults_->offer(a, {f.at.count_ps(), uint64_t{f.fail ? 1u : 0u}, f.links, uint64_t{0}});
+    faults_->offer(a, {f.at.count_ps(), uint64_t{f.fail ? 1u : 0u}, f.links, uint64_t{0},
+                       f.settled.count_ps()});
   }
 }
 

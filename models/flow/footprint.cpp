@@ -9,6 +9,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "models/network/faults.h"
 #include "models/network/route_state.h"
 
 namespace hx::flow {
@@ -88,7 +89,7 @@ class StateGraph {
       const Node first = {topology_.node(src_ports[p].peer).index, src_ports[p].peer_port,
                           packet, {}, 0, 0, SimTime::zero()};
       starts.clear();
-      routing_.start_states(first.router, packet, starts);
+      routing_.start_states(first.router, view_ != nullptr ? view_ : &no_faults_, packet, starts);
       for (const Packet& s : starts) {
         roots.push_back({topology_.first_link(src_id) + p, src_ports[p].latency,
                          src_ports[p].link_class, node_of(first.router, first.in_port, s, nodes)});
@@ -164,6 +165,7 @@ class StateGraph {
   const net::Routing& routing_;
   uint32_t src_, dst_, max_hops_;
   const net::RouterView* view_;  // nullptr: every link up
+  const net::LinksAt no_faults_{nullptr, SimTime::zero()};
   std::unordered_map<RouteStateKey, uint32_t, RouteStateKeyHash> index_;
   std::vector<uint32_t> pending_;
 };

@@ -40,7 +40,8 @@ class FaultLog {
     if (net_.faults == nullptr) return;
     for (const uint32_t a : net_.faults->actions_on(link)) {
       const FaultAction& f = net_.faults->actions()[a];
-      faults_->offer(a, {f.at.count_ps(), uint64_t{f.fail ? 1u : 0u}, f.links, uint64_t{0}});
+      faults_->offer(a, {f.at.count_ps(), uint64_t{f.fail ? 1u : 0u}, f.links, uint64_t{0},
+                         f.settled.count_ps()});
     }
   }
   /// The link's down time within [0, end).

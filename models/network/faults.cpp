@@ -19,8 +19,10 @@ std::vector<ParamSpec> fault_params() {
       ParamSpec::tables(
           "actions",
           {ParamSpec::time("at", "0ps", "simulated time of the action"),
-           ParamSpec::choice("action", "fail", {"fail", "repair"},
-                             "fail: the element stops carrying traffic; repair: it carries again"),
+           ParamSpec::choice("action", "fail", {"fail", "repair", "reconfigure"},
+                             "fail: the element stops carrying traffic; repair: it carries "
+                             "again; reconfigure: a reconfigurable element switches its circuits "
+                             "to configuration `to`"),
            ParamSpec::text("element", "",
                            "what fails (docs/FAULTS.md): 'router R', 'endpoint E', 'router R port "
                            "P' (the link at that port, both directions; add 'out' for the one "
@@ -28,8 +30,12 @@ std::vector<ParamSpec> fault_params() {
                            "topology's partitioning levels (e.g. 'group 3', 'node 5', 'wafer 2'), "
                            "'N random <class> links' (N links of that link class, both "
                            "directions, drawn from the fault stream), or 'N random routers' "
-                           "('endpoints', or a level: 'chips', 'nodes', ...)")},
-          "timed fail and repair actions, e.g. [{at = \"20us\", action = \"fail\", element = "
+                           "('endpoints', or a level: 'chips', 'nodes', ...); or a "
+                           "reconfigurable element (e.g. RailX 'x-ocs', 'x-ocs 2')"),
+           ParamSpec::text("to", "",
+                           "reconfigure: the configuration to switch to (the topology's "
+                           "reconfigurables list them, e.g. RailX 'hyperx:8')")},
+          "timed fail, repair and reconfigure actions, e.g. [{at = \"20us\", action = \"fail\", element = "
           "\"router 3 port 5\"}]"),
       ParamSpec::text("file", "",
                       "a file of more actions: CSV (header 'at,action,element', one action per "
@@ -74,6 +80,16 @@ struct Raw {
   std::string element;
   std::string origin;
   uint32_t source = 0;  // 0: given; 1 + i: random process i (its own fail/repair sequence)
+  std::string to;       // reconfigure: the configuration (fail is then true)
+};
+
+// A change of a circuit set's count of what keeps it dark, before the counts are summed: a
+// reconfiguration's second half comes a switching time later, after later actions' changes.
+struct SetChange {
+  SimTime at;
+  int32_t delta = 0;
+  uint32_t action = 0;
+  uint64_t order = 0;  // ties at one instant keep the order of the actions
 };
 
 // The directed links and components an element covers.
@@ -219,10 +235,15 @@ class FaultScheduleBuilder {
     std::stable_sort(raw_.begin(), raw_.end(),
                      [](const Raw& a, const Raw& b) { return a.at < b.at; });
     Faults f;
+    add_circuits(f);
     std::set<std::pair<std::string, uint32_t>> failed;  // (element, source)
     std::map<uint64_t, int32_t> link_down;
     std::map<ComponentId, int32_t> component_down;
     for (const Raw& r : raw_) {
+      if (reconfigurable(r, f, failed)) continue;
+      if (!r.to.empty()) {
+        fail(r, "is not reconfigurable; " + reconfigurable_names() + " (reconfigure)");
+      }
       Cover cover = covered(r);
       std::sort(cover.links.begin(), cover.links.end());
       cover.links.erase(std::unique(cover.links.begin(), cover.links.end()), cover.links.end());
@@ -241,14 +262,140 @@ class FaultScheduleBuilder {
       for (const ComponentId c : cover.components) {
         f.components_[c].push_back({r.at, component_down[c] += delta, action});
       }
-      f.actions_.push_back({r.at, r.fail, canonical_, r.origin, cover.links.size()});
+      f.actions_.push_back({r.at, r.fail, canonical_, r.origin, cover.links.size(), r.at});
     }
+    sum_set_changes(f);
     return f;
   }
 
  private:
   [[noreturn]] static void fail(const Raw& r, const std::string& what) {
     throw InputError(r.origin + ": faults: '" + r.element + "' " + what);
+  }
+
+  // The circuit sets of the reconfigurable elements, each configuration but the first dark
+  // from time 0, and every circuit link's set.
+  void add_circuits(Faults& f) {
+    elements_ = t_.reconfigurables();
+    if (elements_.empty()) return;
+    uint32_t sets = 0, instances = 0;
+    for (const Reconfigurable& e : elements_) {
+      f.first_set_.push_back(sets);
+      f.first_instance_.push_back(instances);
+      f.configurations_.push_back(static_cast<uint32_t>(e.configurations.size()));
+      sets += e.instances * static_cast<uint32_t>(e.configurations.size());
+      instances += e.instances;
+    }
+    f.sets_.resize(sets);
+    f.switches_.resize(instances);
+    set_changes_.resize(sets);
+    set_links_.assign(sets, 0);
+    for (const Reconfigurable& e : elements_) {
+      const auto k = static_cast<uint32_t>(&e - elements_.data());
+      for (uint32_t i = 0; i < e.instances; ++i) {
+        for (uint32_t c = 1; c < e.configurations.size(); ++c) {
+          set_changes_[f.set_of(k, i, c)].push_back({SimTime::zero(), 1, Faults::kDark, 0});
+        }
+      }
+    }
+    std::vector<PortSpec> ports;
+    for (ComponentId c = 0; c < t_.num_components(); ++c) {
+      ports.clear();
+      t_.ports(c, ports);
+      for (PortId p = 0; p < ports.size(); ++p) {
+        Circuit circuit;
+        if (!t_.circuit(c, p, circuit)) continue;
+        const uint32_t set = f.set_of(circuit.element, circuit.instance, circuit.configuration);
+        f.circuits_.emplace_back(t_.first_link(c) + p, set);
+        ++set_links_[set];
+      }
+    }
+  }
+
+  std::string reconfigurable_names() const {
+    if (elements_.empty()) return "this topology has no reconfigurable elements";
+    std::vector<std::string> names;
+    for (const Reconfigurable& e : elements_) {
+      names.push_back("'" + e.name + "' or '" + e.name + " I' (I < " +
+                      std::to_string(e.instances) + "; configurations " +
+                      join(e.configurations) + ")");
+    }
+    return "this topology's reconfigurable elements are " + join(names);
+  }
+
+  // A fail, repair or reconfigure of a reconfigurable element (false: r names something else).
+  // Failing one darkens every configuration of its circuits; reconfiguring darkens the live
+  // one at r.at and lights `to` a switching time later.
+  bool reconfigurable(const Raw& r, Faults& f, std::set<std::pair<std::string, uint32_t>>& failed) {
+    const std::vector<std::string> w = words(r.element);
+    const auto it = std::find_if(elements_.begin(), elements_.end(), [&](const Reconfigurable& e) {
+      return !w.empty() && w[0] == e.name;
+    });
+    if (it == elements_.end()) return false;
+    const Reconfigurable& e = *it;
+    const auto k = static_cast<uint32_t>(it - elements_.begin());
+    uint64_t first = 0, last = e.instances;
+    if (w.size() > 2) fail(r, "expected '" + e.name + "' or '" + e.name + " I'");
+    if (w.size() == 2) {
+      if (!number(w[1], first) || first >= e.instances) {
+        fail(r, "names instance " + w[1] + "; '" + e.name + "' has " +
+                    std::to_string(e.instances) + " (0 to " + std::to_string(e.instances - 1) +
+                    ")");
+      }
+      last = first + 1;
+    }
+    const auto action = static_cast<uint32_t>(f.actions_.size());
+    const std::string name = r.element.empty() ? e.name : trim(r.element);
+    uint64_t links = 0;
+    const auto change = [&](uint32_t set, SimTime at, int32_t delta) {
+      set_changes_[set].push_back({at, delta, action, ++order_});
+      links += set_links_[set];
+    };
+    if (r.to.empty()) {
+      const auto key = std::make_pair(name, r.source);
+      if (r.fail && !failed.insert(key).second) fail(r, "is already failed then");
+      if (!r.fail && failed.erase(key) == 0) fail(r, "is not failed then");
+      for (uint64_t i = first; i < last; ++i) {
+        for (uint32_t c = 0; c < e.configurations.size(); ++c) {
+          change(f.set_of(k, static_cast<uint32_t>(i), c), r.at, r.fail ? 1 : -1);
+        }
+      }
+      f.actions_.push_back({r.at, r.fail, name, r.origin, links, r.at});
+      return true;
+    }
+    const auto to = std::find(e.configurations.begin(), e.configurations.end(), trim(r.to));
+    if (to == e.configurations.end()) {
+      fail(r, "has no configuration '" + r.to + "'; its configurations are " +
+                  join(e.configurations));
+    }
+    const auto target = static_cast<uint32_t>(to - e.configurations.begin());
+    const SimTime settled = r.at + e.switching;
+    for (uint64_t i = first; i < last; ++i) {
+      auto& switches = f.switches_[f.first_instance_[k] + i];
+      const uint32_t now = switches.empty() ? 0 : switches.back().second;
+      if (!switches.empty() && r.at < switches.back().first + e.switching) {
+        fail(r, "is still switching to " + e.configurations[now] + " until " +
+                    format_time(switches.back().first + e.switching));
+      }
+      if (now == target) fail(r, "is in configuration " + *to + " already");
+      switches.emplace_back(r.at, target);
+      change(f.set_of(k, static_cast<uint32_t>(i), now), r.at, 1);
+      change(f.set_of(k, static_cast<uint32_t>(i), target), settled, -1);
+    }
+    f.actions_.push_back({r.at, true, name + " to " + *to, r.origin, links, settled});
+    return true;
+  }
+
+  // Each circuit set's history: its changes in time order, counts summed.
+  void sum_set_changes(Faults& f) {
+    for (std::size_t set = 0; set < set_changes_.size(); ++set) {
+      std::vector<SetChange>& changes = set_changes_[set];
+      std::stable_sort(changes.begin(), changes.end(), [](const SetChange& a, const SetChange& b) {
+        return a.at != b.at ? a.at < b.at : a.order < b.order;
+      });
+      int32_t down = 0;
+      for (const SetChange& c : changes) f.sets_[set].push_back({c.at, down += c.delta, c.action});
+    }
   }
 
   uint16_t link_class(const Raw& r, const std::string& name) const {
@@ -334,19 +481,23 @@ class FaultScheduleBuilder {
   std::vector<std::string> class_names_;
   std::vector<Raw> raw_;
   std::string canonical_;
+  std::vector<Reconfigurable> elements_;
+  std::vector<std::vector<SetChange>> set_changes_;  // per circuit set
+  std::vector<uint64_t> set_links_;                   // per circuit set: its links
+  uint64_t order_ = 0;
 };
 
 namespace {
 
 Raw raw_of(FaultRow row) {
-  return {row.at, row.fail, std::move(row.element), std::move(row.origin), 0};
+  return {row.at, row.fail, std::move(row.element), std::move(row.origin), 0, std::move(row.to)};
 }
 
 }  // namespace
 
 std::vector<FaultRow> parse_faults_csv(std::istream& in, const std::string& name) {
   std::vector<FaultRow> out;
-  bool header = false;
+  bool header = false, with_to = false;
   uint64_t n = 0;
   for (std::string line; std::getline(in, line);) {
     ++n;
@@ -357,19 +508,29 @@ std::vector<FaultRow> parse_faults_csv(std::istream& in, const std::string& name
     std::istringstream split(text);
     for (std::string f; std::getline(split, f, ',');) fields.push_back(trim(f));
     if (!header) {
-      if (fields != std::vector<std::string>{"at", "action", "element"}) {
-        throw InputError(where + ": expected the header line 'at,action,element', found '" +
-                         text + "'");
+      with_to = fields == std::vector<std::string>{"at", "action", "element", "to"};
+      if (fields != std::vector<std::string>{"at", "action", "element"} && !with_to) {
+        throw InputError(where + ": expected the header line 'at,action,element' (or "
+                         "'at,action,element,to'), found '" + text + "'");
       }
       header = true;
       continue;
     }
-    if (fields.size() != 3) {
-      throw InputError(where + ": expected 3 fields (at,action,element), found " +
+    const std::size_t expected = with_to ? 4 : 3;
+    if (fields.size() != expected && !(with_to && fields.size() == 3)) {
+      throw InputError(where + ": expected " + std::to_string(expected) + " fields (" +
+                       (with_to ? "at,action,element,to" : "at,action,element") + "), found " +
                        std::to_string(fields.size()));
     }
-    if (fields[1] != "fail" && fields[1] != "repair") {
-      throw InputError(where + ": action '" + fields[1] + "': expected fail or repair");
+    const std::string to = fields.size() == 4 ? fields[3] : "";
+    if (fields[1] != "fail" && fields[1] != "repair" && fields[1] != "reconfigure") {
+      throw InputError(where + ": action '" + fields[1] +
+                       "': expected fail, repair or reconfigure");
+    }
+    if ((fields[1] == "reconfigure") == to.empty()) {
+      throw InputError(where + ": " + (to.empty() ? "reconfigure needs the configuration in "
+                                                    "the 'to' field"
+                                                  : "'to' is for reconfigure actions only"));
     }
     FaultRow r;
     try {
@@ -377,8 +538,9 @@ std::vector<FaultRow> parse_faults_csv(std::istream& in, const std::string& name
     } catch (const InputError& e) {
       throw InputError(where + ": " + e.what());
     }
-    r.fail = fields[1] == "fail";
+    r.fail = fields[1] != "repair";
     r.element = fields[2];
+    r.to = to;
     r.origin = where;
     out.push_back(std::move(r));
   }
@@ -395,10 +557,16 @@ Faults Faults::build(const ParamSet& section, const Topology& topology, uint64_t
     const ParamSet& a = actions[i];
     Raw r;
     r.at = a.time("at");
-    r.fail = a.text("action") == "fail";
+    r.fail = a.text("action") != "repair";
     r.element = a.text("element");
+    r.to = a.text("to");
     r.origin = a.origin().empty() ? a.section() : a.origin();
     if (r.at < SimTime::zero()) throw InputError(r.origin + ": faults: a time before 0");
+    if ((a.text("action") == "reconfigure") == r.to.empty()) {
+      throw InputError(r.origin + ": faults: '" + r.element + "': " +
+                       (r.to.empty() ? "reconfigure needs `to`, the configuration to switch to"
+                                     : "`to` is for reconfigure actions only"));
+    }
     b.add(std::move(r));
   }
   if (const int64_t n = section.integer("pick"); n > 0) {
@@ -469,21 +637,67 @@ const Faults::Change* Faults::state_at(const History& h, SimTime t) {
   return it == h.begin() ? nullptr : &*(it - 1);
 }
 
+const Faults::History* Faults::circuit_history(uint64_t link) const {
+  if (circuits_.empty()) return nullptr;
+  const auto it = std::lower_bound(circuits_.begin(), circuits_.end(),
+                                   std::make_pair(link, uint32_t{0}));
+  return it != circuits_.end() && it->first == link ? &sets_[it->second] : nullptr;
+}
+
+Faults::History Faults::merged(uint64_t link) const {
+  const auto own = links_.find(link);
+  const History* a = own == links_.end() ? nullptr : &own->second;
+  const History* b = circuit_history(link);
+  if (b == nullptr || b->empty()) return a != nullptr ? *a : History{};
+  if (a == nullptr) return *b;
+  History out;
+  int32_t down_a = 0, down_b = 0;
+  for (std::size_t i = 0, j = 0; i < a->size() || j < b->size();) {
+    const bool from_a = j == b->size() || (i < a->size() && (*a)[i].at <= (*b)[j].at);
+    const Change& c = from_a ? (*a)[i++] : (*b)[j++];
+    (from_a ? down_a : down_b) = c.down;
+    out.push_back({c.at, down_a + down_b, c.action});
+  }
+  return out;
+}
+
 bool Faults::link_up(uint64_t link, SimTime t) const {
+  if (const History* set = circuit_history(link); set != nullptr) {
+    const Change* c = state_at(*set, t);
+    if (c != nullptr && c->down > 0) return false;
+  }
   const auto it = links_.find(link);
   if (it == links_.end()) return true;
   const Change* c = state_at(it->second, t);
   return c == nullptr || c->down == 0;
 }
 
-bool Faults::link_up_throughout(uint64_t link, SimTime from, SimTime to) const {
-  const auto it = links_.find(link);
-  if (it == links_.end()) return true;
-  if (!link_up(link, from)) return false;
-  for (const Change& c : it->second) {
-    if (c.at > from && c.at <= to && c.down > 0) return false;
+uint32_t Faults::configuration(uint32_t element, uint32_t instance, SimTime t) const {
+  if (element >= first_instance_.size()) return 0;
+  uint32_t now = 0;
+  for (const auto& [at, to] : switches_[first_instance_[element] + instance]) {
+    if (at > t) break;
+    now = to;
+  }
+  return now;
+}
+
+bool Faults::up_throughout(const History& h, SimTime from, SimTime to) {
+  const Change* c = state_at(h, from);
+  if (c != nullptr && c->down > 0) return false;
+  for (const Change& ch : h) {
+    if (ch.at > from && ch.at <= to && ch.down > 0) return false;
   }
   return true;
+}
+
+// Up throughout exactly when its own history and its circuit set's both are.
+bool Faults::link_up_throughout(uint64_t link, SimTime from, SimTime to) const {
+  if (const History* set = circuit_history(link); set != nullptr && !up_throughout(*set, from, to)) {
+    return false;
+  }
+  const auto it = links_.find(link);
+  return it == links_.end() || up_throughout(it->second, from, to);
 }
 
 bool Faults::component_up(ComponentId component, SimTime t) const {
@@ -494,10 +708,9 @@ bool Faults::component_up(ComponentId component, SimTime t) const {
 }
 
 SimTime Faults::down_time(uint64_t link, SimTime from, SimTime to) const {
-  const auto it = links_.find(link);
-  if (it == links_.end() || to <= from) return SimTime::zero();
+  const History h = merged(link);
+  if (h.empty() || to <= from) return SimTime::zero();
   SimTime total = SimTime::zero();
-  const History& h = it->second;
   for (std::size_t i = 0; i < h.size(); ++i) {
     if (h[i].down == 0) continue;
     const SimTime begin = std::max(h[i].at, from);
@@ -507,20 +720,29 @@ SimTime Faults::down_time(uint64_t link, SimTime from, SimTime to) const {
   return total;
 }
 
+// The action of the last change at or before t that took the link further down. A circuit of a
+// configuration dark from the start is down for want of the reconfiguration that will light
+// it, if one is under way: the link's next change.
 uint32_t Faults::cause(uint64_t link, SimTime t) const {
-  const auto it = links_.find(link);
-  if (it == links_.end()) return static_cast<uint32_t>(actions_.size());
-  uint32_t found = static_cast<uint32_t>(actions_.size());
-  for (const Change& c : it->second) {
-    if (c.at > t) break;
-    if (actions_[c.action].fail) found = c.action;
+  const auto none = static_cast<uint32_t>(actions_.size());
+  uint32_t found = none;
+  bool dark = false;
+  int32_t down = 0;
+  for (const Change& c : merged(link)) {
+    if (c.at > t) return dark && c.action != kDark ? c.action : found;
+    if (c.down > down) dark = c.action == kDark, found = dark ? none : c.action;
+    down = c.down;
   }
   return found;
 }
 
 std::vector<SimTime> Faults::change_times() const {
   std::vector<SimTime> times;
-  for (const FaultAction& a : actions_) times.push_back(a.at);
+  for (const FaultAction& a : actions_) {
+    times.push_back(a.at);
+    times.push_back(a.settled);
+  }
+  std::sort(times.begin(), times.end());
   times.erase(std::unique(times.begin(), times.end()), times.end());
   return times;
 }
@@ -544,9 +766,7 @@ SimTime Faults::next_component_change(ComponentId c, SimTime t) const {
 }
 
 SimTime Faults::next_change(uint64_t link, SimTime t) const {
-  const auto it = links_.find(link);
-  if (it == links_.end()) return SimTime::infinity();
-  for (const Change& c : it->second) {
+  for (const Change& c : merged(link)) {
     if (c.at > t) return c.at;
   }
   return SimTime::infinity();
@@ -554,9 +774,11 @@ SimTime Faults::next_change(uint64_t link, SimTime t) const {
 
 std::vector<uint32_t> Faults::actions_on(uint64_t link) const {
   std::vector<uint32_t> out;
-  if (const auto it = links_.find(link); it != links_.end()) {
-    for (const Change& c : it->second) out.push_back(c.action);
+  for (const Change& c : merged(link)) {
+    if (c.action != kDark) out.push_back(c.action);
   }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 

@@ -113,10 +113,13 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
       "one row per action of the fault schedule, in time order (docs/FAULTS.md); the element "
       "each names is line `action` of /fault_elements",
       {{"time_ps", T::kI64, "ps", "when it applies", Reduce::kMax},
-       {"fail", T::kU64, "1", "1: a failure, 0: a repair", Reduce::kMax},
+       {"fail", T::kU64, "1", "1: a failure or a reconfiguration, 0: a repair", Reduce::kMax},
        {"links", T::kU64, "1", "directed links it takes down or brings back", Reduce::kMax},
        {"packets_dropped", T::kU64, "1",
-        "packets lost to the links or components this action took down"}},
+        "packets lost to the links or components this action took down"},
+       {"settled_ps", T::kI64, "ps",
+        "when its links are in their new state: a reconfiguration's end of switching, else "
+        "time_ps", Reduce::kMax}},
       TableKind::kSummed,
       fault_actions};
   TableSpec drops{"drops",

@@ -11,7 +11,7 @@ void Candidates::overflow() {
                           " candidates for one packet (Candidates::kCapacity)");
 }
 
-void Routing::start_states(uint32_t /*router*/, const Packet& packet,
+void Routing::start_states(uint32_t /*router*/, const RouterView* /*view*/, const Packet& packet,
                            std::vector<Packet>& out) const {
   out.push_back(packet);
 }

@@ -68,6 +68,9 @@ class RouterView {
   bool any_faults() const { return any_faults_; }
   /// Directed link `link` (Topology::first_link numbering) carries traffic now.
   virtual bool link_up(uint64_t /*link*/) const { return true; }
+  /// The configuration reconfigurable element `element` (Topology::reconfigurables), instance
+  /// `instance`, is in now, or is switching to.
+  virtual uint32_t configuration(uint32_t /*element*/, uint32_t /*instance*/) const { return 0; }
 
  protected:
   bool any_faults_ = false;
@@ -86,8 +89,10 @@ class Routing {
   /// Valiant intermediate or UGAL's minimal/non-minimal choice. Default: none.
   virtual void start(uint32_t /*router*/, const RouterView& /*view*/, Rng& /*rng*/,
                      Packet& /*packet*/) const {}
-  /// Every packet state start() can produce at `router` (for `hxsim verify`). Default: {packet}.
-  virtual void start_states(uint32_t router, const Packet& packet, std::vector<Packet>& out) const;
+  /// Every packet state start() can produce at `router`: with `view`, in the state it shows
+  /// (the flow level's paths); with nullptr, in any state (`hxsim verify`). Default: {packet}.
+  virtual void start_states(uint32_t router, const RouterView* view, const Packet& packet,
+                            std::vector<Packet>& out) const;
 
   /// Candidate (port, VC) pairs for `packet` at `router`; it arrived on `in_port` over VC
   /// packet.vc. Deterministic and idempotent: the router may call it again while the packet

@@ -31,6 +31,25 @@ struct LinkClass {
   double flits_per_cycle = 1.0;  // bandwidth as a multiple of the base 1 flit/cycle
 };
 
+/// A reconfigurable element: optical circuit switches (or transceivers) whose circuits take one
+/// of several configurations, each its own set of links; exactly one configuration carries
+/// traffic at a time (docs/FAULTS.md "Reconfiguration"). The schedule names it `name` (every
+/// instance) or `name I` (instance I, e.g. the X-OCSes of row I).
+struct Reconfigurable {
+  std::string name;
+  uint32_t instances = 1;
+  std::vector<std::string> configurations;  // the first is live at time 0
+  SimTime switching;  // how long none of the element's circuits carries traffic on a change
+};
+
+/// The circuit a link belongs to: configuration `configuration` of instance `instance` of
+/// reconfigurable element `element` (an index of Topology::reconfigurables()).
+struct Circuit {
+  uint32_t element = 0;
+  uint32_t instance = 0;
+  uint32_t configuration = 0;
+};
+
 class Topology {
  public:
   virtual ~Topology() = default;
@@ -95,6 +114,12 @@ class Topology {
   virtual std::string switch_element(uint32_t /*router*/) const { return "router"; }
   /// Every name switch_element() returns, checked against the known elements at build time.
   virtual std::vector<std::string> switch_elements() const { return {"router"}; }
+
+  /// The reconfigurable elements (none by default). Their links are wired once per
+  /// configuration, so the wiring and the lookahead stay fixed while the live set changes.
+  virtual std::vector<Reconfigurable> reconfigurables() const { return {}; }
+  /// Whether port p of component id is a circuit of a reconfigurable element, and which.
+  virtual bool circuit(ComponentId /*id*/, PortId /*p*/, Circuit& /*out*/) const { return false; }
 };
 
 }  // namespace hx::net

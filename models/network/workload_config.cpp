@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/error.h"
+#include "models/network/faults.h"
 #include "models/workloads/collective_workload.h"
 #include "models/workloads/collectives.h"
 #include "models/workloads/llm.h"
@@ -225,7 +226,8 @@ SimTime zero_load_latency(const NetworkContext& net, uint32_t src, uint32_t dst)
   packet.src = src;
   packet.dst = dst;
   std::vector<Packet> starts;
-  net.routing->start_states(t.node(at).index, packet, starts);
+  const LinksAt at_start(nullptr, SimTime::zero());
+  net.routing->start_states(t.node(at).index, &at_start, packet, starts);
   packet = starts.at(0);
   Candidates candidates;
   for (uint32_t step = 0; t.node(at).kind == NodeKind::kRouter; ++step) {

@@ -199,7 +199,7 @@ class ChannelExplorer {
         packet.vc = vc;
         packet.flits = 1;
         starts_.clear();
-        routing_.start_states(in.router, packet, starts_);
+        routing_.start_states(in.router, nullptr, packet, starts_);
         for (const Packet& s : starts_) push({in.router, in.in_port, s});
       }
     }

@@ -43,7 +43,7 @@ void explore_routes(const Topology& topology, const Routing& routing, uint8_t vc
       packet.vc = vc;
       packet.flits = 1;
       starts.clear();
-      routing.start_states(first.index, packet, starts);
+      routing.start_states(first.index, nullptr, packet, starts);
       for (const Packet& s : starts) stack.push_back({first.index, src_ports[p].peer_port, s});
     }
   }

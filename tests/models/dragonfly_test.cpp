@@ -201,7 +201,7 @@ TEST(Dragonfly, StartStatesListEveryChoice) {
     Packet packet;
     packet.dst = dst;
     std::vector<Packet> states;
-    net.routing->start_states(0, packet, states);
+    net.routing->start_states(0, nullptr, packet, states);
     return states.size();
   };
   EXPECT_EQ(count("minimal", 8), 1u);

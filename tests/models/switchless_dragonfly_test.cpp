@@ -328,7 +328,7 @@ TEST(SwitchlessDragonfly, ValiantVisitsItsIntermediate) {
   std::vector<Packet> starts;
   Packet packet;
   packet.dst = s.router({6, 1, 1, 1});
-  net.routing->start_states(0, packet, starts);
+  net.routing->start_states(0, nullptr, packet, starts);
   ASSERT_EQ(starts.size(), 5u);  // g - 2 intermediates, no minimal choice
   for (const Packet& start : starts) {
     const uint32_t via = s.place(start.intermediate).w;
@@ -360,7 +360,7 @@ TEST(SwitchlessDragonfly, LowerOnlyMisroutesThroughValidLowerWGroups) {
       std::vector<Packet> starts;
       Packet packet;
       packet.dst = s.router({wd, 0, 0, 0});
-      net.routing->start_states(s.router({ws, 0, 0, 0}), packet, starts);
+      net.routing->start_states(s.router({ws, 0, 0, 0}), nullptr, packet, starts);
       for (const Packet& start : starts) {
         if (start.intermediate == kNoRouter) continue;
         ++misroutes;

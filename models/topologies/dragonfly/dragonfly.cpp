@@ -260,7 +260,7 @@ class DragonflyRouting final : public Routing {
     }
   }
 
-  void start_states(uint32_t router, const Packet& packet,
+  void start_states(uint32_t router, const RouterView* /*view*/, const Packet& packet,
                     std::vector<Packet>& out) const override {
     Packet minimal = packet;
     minimal.phase = 0;

@@ -9,15 +9,22 @@
 // times the optical bandwidth), "xrail" and "yrail" (optical circuits through the X- and
 // Y-OCSes: optical_latency, optical_speed).
 //
+// Reconfiguration (§5.2): with x_alternatives (y_alternatives) the X-OCSes of each row (Y-OCSes
+// of each column) are a reconfigurable element, "x-ocs" with an instance per row ("y-ocs", per
+// column), whose configurations are railx.x and its alternatives. Each configuration's rail
+// ports are ports of their own (shape.h's blocks); the fault schedule says which is live.
+//
 // Directed link ids: node by node; inside one, chip by chip, the chip's ports then its
 // endpoint's port 0. Every node has the same layout, so one table of m^2 offsets serves all.
 #include "models/topologies/railx/railx.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "models/network/concentrated_topology.h"
 #include "models/topologies/railx/analytic.h"
 #include "models/topologies/railx/routing.h"
@@ -45,10 +52,20 @@ std::string dims_text(const Shape& s, Axis a) {
   return text.empty() ? "none" : text;
 }
 
+// The configurations of both axes, as the spec texts name them.
+struct Configurations {
+  std::vector<std::string> x, y;
+  SimTime switching;
+};
+
 class RailX final : public ConcentratedTopology {
  public:
-  RailX(Shape shape, std::vector<LinkClass> classes)
-      : ConcentratedTopology(1), s_(std::move(shape)), classes_(std::move(classes)) {
+  RailX(std::vector<Shape> shapes, Configurations configs, std::vector<LinkClass> classes)
+      : ConcentratedTopology(1),
+        shapes_(std::move(shapes)),
+        s_(shapes_[0]),
+        configs_(std::move(configs)),
+        classes_(std::move(classes)) {
     links_before_.push_back(0);
     for (uint32_t q = 0; q < s_.chips_per_node(); ++q) {
       links_before_.push_back(links_before_.back() + s_.num_ports(q % s_.m, q / s_.m) + 1);
@@ -84,22 +101,48 @@ class RailX final : public ConcentratedTopology {
       out.push_back({router_component(node_index * mm + qy * s_.m + qx),
                      static_cast<PortId>(s_.mesh_port(qx, qy, dir ^ 1)), mesh, kMeshClass});
     }
-    for (const Axis a : {railx::kX, railx::kY}) {
+    for (uint32_t b = 0; b < s_.blocks.size(); ++b) {
+      const Axis a = s_.blocks[b].axis;
+      const Shape& s = shape_of(b);
       const uint16_t link_class = a == railx::kX ? kXRailClass : kYRailClass;
       for (const bool plus : {true, false}) {
         uint32_t first = 0;
-        for (uint32_t i = 0, count = s_.rails_at(x, y, a, plus, first); i < count; ++i) {
+        for (uint32_t i = 0, count = s.rails_at(x, y, a, plus, first); i < count; ++i) {
           const RailPort here{static_cast<uint16_t>(first + i), plus};
           const RailPort there{here.rail, !plus};
           uint32_t px, py;
-          s_.chip_of(a, there, px, py);
-          const uint32_t far = s_.far_node(node_index, a, here);
-          out.push_back({router_component(far * mm + py * s_.m + px),
-                         static_cast<PortId>(s_.rail_port(px, py, a, there)),
+          s.chip_of(a, there, px, py);
+          const uint32_t far = s.far_node(node_index, a, here);
+          out.push_back({router_component(far * mm + py * s.m + px),
+                         static_cast<PortId>(s.rail_port(px, py, a, there)),
                          classes_[link_class].latency, link_class});
         }
       }
     }
+  }
+
+  std::vector<Reconfigurable> reconfigurables() const override {
+    std::vector<Reconfigurable> out;
+    if (configs_.x.size() > 1) out.push_back({"x-ocs", s_.sy, configs_.x, configs_.switching});
+    if (configs_.y.size() > 1) out.push_back({"y-ocs", s_.sx, configs_.y, configs_.switching});
+    return out;
+  }
+  // A rail port of a reconfigurable axis: the OCSes of the node's row (X) or column (Y).
+  bool circuit(ComponentId id, PortId p, Circuit& out) const override {
+    const Node me = node(id);
+    if (me.kind != NodeKind::kRouter) return false;
+    const uint32_t mm = s_.chips_per_node(), q = me.index % mm, node_index = me.index / mm;
+    Axis a;
+    RailPort rail;
+    uint32_t b;
+    int16_t dim;
+    if (!s_.port_rail(q % s_.m, q / s_.m, p, a, rail, b, dim)) return false;
+    const auto xs = static_cast<uint32_t>(configs_.x.size());
+    if ((a == railx::kX ? xs : configs_.y.size()) < 2) return false;
+    out.element = a == railx::kX || xs < 2 ? 0 : 1;
+    out.instance = s_.axis_pos(node_index, a == railx::kX ? railx::kY : railx::kX);
+    out.configuration = b < 2 ? 0 : a == railx::kX ? b - 1 : b - xs;
+    return true;
   }
 
   uint64_t first_link(ComponentId id) const override {
@@ -147,13 +190,39 @@ class RailX final : public ConcentratedTopology {
 
  private:
   uint64_t links_per_node() const { return links_before_.back(); }
+  // The shape whose configuration block b holds (Shape::configurations numbering).
+  const Shape& shape_of(uint32_t b) const {
+    const auto xs = static_cast<uint32_t>(configs_.x.size()),
+               ys = static_cast<uint32_t>(configs_.y.size());
+    if (b < 2) return s_;
+    return b <= xs ? shapes_[(b - 1) * ys] : shapes_[b - xs];
+  }
 
-  Shape s_;
+  std::vector<Shape> shapes_;
+  const Shape& s_;
+  Configurations configs_;
   std::vector<LinkClass> classes_;
   std::vector<uint64_t> links_before_;  // directed links of the chips before q in a node
 };
 
 const std::string kSection = "railx";
+
+// railx.x (or y) and its alternatives, as their texts (the configurations' names).
+std::vector<std::string> alternatives(const ParamSet& params, const std::string& axis) {
+  std::vector<std::string> out = {trim(params.text(axis))};
+  const std::string& text = params.text(axis + "_alternatives");
+  for (std::size_t begin = 0; !trim(text).empty() && begin <= text.size();) {
+    const std::size_t end = std::min(text.find(';', begin), text.size());
+    const std::string spec = trim(text.substr(begin, end - begin));
+    if (std::find(out.begin(), out.end(), spec) != out.end()) {
+      throw InputError(kSection + "." + axis + "_alternatives = \"" + text + "\": '" + spec +
+                       "' is listed twice (with railx." + axis + ")");
+    }
+    out.push_back(spec);
+    begin = end + 1;
+  }
+  return out;
+}
 
 Network make_railx(const ParamSet& params) {
   const auto m = static_cast<uint32_t>(params.integer("m")),
@@ -163,7 +232,10 @@ Network make_railx(const ParamSet& params) {
     throw InputError(kSection + ".ocs_radix = " + std::to_string(radix) +
                      ": expected an even port count (each node takes a + and a - port)");
   }
-  Shape s(m, n, radix, params.text("x"), params.text("y"));
+  Configurations configs{alternatives(params, "x"), alternatives(params, "y"),
+                         positive_time(params, kSection, "ocs_switching")};
+  std::vector<Shape> shapes = Shape::configurations(m, n, radix, configs.x, configs.y);
+  const Shape& s = shapes[0];
   if (2 * s.chips() >= kNoRouter) {
     throw InputError(kSection + ": " + std::to_string(s.chips()) + " chips, more than the " +
                      std::to_string((kNoRouter - 1) / 2) + " a network can have");
@@ -200,7 +272,8 @@ Network make_railx(const ParamSet& params) {
     throw InputError(kSection + ".delivery_vc = true: a delivery class is built for minimal " +
                      "routing; adaptive routing gives every optical hop a class already");
   }
-  const uint8_t needed = railx::needed_vcs(s, options);
+  uint8_t needed = 0;
+  for (const Shape& shape : shapes) needed = std::max(needed, railx::needed_vcs(shape, options));
   const auto limit = static_cast<uint32_t>(params.integer("vcs"));
   if (limit > needed) {
     throw InputError(kSection + ".vcs = " + std::to_string(limit) + ": " + params.text("routing") +
@@ -208,9 +281,17 @@ Network make_railx(const ParamSet& params) {
                      " VCs; use router.vcs for more buffers per port");
   }
   options.vc_limit = static_cast<uint8_t>(limit);
+  if (shapes.size() > 1 && options.adaptive) {
+    throw InputError(kSection + ".routing = 'adaptive' with alternative configurations: "
+                     "reconfiguration is built for minimal routing");
+  }
+  railx::Elements elements;
+  if (configs.x.size() > 1) elements.x = 0;
+  if (configs.y.size() > 1) elements.y = configs.x.size() > 1 ? 1 : 0;
   Network net;
-  net.routing = railx::make_routing(s, options);
-  net.topology = std::make_unique<RailX>(std::move(s), std::move(classes));
+  net.routing = railx::make_routing(shapes, static_cast<uint32_t>(configs.y.size()), elements,
+                                    options);
+  net.topology = std::make_unique<RailX>(std::move(shapes), std::move(configs), std::move(classes));
   return net;
 }
 
@@ -241,6 +322,18 @@ TopologyFamily railx_family() {
                           "must meet in some row (rows x rails >= S-1 suffices)"),
           ParamSpec::text("y", "hyperx:9",
                           "logical dimensions of the Y-rails, as x (dragonfly: x only)"),
+          ParamSpec::text("x_alternatives", "",
+                          "more configurations of the X-OCSes, separated by ';', each as x with "
+                          "the same line sizes (e.g. x = \"torus:8\" for CP and \"hyperx:8\" "
+                          "for EP, §5.2): each has rail ports of its own, and a fault-schedule "
+                          "action reconfigure of 'x-ocs' (every row) or 'x-ocs J' (row J) "
+                          "switches to it (docs/FAULTS.md)"),
+          ParamSpec::text("y_alternatives", "",
+                          "more configurations of the Y-OCSes, as x_alternatives ('y-ocs', "
+                          "'y-ocs I' for column I)"),
+          ParamSpec::time("ocs_switching", "1ms",
+                          "how long an OCS carries nothing while it switches configurations "
+                          "(MEMS OCSes: milliseconds; set it for faster switches)"),
           ParamSpec::time("mesh_latency", "1cycles", "latency of intra-node links (Table 5)"),
           ParamSpec::real("mesh_speed", 4.0,
                           "bandwidth of intra-node links in flits/cycle: k times the optical "

@@ -53,7 +53,9 @@
 #include "models/topologies/railx/routing.h"
 
 #include <algorithm>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace hx::net::railx {
 namespace {
@@ -76,8 +78,10 @@ class RailRouting final : public Routing {
                    y = router % mm / s_.m;
     Axis axis;
     RailPort arrived;
-    if (s_.port_rail(x, y, in_port, axis, arrived)) {
-      packet.phase = static_cast<uint8_t>(s_.rail_dim[axis][arrived.rail] + 1);
+    uint32_t block;
+    int16_t dim;
+    if (s_.port_rail(x, y, in_port, axis, arrived, block, dim)) {
+      packet.phase = static_cast<uint8_t>(dim + 1);
     }
     const uint8_t cls = in_port == 0 ? 0 : packet.vc;  // injected on any VC, in class 0
     const uint32_t dst_node = packet.dst / mm;
@@ -228,6 +232,65 @@ class RailRouting final : public Routing {
   uint8_t vcs_;
 };
 
+// With alternative configurations (shape.h): one RailRouting per pair of X and Y configurations,
+// all on the same VCs. A packet routes in the pair it was given at its first router, kept in
+// route_aux: the X configuration of its source row (its X hops stay in that row) and the Y
+// configuration of its destination's column (its Y hops are in that column), live then or being
+// switched to. A packet whose circuits are switched away while it heads for them is lost at
+// their rail chip, as on any failed link, and so is one that reaches the new circuits before
+// they settle. Moving it to the new configuration instead would turn some mesh walks back on
+// themselves (the two configurations' rail ports sit on different chips): a channel dependency
+// cycle `hxsim verify` finds. Each configuration's mesh walks are dimension order, whatever the
+// target chip, so the union of the configurations' graphs stays acyclic.
+class SwitchedRouting final : public Routing {
+ public:
+  SwitchedRouting(const std::vector<Shape>& shapes, uint32_t ys, const Elements& elements,
+                  RoutingOptions options)
+      : s_(shapes[0]), ys_(ys), elements_(elements) {
+    if (options.vc_limit == 0) {
+      for (const Shape& s : shapes) {
+        options.vc_limit = std::max(options.vc_limit, needed_vcs(s, options));
+      }
+    }
+    for (const Shape& s : shapes) plans_.push_back(std::make_unique<RailRouting>(s, options));
+  }
+
+  std::string name() const override { return plans_[0]->name(); }
+  uint8_t vcs() const override { return plans_[0]->vcs(); }
+
+  void start(uint32_t router, const RouterView& view, Rng& /*rng*/,
+             Packet& packet) const override {
+    packet.route_aux = live(router, view, packet);
+  }
+  void start_states(uint32_t router, const RouterView* view, const Packet& packet,
+                    std::vector<Packet>& out) const override {
+    for (uint32_t pair = 0; pair < plans_.size(); ++pair) {
+      if (view != nullptr && pair != live(router, *view, packet)) continue;
+      out.push_back(packet);
+      out.back().route_aux = static_cast<uint8_t>(pair);
+    }
+  }
+  void route(uint32_t router, PortId in_port, Packet& packet, Candidates& out) const override {
+    plans_[packet.route_aux]->route(router, in_port, packet, out);
+  }
+ private:
+  uint8_t live(uint32_t router, const RouterView& view, const Packet& packet) const {
+    const uint32_t mm = s_.chips_per_node();
+    const uint32_t cx = elements_.x < 0 ? 0
+                        : view.configuration(static_cast<uint32_t>(elements_.x),
+                                             s_.axis_pos(router / mm, kY));
+    const uint32_t cy = elements_.y < 0 ? 0
+                        : view.configuration(static_cast<uint32_t>(elements_.y),
+                                             s_.axis_pos(packet.dst / mm, kX));
+    return static_cast<uint8_t>(cx * ys_ + cy);
+  }
+
+  Shape s_;
+  uint32_t ys_;
+  Elements elements_;
+  std::vector<std::unique_ptr<RailRouting>> plans_;
+};
+
 }  // namespace
 
 uint32_t minimal_hops(const Shape& shape) {
@@ -251,8 +314,10 @@ uint8_t needed_vcs(const Shape& shape, const RoutingOptions& options) {
   return static_cast<uint8_t>(std::min<uint32_t>(classes, 255));
 }
 
-std::unique_ptr<Routing> make_routing(const Shape& shape, const RoutingOptions& options) {
-  return std::make_unique<RailRouting>(shape, options);
+std::unique_ptr<Routing> make_routing(const std::vector<Shape>& shapes, uint32_t ys,
+                                      const Elements& elements, const RoutingOptions& options) {
+  if (shapes.size() == 1) return std::make_unique<RailRouting>(shapes[0], options);
+  return std::make_unique<SwitchedRouting>(shapes, ys, elements, options);
 }
 
 }  // namespace hx::net::railx

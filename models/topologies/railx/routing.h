@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "models/network/routing.h"
 #include "models/topologies/railx/shape.h"
@@ -31,6 +32,15 @@ uint32_t minimal_hops(const Shape& shape);
 /// one more with `delivery`; adaptive: a + 1.
 uint8_t needed_vcs(const Shape& shape, const RoutingOptions& options);
 
-std::unique_ptr<Routing> make_routing(const Shape& shape, const RoutingOptions& options);
+/// The reconfigurable elements (Topology::reconfigurables indices) of the X- and Y-OCSes;
+/// -1 for an axis with one configuration.
+struct Elements {
+  int x = -1, y = -1;
+};
+
+/// Routing on `shapes` (Shape::configurations; one shape: no alternatives), `ys` Y
+/// configurations.
+std::unique_ptr<Routing> make_routing(const std::vector<Shape>& shapes, uint32_t ys,
+                                      const Elements& elements, const RoutingOptions& options);
 
 }  // namespace hx::net::railx

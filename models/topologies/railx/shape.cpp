@@ -217,12 +217,59 @@ Shape::Shape(uint32_t m_, uint32_t n_, uint32_t radix_, const std::string& x, co
     }
     if (d.kind == Kind::kDragonfly) check_global_links(d, sy, x);
   }
+  for (const Axis a : {kX, kY}) blocks.push_back({a, used[a], rail_dim[a]});
+}
+
+std::vector<Shape> Shape::configurations(uint32_t m, uint32_t n, uint32_t radix,
+                                         const std::vector<std::string>& xs,
+                                         const std::vector<std::string>& ys) {
+  std::vector<Shape> shapes;
+  for (const std::string& x : xs) {
+    for (const std::string& y : ys) shapes.emplace_back(m, n, radix, x, y);
+  }
+  const Shape& base = shapes[0];
+  const auto shape_of = [&](Axis a, std::size_t k) -> const Shape& {
+    return shapes[a == kX ? k * ys.size() : k];
+  };
+  std::vector<Block> blocks;
+  for (const Axis a : {kX, kY}) blocks.push_back({a, base.used[a], base.rail_dim[a]});
+  for (const Axis a : {kX, kY}) {
+    const std::vector<std::string>& specs = a == kX ? xs : ys;
+    for (std::size_t k = 1; k < specs.size(); ++k) {
+      const Shape& s = shape_of(a, k);
+      // The sizes of the axis's lines, 0 for a dragonfly (which cannot be reconfigured).
+      const auto sizes = [a](const Shape& shape) {
+        std::vector<uint32_t> out;
+        for (const Dim& d : shape.dims) {
+          if (d.axis == a) out.push_back(d.kind == Kind::kDragonfly ? 0 : d.size);
+        }
+        return out;
+      };
+      const std::vector<uint32_t> mine = sizes(s);
+      if (mine != sizes(base) || std::count(mine.begin(), mine.end(), 0u) > 0) {
+        throw InputError(std::string(axis_key(a)) + "_alternatives: \"" + specs[k] +
+                         "\" must keep the line sizes of " + axis_key(a) + " = \"" + specs[0] +
+                         "\" (only the kinds and rail counts may change), and neither may be a "
+                         "dragonfly");
+      }
+      blocks.push_back({a, s.used[a], s.rail_dim[a]});
+    }
+  }
+  for (std::size_t cx = 0; cx < xs.size(); ++cx) {
+    for (std::size_t cy = 0; cy < ys.size(); ++cy) {
+      Shape& s = shapes[cx * ys.size() + cy];
+      s.blocks = blocks;
+      s.block[kX] = cx == 0 ? 0 : static_cast<uint32_t>(1 + cx);
+      s.block[kY] = cy == 0 ? 1 : static_cast<uint32_t>(xs.size() + cy);
+    }
+  }
+  return shapes;
 }
 
 uint32_t Shape::num_ports(uint32_t x, uint32_t y) const {
   uint32_t ports = 1 + mesh_ports(x, y), first = 0;
-  for (const Axis a : {kX, kY}) {
-    for (const bool plus : {true, false}) ports += rails_at(x, y, a, plus, first);
+  for (const Block& b : blocks) {
+    for (const bool plus : {true, false}) ports += rails_in(x, y, b.axis, plus, b.used, first);
   }
   return ports;
 }
@@ -236,25 +283,27 @@ uint32_t Shape::mesh_port(uint32_t x, uint32_t y, uint32_t dir) const {
 
 uint32_t Shape::rail_port(uint32_t x, uint32_t y, Axis a, RailPort p) const {
   uint32_t port = 1 + mesh_ports(x, y), first = 0;
-  for (const Axis b : {kX, kY}) {
+  for (uint32_t b = 0; b < blocks.size(); ++b) {
     for (const bool plus : {true, false}) {
-      const uint32_t count = rails_at(x, y, b, plus, first);
-      if (b == a && plus == p.plus) return port + (p.rail - first);
+      const uint32_t count = rails_in(x, y, blocks[b].axis, plus, blocks[b].used, first);
+      if (b == block[a] && plus == p.plus) return port + (p.rail - first);
       port += count;
     }
   }
   return port;  // not reached for a port the chip has
 }
 
-bool Shape::port_rail(uint32_t x, uint32_t y, uint32_t port, Axis& a, RailPort& p) const {
+bool Shape::port_rail(uint32_t x, uint32_t y, uint32_t port, Axis& a, RailPort& p, uint32_t& b,
+                      int16_t& dim) const {
   uint32_t base = 1 + mesh_ports(x, y), first = 0;
   if (port < base) return false;
-  for (const Axis b : {kX, kY}) {
+  for (b = 0; b < blocks.size(); ++b) {
     for (const bool plus : {true, false}) {
-      const uint32_t count = rails_at(x, y, b, plus, first);
+      const uint32_t count = rails_in(x, y, blocks[b].axis, plus, blocks[b].used, first);
       if (port < base + count) {
-        a = b;
+        a = blocks[b].axis;
         p = {static_cast<uint16_t>(first + port - base), plus};
+        dim = blocks[b].rail_dim[p.rail];
         return true;
       }
       base += count;

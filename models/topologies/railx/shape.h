@@ -21,6 +21,12 @@
 // Rails are dealt to an axis's dimensions in proportion to their counts (round-robin when the
 // counts are equal), so each chip row's n rails hold every dimension's share to within one rail
 // and a dimension's ports spread over the node's edge chips rather than crowding a few of them.
+//
+// Reconfiguration (§5.2). An axis may have alternative configurations: the same line sizes, other
+// kinds or rail counts (torus:8 for CP, hyperx:8 for EP). Each configuration's rail ports are
+// ports of their own on the chip, in blocks after configuration 0's (Shape::blocks), so every
+// configuration is wired all the time and the OCS's switching decides which one carries traffic
+// (faults.h). A Shape describes one configuration per axis and knows the whole block layout.
 #pragma once
 
 #include <cstdint>
@@ -93,6 +99,23 @@ struct Shape {
   std::vector<int16_t> rail_dim[2];    // per axis and rail: owning dimension, or -1
   std::vector<uint16_t> rail_slot[2];  // its index among that dimension's rails
 
+  // The chip's optical ports in blocks, one per (axis, configuration): configuration 0's X then
+  // Y rails, then those of the alternatives. Within a block, + ports then - ports, by rail.
+  struct Block {
+    Axis axis = kX;
+    uint32_t used = 0;              // that configuration's used[axis]
+    std::vector<int16_t> rail_dim;  // its rail_dim[axis]
+  };
+  std::vector<Block> blocks;  // one configuration: {X, Y}
+  uint32_t block[2] = {0, 1};  // this shape's block of each axis
+
+  /// The shapes of every pair of configurations, cx * ys.size() + cy for X configuration cx and
+  /// Y configuration cy, all with one block layout; InputError naming the key if an alternative
+  /// changes a line size or is a dragonfly.
+  static std::vector<Shape> configurations(uint32_t m, uint32_t n, uint32_t radix,
+                                           const std::vector<std::string>& xs,
+                                           const std::vector<std::string>& ys);
+
   /// Parses the per-axis specs ("hyperx:9", "torus:64", "hyperx:8:18,torus:8:18", "none") and
   /// builds the circuits; throws InputError naming the key on anything invalid.
   Shape(uint32_t m, uint32_t n, uint32_t radix, const std::string& x, const std::string& y);
@@ -113,10 +136,15 @@ struct Shape {
 
   /// Rails of axis a present on chip (x, y) on side `plus`, as [first, first + count).
   uint32_t rails_at(uint32_t x, uint32_t y, Axis a, bool plus, uint32_t& first) const {
+    return rails_in(x, y, a, plus, used[a], first);
+  }
+  /// The same for a configuration using `rails` rails of the axis.
+  uint32_t rails_in(uint32_t x, uint32_t y, Axis a, bool plus, uint32_t rails,
+                    uint32_t& first) const {
     const uint32_t edge = plus ? m - 1 : 0;
     if ((a == kX ? x : y) != edge) return 0;
     first = (a == kX ? y : x) * n;
-    return first >= used[a] ? 0 : std::min(n, used[a] - first);
+    return first >= rails ? 0 : std::min(n, rails - first);
   }
   /// The chip (x, y) owning a rail port.
   void chip_of(Axis a, RailPort p, uint32_t& x, uint32_t& y) const {
@@ -125,17 +153,20 @@ struct Shape {
     y = a == kX ? line : edge;
   }
 
-  // Chip ports: 0 its endpoint; then mesh +x, -x, +y, -y where present; then X+, X-, Y+, Y-
-  // rails present on it, increasing.
+  // Chip ports: 0 its endpoint; then mesh +x, -x, +y, -y where present; then each block's +, -
+  // rails present on it (X+, X-, Y+, Y- with one configuration), increasing.
   uint32_t mesh_ports(uint32_t x, uint32_t y) const {
     return (x + 1 < m) + (x > 0) + (y + 1 < m) + (y > 0);
   }
   uint32_t num_ports(uint32_t x, uint32_t y) const;
   /// Port of direction dir (0 +x, 1 -x, 2 +y, 3 -y), which must exist.
   uint32_t mesh_port(uint32_t x, uint32_t y, uint32_t dir) const;
+  /// The port of rail port p of axis a in this shape's configuration of the axis.
   uint32_t rail_port(uint32_t x, uint32_t y, Axis a, RailPort p) const;
-  /// Decodes an optical port of chip (x, y); false for the endpoint and mesh ports.
-  bool port_rail(uint32_t x, uint32_t y, uint32_t port, Axis& a, RailPort& p) const;
+  /// Decodes an optical port of chip (x, y) of any block: its axis, rail port, block and the
+  /// logical dimension the rail belongs to; false for the endpoint and mesh ports.
+  bool port_rail(uint32_t x, uint32_t y, uint32_t port, Axis& a, RailPort& p, uint32_t& b,
+                 int16_t& dim) const;
 
   /// The node a rail port's circuit reaches.
   uint32_t far_node(uint32_t node, Axis a, RailPort p) const;

@@ -70,7 +70,7 @@ class SwitchlessRouting final : public Routing {
     packet.intermediate = first_router(via);
   }
 
-  void start_states(uint32_t router, const Packet& packet,
+  void start_states(uint32_t router, const RouterView* /*view*/, const Packet& packet,
                     std::vector<Packet>& out) const override {
     Packet minimal = packet;
     minimal.phase = 0;
