@@ -6,7 +6,8 @@ the packets lost and the recovery time.
     fault_demos.py HXSIM CONFIG KEY VALUE... [--at 20us] [--scratch DIR] [--set KEY=VALUE ...]
 
 Throughput is flits delivered per ns per endpoint, averaged over the bins from half the fault's
-time to the fault, and over those from a microsecond after it to the end of injection. The
+time to the fault, and over those from a microsecond after it has settled (a reconfiguration's
+end of switching, /faults settled_ps) to the end of injection. The
 recovery time is from the fault to the start of the first bin after the last one below 98% of
 the mean before it (0: no bin fell below).
 """
@@ -27,12 +28,14 @@ def summarise(path, at_ns):
         delivered = f["timeseries/flits_delivered"][()]
         injected = f["timeseries/flits_injected"][()]
         endpoints = f["endpoints/endpoint"].shape[0]
+        settled_ns = max([at_ns] + list(f["faults/settled_ps"][()] / 1000.0)) \
+            if "faults" in f else at_ns
     rate = delivered / bin_ns / endpoints
     starts = np.arange(len(rate)) * bin_ns
     # Sources inject until the window ends: the bins after the last one with injection drain.
     last = starts[np.nonzero(injected)[0].max()]
     before = rate[(starts >= at_ns / 2) & (starts + bin_ns <= at_ns)]
-    after_mask = (starts >= at_ns + 1000) & (starts < last)
+    after_mask = (starts >= settled_ns + 1000) & (starts < last)
     after = rate[after_mask]
     recovery = 0.0
     low = np.nonzero((starts >= at_ns) & (starts < last) & (rate < 0.98 * before.mean()))[0]

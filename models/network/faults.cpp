@@ -722,14 +722,16 @@ SimTime Faults::down_time(uint64_t link, SimTime from, SimTime to) const {
 
 // The action of the last change at or before t that took the link further down. A circuit of a
 // configuration dark from the start is down for want of the reconfiguration that will light
-// it, if one is under way: the link's next change.
+// it, if one has begun: the link's next change.
 uint32_t Faults::cause(uint64_t link, SimTime t) const {
   const auto none = static_cast<uint32_t>(actions_.size());
   uint32_t found = none;
   bool dark = false;
   int32_t down = 0;
   for (const Change& c : merged(link)) {
-    if (c.at > t) return dark && c.action != kDark ? c.action : found;
+    if (c.at > t) {
+      return dark && c.action != kDark && actions_[c.action].at <= t ? c.action : found;
+    }
     if (c.down > down) dark = c.action == kDark, found = dark ? none : c.action;
     down = c.down;
   }

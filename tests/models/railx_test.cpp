@@ -80,6 +80,82 @@ TEST(RailX, StructureAndRoutes) {
   }
 }
 
+// x_alternatives, y_alternatives (§5.2): each configuration's rail ports are ports of their
+// own, each a circuit of its row's X-OCSes (its column's Y-OCSes) in that configuration: torus
+// circuits reach the two ring neighbours, hyperx circuits every node of the line. Every route of
+// every configuration arrives, and the union of their channel graphs is acyclic.
+TEST(RailX, AlternativeConfigurationsHavePortsOfTheirOwn) {
+  const Network net = build({{"m", "2"},
+                             {"n", "2"},
+                             {"x", "torus:5"},
+                             {"x_alternatives", "hyperx:5"},
+                             {"y", "hyperx:3"},
+                             {"y_alternatives", "torus:3"},
+                             {"ocs_switching", "2us"}});
+  const Topology& t = *net.topology;
+  testing::check_structure(t);
+  testing::check_all_routes(t, *net.routing, net.routing->vcs(), t.diameter());
+  EXPECT_TRUE(check_channel_graph(t, *net.routing, net.routing->vcs()).acyclic);
+  const std::vector<Reconfigurable> elements = t.reconfigurables();
+  ASSERT_EQ(elements.size(), 2u);
+  EXPECT_EQ(elements[0].name, "x-ocs");
+  EXPECT_EQ(elements[0].instances, 3u);  // one per row
+  EXPECT_EQ(elements[0].configurations, (std::vector<std::string>{"torus:5", "hyperx:5"}));
+  EXPECT_EQ(elements[0].switching, SimTime::us(2));
+  EXPECT_EQ(elements[1].name, "y-ocs");
+  EXPECT_EQ(elements[1].instances, 5u);  // one per column
+  EXPECT_EQ(elements[1].configurations, (std::vector<std::string>{"hyperx:3", "torus:3"}));
+  // (element, instance, configuration) -> the (node, far node) pairs its circuits join.
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::set<std::pair<uint32_t, uint32_t>>>
+      joins;
+  std::vector<PortSpec> ports;
+  for (uint32_t r = 0; r < t.num_routers(); ++r) {
+    ports.clear();
+    t.ports(t.router_component(r), ports);
+    const uint32_t node = r / 4, far_class[2] = {kXRail, kYRail};
+    for (PortId p = 0; p < ports.size(); ++p) {
+      Circuit c;
+      ASSERT_EQ(t.circuit(t.router_component(r), p, c), ports[p].link_class >= kXRail);
+      if (ports[p].link_class < kXRail) continue;
+      EXPECT_EQ(ports[p].link_class, far_class[c.element]);
+      EXPECT_EQ(c.instance, c.element == 0 ? node / 5 : node % 5);
+      joins[{c.element, c.instance, c.configuration}].insert(
+          {node, t.node(ports[p].peer).index / 4});
+    }
+  }
+  ASSERT_EQ(joins.size(), 2 * 3 + 2 * 5u);
+  for (const auto& [key, pairs] : joins) {
+    const auto [element, instance, configuration] = key;
+    SCOPED_TRACE(std::to_string(element) + " " + std::to_string(instance) + " " +
+                 std::to_string(configuration));
+    const uint32_t line = element == 0 ? 5 : 3;
+    EXPECT_EQ(pairs.size(), line * (element == 0 && configuration == 0 ? 2 : line - 1));
+    for (const auto& [a, b] : pairs) {
+      const uint32_t ca = element == 0 ? a % 5 : a / 5, cb = element == 0 ? b % 5 : b / 5;
+      EXPECT_EQ(element == 0 ? a / 5 : a % 5, element == 0 ? b / 5 : b % 5) << "off its line";
+      if (element == 0 && configuration == 0) EXPECT_TRUE((ca + 1) % 5 == cb || (cb + 1) % 5 == ca);
+      EXPECT_NE(ca, cb);
+    }
+  }
+}
+
+TEST(RailX, AlternativeConfigurationsErrors) {
+  const auto error = [](const Settings& s) { return error_of([&] { build(s); }); };
+  const Settings base = {{"m", "2"}, {"n", "2"}, {"x", "torus:5"}, {"y", "none"}};
+  const auto with = [&](const Settings& more) {
+    Settings s = base;
+    s.insert(s.end(), more.begin(), more.end());
+    return s;
+  };
+  EXPECT_CONTAINS(error(with({{"x_alternatives", "hyperx:3"}})),
+                  "must keep the line sizes of railx.x");
+  EXPECT_CONTAINS(error(with({{"x_alternatives", "torus:5"}})), "listed twice");
+  EXPECT_CONTAINS(error(with({{"x_alternatives", "hyperx:5"}, {"routing", "adaptive"}})),
+                  "built for minimal routing");
+  EXPECT_CONTAINS(error(with({{"x_alternatives", "dragonfly:5"}})), "dragonfly");
+  EXPECT_EQ(error(with({{"x_alternatives", "hyperx:5; torus:5:2"}})), "");
+}
+
 TEST(RailX, PortsPerChipAndCircuitsPerOcs) {
   // m = 3, n = 2: edge chips carry n rail ports per edge; a corner chip two edges' worth. Every
   // node has used rails x 2 sides per axis; each X-OCS (row, rail) has one circuit per node.

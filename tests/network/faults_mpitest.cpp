@@ -62,6 +62,39 @@ TEST(NetworkFaults, EveryPacketIsDeliveredLostOrInFlight) {
   EXPECT_GT(lost, 0u);
 }
 
+// RailX switching the X-OCSes of a row and the Y-OCSes mid-run (docs/FAULTS.md
+// "Reconfiguration"): what is sent into a switch is lost and counted, the rest delivered.
+TEST(NetworkFaults, ReconfiguredCircuitsDeliverOrLoseEveryPacket) {
+  const Config c = parse_config_text(R"(
+[sim]
+model = "railx"
+[railx]
+m = 2
+n = 4
+x = "torus:3"
+x_alternatives = "hyperx:3"
+y = "hyperx:3"
+y_alternatives = "torus:3"
+ocs_switching = "200ns"
+[traffic]
+load = 0.2
+warmup = "300cycles"
+measure = "1000cycles"
+[faults]
+actions = [
+  {at = "400ns", action = "reconfigure", element = "x-ocs 1", to = "hyperx:3"},
+  {at = "700ns", action = "reconfigure", element = "y-ocs", to = "torus:3"},
+])",
+                                     "reconfigure.toml");
+  const auto s = testing::run_summary(registry(), c);
+  const uint64_t injected = count(s, "packets_injected");
+  EXPECT_GT(injected, 0u);
+  EXPECT_EQ(injected, count(s, "packets_ejected") + count(s, "packets_dropped") +
+                          count(s, "packets_in_flight"));
+  EXPECT_EQ(count(s, "packets_in_flight"), 0u);
+  EXPECT_GT(count(s, "packets_dropped"), 0u);
+}
+
 struct Fallback {
   std::string family, routing, actions;
   bool loses;  // the routing has no way around: packets are lost

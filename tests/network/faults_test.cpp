@@ -240,8 +240,11 @@ TEST(Faults, BadInputNamesTheLineAndTheElement) {
   expect("faults.actions = [{at = \"1ns\", element = \"2 random optical links\"}]",
          "names link class 'optical'; this topology's are terminal, local, global");
   expect("faults.actions = [{at = \"1ns\", element = \"switch 1\"}]", "is no element");
-  expect("faults.actions = [{at = \"1ns\", action = \"reconfigure\", element = \"router 1\"}]",
+  expect("faults.actions = [{at = \"1ns\", action = \"switch\", element = \"router 1\"}]",
          "faults.actions[0].action");
+  expect("faults.actions = [{at = \"1ns\", action = \"reconfigure\", element = \"router 1\", "
+         "to = \"x\"}]",
+         "'router 1' is not reconfigurable; this topology has no reconfigurable elements");
 }
 
 TEST(Faults, ACsvFileAddsActionsAndItsErrorsNameItsLines) {

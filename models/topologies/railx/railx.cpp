@@ -251,6 +251,10 @@ Network make_railx(const ParamSet& params) {
   options.mesh = params.text("mesh_routing") == "dor" ? railx::MeshRouting::kDor
                                                       : railx::MeshRouting::kNorthLast;
   const auto hops = static_cast<uint32_t>(params.integer("hops"));
+  if (shapes.size() > 1 && options.adaptive) {
+    throw InputError(kSection + ".routing = 'adaptive' with alternative configurations: "
+                     "reconfiguration is built for minimal routing");
+  }
   if (options.adaptive) {
     for (const railx::Dim& d : s.dims) {
       if (d.kind != railx::Kind::kHyperX) {
@@ -281,10 +285,6 @@ Network make_railx(const ParamSet& params) {
                      " VCs; use router.vcs for more buffers per port");
   }
   options.vc_limit = static_cast<uint8_t>(limit);
-  if (shapes.size() > 1 && options.adaptive) {
-    throw InputError(kSection + ".routing = 'adaptive' with alternative configurations: "
-                     "reconfiguration is built for minimal routing");
-  }
   railx::Elements elements;
   if (configs.x.size() > 1) elements.x = 0;
   if (configs.y.size() > 1) elements.y = configs.x.size() > 1 ? 1 : 0;
