@@ -103,6 +103,15 @@ std::vector<net::FaultRow> read_hdf5(const std::string& path) {
                      std::to_string(time.size()) + ", " + std::to_string(fail.size()) + " and " +
                      std::to_string(element.size()) + " rows; they must be equal");
   }
+  // Optional: the configuration of each reconfiguration, empty for a fail or repair.
+  std::vector<std::string> to(time.size());
+  if (H5Lexists(group.get(), "to", H5P_DEFAULT) > 0) {
+    to = strings(group.get(), path, "to");
+    if (to.size() != time.size()) {
+      throw InputError(path + ": dataset /faults/to has " + std::to_string(to.size()) +
+                       " rows; time_ps has " + std::to_string(time.size()));
+    }
+  }
   std::vector<net::FaultRow> rows(time.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const std::string origin = path + " row " + std::to_string(i);
@@ -110,7 +119,11 @@ std::vector<net::FaultRow> read_hdf5(const std::string& path) {
       throw InputError(origin + ": /faults/fail is " + std::to_string(fail[i]) +
                        "; expected 1 (fail) or 0 (repair)");
     }
-    rows[i] = {SimTime::ps(time[i]), fail[i] == 1, element[i], origin};
+    if (!to[i].empty() && fail[i] != 1) {
+      throw InputError(origin + ": /faults/to is '" + to[i] +
+                       "', a reconfiguration, which takes /faults/fail = 1");
+    }
+    rows[i] = {SimTime::ps(time[i]), fail[i] == 1, element[i], to[i], origin};
   }
   return rows;
 }

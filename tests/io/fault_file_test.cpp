@@ -29,11 +29,12 @@ class FaultFile : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // Writes /faults with the given columns (leaving out the one named `skip`); `variable`: the
-  // elements as variable-length strings, else fixed-length ones exactly as wide as the longest.
+  // Writes /faults with the given columns (leaving out the one named `skip`, and `to` when
+  // empty); `variable`: the elements as variable-length strings, else fixed-length ones exactly
+  // as wide as the longest.
   std::string write(const std::vector<int64_t>& time, const std::vector<int32_t>& fail,
                     const std::vector<std::string>& element, bool variable,
-                    const std::string& skip = "") {
+                    const std::string& skip = "", const std::vector<std::string>& to = {}) {
     const std::string path = (dir_ / "faults.h5").string();
     const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     const hid_t group = H5Gcreate2(file, "faults", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -64,6 +65,14 @@ class FaultFile : public ::testing::Test {
       }
       put("element", text, buffer.data(), element.size());
     }
+    if (!to.empty()) {
+      const hid_t vlen = H5Tcopy(H5T_C_S1);
+      H5Tset_size(vlen, H5T_VARIABLE);
+      std::vector<const char*> items;
+      for (const std::string& e : to) items.push_back(e.c_str());
+      put("to", vlen, items.data(), items.size());
+      H5Tclose(vlen);
+    }
     H5Tclose(text);
     H5Gclose(group);
     H5Fclose(file);
@@ -85,6 +94,24 @@ TEST_F(FaultFile, ReadsFixedAndVariableLengthElements) {
     EXPECT_EQ(rows[0].element, "router 3 port 12");  // fills its field: nothing cut
     EXPECT_EQ(rows[1].origin, path + " row 1");
   }
+}
+
+// The optional /faults/to: a reconfiguration's configuration, empty for fails and repairs.
+TEST_F(FaultFile, ReadsTheConfigurationOfReconfigurations) {
+  const std::string path =
+      write({100, 200}, {1, 1}, {"x-ocs 1", "router 2"}, true, "", {"hyperx:8", ""});
+  const std::vector<net::FaultRow> rows = read_fault_hdf5(path);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].to, "hyperx:8");
+  EXPECT_EQ(rows[1].to, "");
+  EXPECT_NE(error_of([&] {
+              read_fault_hdf5(write({100}, {0}, {"x-ocs"}, true, "", {"hyperx:8"}));
+            }).find("row 0: /faults/to is 'hyperx:8', a reconfiguration, which takes /faults/fail = 1"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              read_fault_hdf5(write({100, 200}, {1, 1}, {"a", "b"}, true, "", {"x"}));
+            }).find("dataset /faults/to has 1 rows"),
+            std::string::npos);
 }
 
 TEST_F(FaultFile, RejectsBadLayoutsNamingTheDataset) {

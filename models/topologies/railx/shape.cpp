@@ -218,6 +218,7 @@ Shape::Shape(uint32_t m_, uint32_t n_, uint32_t radix_, const std::string& x, co
     if (d.kind == Kind::kDragonfly) check_global_links(d, sy, x);
   }
   for (const Axis a : {kX, kY}) blocks.push_back({a, used[a], rail_dim[a]});
+  index_ports();
 }
 
 std::vector<Shape> Shape::configurations(uint32_t m, uint32_t n, uint32_t radix,
@@ -261,17 +262,15 @@ std::vector<Shape> Shape::configurations(uint32_t m, uint32_t n, uint32_t radix,
       s.blocks = blocks;
       s.block[kX] = cx == 0 ? 0 : static_cast<uint32_t>(1 + cx);
       s.block[kY] = cy == 0 ? 1 : static_cast<uint32_t>(xs.size() + cy);
+      s.index_ports();
     }
   }
   return shapes;
 }
 
 uint32_t Shape::num_ports(uint32_t x, uint32_t y) const {
-  uint32_t ports = 1 + mesh_ports(x, y), first = 0;
-  for (const Block& b : blocks) {
-    for (const bool plus : {true, false}) ports += rails_in(x, y, b.axis, plus, b.used, first);
-  }
-  return ports;
+  const uint32_t q = y * m + x;
+  return ports_[q + 1] - ports_[q];
 }
 
 uint32_t Shape::mesh_port(uint32_t x, uint32_t y, uint32_t dir) const {
@@ -281,35 +280,27 @@ uint32_t Shape::mesh_port(uint32_t x, uint32_t y, uint32_t dir) const {
   return port;
 }
 
-uint32_t Shape::rail_port(uint32_t x, uint32_t y, Axis a, RailPort p) const {
-  uint32_t port = 1 + mesh_ports(x, y), first = 0;
-  for (uint32_t b = 0; b < blocks.size(); ++b) {
-    for (const bool plus : {true, false}) {
-      const uint32_t count = rails_in(x, y, blocks[b].axis, plus, blocks[b].used, first);
-      if (b == block[a] && plus == p.plus) return port + (p.rail - first);
-      port += count;
-    }
-  }
-  return port;  // not reached for a port the chip has
-}
-
-bool Shape::port_rail(uint32_t x, uint32_t y, uint32_t port, Axis& a, RailPort& p, uint32_t& b,
-                      int16_t& dim) const {
-  uint32_t base = 1 + mesh_ports(x, y), first = 0;
-  if (port < base) return false;
-  for (b = 0; b < blocks.size(); ++b) {
-    for (const bool plus : {true, false}) {
-      const uint32_t count = rails_in(x, y, blocks[b].axis, plus, blocks[b].used, first);
-      if (port < base + count) {
-        a = blocks[b].axis;
-        p = {static_cast<uint16_t>(first + port - base), plus};
-        dim = blocks[b].rail_dim[p.rail];
-        return true;
+void Shape::index_ports() {
+  ports_.assign(1, 0);
+  port_rails_.clear();
+  first_port_.clear();
+  for (uint32_t q = 0; q < m * m; ++q) {
+    const uint32_t x = q % m, y = q / m;
+    port_rails_.resize(port_rails_.size() + 1 + mesh_ports(x, y));  // endpoint, mesh: no rails
+    for (uint32_t b = 0; b < blocks.size(); ++b) {
+      for (const bool plus : {true, false}) {
+        first_port_.push_back(static_cast<uint32_t>(port_rails_.size()) - ports_[q]);
+        uint32_t first = 0;
+        const uint32_t count = rails_in(x, y, blocks[b].axis, plus, blocks[b].used, first);
+        for (uint32_t i = 0; i < count; ++i) {
+          const auto rail = static_cast<uint16_t>(first + i);
+          port_rails_.push_back({blocks[b].rail_dim[rail], rail, static_cast<uint8_t>(b),
+                                 static_cast<uint8_t>(blocks[b].axis), uint8_t{plus}});
+        }
       }
-      base += count;
     }
+    ports_.push_back(static_cast<uint32_t>(port_rails_.size()));
   }
-  return false;
 }
 
 uint32_t Shape::far_node(uint32_t node, Axis a, RailPort p) const {

@@ -162,11 +162,42 @@ struct Shape {
   /// Port of direction dir (0 +x, 1 -x, 2 +y, 3 -y), which must exist.
   uint32_t mesh_port(uint32_t x, uint32_t y, uint32_t dir) const;
   /// The port of rail port p of axis a in this shape's configuration of the axis.
-  uint32_t rail_port(uint32_t x, uint32_t y, Axis a, RailPort p) const;
+  uint32_t rail_port(uint32_t x, uint32_t y, Axis a, RailPort p) const {
+    const uint32_t first = (a == kX ? y : x) * n;
+    return first_port_[((y * m + x) * blocks.size() + block[a]) * 2 + (p.plus ? 0 : 1)] +
+           (p.rail - first);
+  }
   /// Decodes an optical port of chip (x, y) of any block: its axis, rail port, block and the
   /// logical dimension the rail belongs to; false for the endpoint and mesh ports.
   bool port_rail(uint32_t x, uint32_t y, uint32_t port, Axis& a, RailPort& p, uint32_t& b,
-                 int16_t& dim) const;
+                 int16_t& dim) const {
+    const uint32_t q = y * m + x;
+    if (port >= ports_[q + 1] - ports_[q]) return false;
+    const PortRail& r = port_rails_[ports_[q] + port];
+    if (r.dim == kNotRail) return false;
+    a = static_cast<Axis>(r.axis);
+    p = {r.rail, r.plus != 0};
+    b = r.block;
+    dim = r.dim;
+    return true;
+  }
+  /// Tabulates the chips' ports (rail_port, port_rail: a hop decodes its port by a look-up);
+  /// called whenever blocks change.
+  void index_ports();
+
+ private:
+  // Per chip position q = y m + x: its ports from ports_[q], each as a rail port or not.
+  static constexpr int16_t kNotRail = -2;
+  struct PortRail {
+    int16_t dim = kNotRail;  // the logical dimension (-1: a rail no dimension uses)
+    uint16_t rail = 0;
+    uint8_t block = 0, axis = 0, plus = 0;
+  };
+  std::vector<uint32_t> ports_;            // m^2 + 1 offsets into port_rails_
+  std::vector<PortRail> port_rails_;
+  std::vector<uint32_t> first_port_;       // (q, block, side): the side's first port on chip q
+
+ public:
 
   /// The node a rail port's circuit reaches.
   uint32_t far_node(uint32_t node, Axis a, RailPort p) const;
