@@ -8,6 +8,7 @@
 #include "models/topologies/fat_tree/fat_tree.h"
 #include "models/topologies/hammingmesh/hammingmesh.h"
 #include "models/topologies/hyperx/hyperx.h"
+#include "models/topologies/infinitehbd/infinitehbd.h"
 #include "models/topologies/railx/railx.h"
 #include "models/topologies/switchless_dragonfly/switchless_dragonfly.h"
 #include "models/topologies/torus/torus.h"
@@ -26,6 +27,7 @@ void register_all_models(Registry& registry, const net::InputFiles& files) {
   net::register_network_family(registry, net::switchless_dragonfly_family(), files);
   net::register_network_family(registry, net::railx_family(), files);
   net::register_network_family(registry, net::hammingmesh_family(), files);
+  net::register_network_family(registry, net::infinitehbd_family(), files);
 }
 
 }  // namespace hx

@@ -571,7 +571,7 @@ Faults Faults::build(const ParamSet& section, const Topology& topology, uint64_t
   }
   if (const int64_t n = section.integer("pick"); n > 0) {
     b.add({section.time("pick_at"), true,
-           std::to_string(n) + " random " + section.text("pick_from"), "faults.pick", 0});
+           std::to_string(n) + " random " + section.text("pick_from"), "faults.pick", 0, ""});
   }
   if (const std::string& path = section.text("file"); !path.empty()) {
     std::vector<FaultRow> rows;
@@ -608,7 +608,7 @@ Faults Faults::build(const ParamSet& section, const Topology& topology, uint64_t
       const std::string& kind = p.text("element");
       const std::string from = kind == "link" ? p.text("link_class") + " links" : kind + "s";
       const std::vector<std::string> elements =
-          b.pickable({SimTime::zero(), true, "faults.random " + from, origin, 0},
+          b.pickable({SimTime::zero(), true, "faults.random " + from, origin, 0, ""},
                      words("0 random " + from));
       // Element e of process i draws from its own stream: the same times on any rank count.
       for (uint64_t e = 0; e < elements.size(); ++e) {
@@ -616,11 +616,11 @@ Faults Faults::build(const ParamSet& section, const Topology& topology, uint64_t
         double t = rng.exponential(mtbf);
         while (t < static_cast<double>(h.count_ps())) {
           const SimTime down = SimTime::ps(static_cast<int64_t>(t));
-          b.add({down, true, elements[e], origin, static_cast<uint32_t>(i + 1)});
+          b.add({down, true, elements[e], origin, static_cast<uint32_t>(i + 1), ""});
           if (mttr <= 0) break;
           t += std::max(1.0, rng.exponential(mttr));
           b.add({SimTime::ps(static_cast<int64_t>(t)), false, elements[e], origin,
-                 static_cast<uint32_t>(i + 1)});
+                 static_cast<uint32_t>(i + 1), ""});
           t += rng.exponential(mtbf);
         }
       }

@@ -133,7 +133,9 @@ TEST(RailX, AlternativeConfigurationsHavePortsOfTheirOwn) {
     for (const auto& [a, b] : pairs) {
       const uint32_t ca = element == 0 ? a % 5 : a / 5, cb = element == 0 ? b % 5 : b / 5;
       EXPECT_EQ(element == 0 ? a / 5 : a % 5, element == 0 ? b / 5 : b % 5) << "off its line";
-      if (element == 0 && configuration == 0) EXPECT_TRUE((ca + 1) % 5 == cb || (cb + 1) % 5 == ca);
+      if (element == 0 && configuration == 0) {
+        EXPECT_TRUE((ca + 1) % 5 == cb || (cb + 1) % 5 == ca);
+      }
       EXPECT_NE(ca, cb);
     }
   }

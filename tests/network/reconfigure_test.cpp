@@ -158,7 +158,9 @@ TEST(Reconfigure, TheRoutingStartsPacketsInTheLiveConfiguration) {
       if (t.circuit(t.router_component(router), out[0].port, c)) {
         EXPECT_EQ(c.configuration, configuration);
         EXPECT_EQ(c.instance, 1u);
-        if (configuration == 1) EXPECT_EQ(t.node(s.peer).index / 4, 7u) << "all-to-all: direct";
+        if (configuration == 1) {
+          EXPECT_EQ(t.node(s.peer).index / 4, 7u) << "all-to-all: direct";
+        }
         break;
       }
       router = t.node(s.peer).index;

@@ -173,12 +173,12 @@ struct Shape {
                  int16_t& dim) const {
     const uint32_t q = y * m + x;
     if (port >= ports_[q + 1] - ports_[q]) return false;
-    const PortRail& r = port_rails_[ports_[q] + port];
-    if (r.dim == kNotRail) return false;
-    a = static_cast<Axis>(r.axis);
-    p = {r.rail, r.plus != 0};
-    b = r.block;
-    dim = r.dim;
+    const PortRail& entry = port_rails_[ports_[q] + port];
+    if (entry.dim == kNotRail) return false;
+    a = static_cast<Axis>(entry.axis);
+    p = {entry.rail, entry.plus != 0};
+    b = entry.block;
+    dim = entry.dim;
     return true;
   }
   /// Tabulates the chips' ports (rail_port, port_rail: a hop decodes its port by a look-up);

@@ -1,0 +1,248 @@
+// InfiniteHBD as a network model (Shou et al., SIGCOMM '25; docs/MODELS.md "InfiniteHBD"): nodes
+// of R GPUs whose OCS transceivers link each node to the nodes 1..K away (§4.2); the active
+// configuration cuts the line of healthy nodes into TP rings (rings.h), and a data-centre network
+// carries everything between rings (here an ideal switch, the paper's Big-Switch; docs say why).
+//
+// Components: GPU g's router is component 2g and its endpoint 2g + 1 (GPU g is GPU g % R of node
+// g / R); the DCN switch is router G = nodes R, component 2G. A GPU router's ports: 0 its
+// endpoint, 1 the next GPU of its ring, 2 the previous one, 3 the DCN; the switch's port g leads
+// to GPU g. Link classes: "endpoint", "intra" (ring hops inside a node, loopbacks included),
+// "optical" (ring hops between nodes, over an active OCSTrx path), "dcn" (a GPU's NIC).
+// Directed links: 5 per GPU (its router's 4, then its endpoint's), then the switch's G.
+#include "models/topologies/infinitehbd/infinitehbd.h"
+
+#include <algorithm>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "models/network/concentrated_topology.h"
+#include "models/topologies/infinitehbd/rings.h"
+
+namespace hx::net {
+namespace {
+
+using infinitehbd::Rings;
+
+constexpr uint16_t kEndpointClass = 0, kIntraClass = 1, kOpticalClass = 2, kDcnClass = 3;
+constexpr PortId kNext = 1, kPrev = 2, kDcn = 3;
+
+struct Sizes {
+  uint32_t nodes = 0, r = 0, k = 0, tp = 0;
+  uint32_t gpus() const { return nodes * r; }
+};
+
+class InfiniteHbd final : public ConcentratedTopology {
+ public:
+  InfiniteHbd(Sizes s, std::shared_ptr<const Rings> rings, std::vector<LinkClass> classes)
+      : ConcentratedTopology(1), s_(s), rings_(std::move(rings)), classes_(std::move(classes)) {}
+
+  std::string describe() const override {
+    return "infinitehbd nodes=" + std::to_string(s_.nodes) + " R=" + std::to_string(s_.r) +
+           " K=" + std::to_string(s_.k) + " tp=" + std::to_string(s_.tp) + ": " +
+           std::to_string(s_.gpus()) + " GPUs, " + std::to_string(rings_->count()) + " rings";
+  }
+  uint32_t num_routers() const override { return s_.gpus() + 1; }
+  uint32_t num_endpoints() const override { return s_.gpus(); }
+
+  void ports(ComponentId id, std::vector<PortSpec>& out) const override {
+    const Node me = node(id);
+    if (me.index == s_.gpus()) {  // the DCN switch
+      for (uint32_t g = 0; g < s_.gpus(); ++g) out.push_back(port(id, static_cast<PortId>(g)));
+      return;
+    }
+    if (!terminal_ports(id, me, classes_[kEndpointClass].latency, kEndpointClass, out)) return;
+    for (const PortId p : {kNext, kPrev, kDcn}) out.push_back(port(id, p));
+  }
+  // In closed form: the switch has a port per GPU, which a list per call would rebuild.
+  PortSpec port(ComponentId id, PortId p) const override {
+    const uint32_t r = id / 2;
+    if (r == s_.gpus()) return {2 * ComponentId{p}, kDcn, classes_[kDcnClass].latency, kDcnClass};
+    if (id % 2 == 1) return {2 * r, 0, classes_[kEndpointClass].latency, kEndpointClass};
+    if (p == 0) return {id + 1, 0, classes_[kEndpointClass].latency, kEndpointClass};
+    if (p == kDcn) {
+      return {2 * s_.gpus(), static_cast<PortId>(r), classes_[kDcnClass].latency, kDcnClass};
+    }
+    const uint32_t peer = p == kNext ? rings_->next(r) : rings_->prev(r);
+    const uint16_t c = peer / s_.r == r / s_.r ? kIntraClass : kOpticalClass;
+    return {2 * peer, p == kNext ? kPrev : kNext, classes_[c].latency, c};
+  }
+
+  uint64_t first_link(ComponentId id) const override {
+    const uint64_t r = id / 2;
+    return r == s_.gpus() ? 5 * r : 5 * r + (id % 2 == 0 ? 0 : 4);
+  }
+  uint64_t num_links() const override { return 6ull * s_.gpus(); }
+
+  // Nodes (the last also holds the DCN switch, so the groups tile the ids), and GPUs.
+  std::vector<GroupLevel> group_levels() const override {
+    return {{"node", s_.nodes}, {"gpu", s_.gpus()}};
+  }
+  ComponentRange group_range(std::size_t level, uint64_t group) const override {
+    const uint64_t size = level == 0 ? 2 * s_.r : 2;
+    const uint64_t count = level == 0 ? s_.nodes : s_.gpus();
+    const auto end = static_cast<ComponentId>(group + 1 == count ? 2 * s_.gpus() + 1
+                                                                 : (group + 1) * size);
+    return {static_cast<ComponentId>(group * size), end};
+  }
+
+  const std::vector<LinkClass>& link_classes() const override { return classes_; }
+
+  uint32_t num_endpoint_groups() const override { return s_.nodes; }
+  uint32_t endpoint_group(uint32_t endpoint) const override { return endpoint / s_.r; }
+  EndpointRange endpoint_group_range(uint32_t group) const override {
+    return {group * s_.r, (group + 1) * s_.r};
+  }
+  std::vector<uint32_t> endpoint_dims() const override { return {s_.r, s_.nodes}; }
+
+  // Half the longest ring, or through the DCN: GPU, switch, GPU.
+  uint32_t diameter() const override { return std::max(rings_->longest() / 2, 2u); }
+
+ private:
+  Sizes s_;
+  std::shared_ptr<const Rings> rings_;
+  std::vector<LinkClass> classes_;
+};
+
+// Within a ring the shorter way round (halfway: a way fixed per flow), with a dateline: a packet
+// moves from VC 0 to VC 1 when it wraps from the ring's last position to its first (or back), so
+// each ring's channel graph is acyclic. Between rings through the DCN, on VC 0: the switch
+// delivers to the destination's router, which ejects; no channel leads from the DCN onto a ring.
+class RingRouting final : public Routing {
+ public:
+  RingRouting(std::shared_ptr<const Rings> rings) : rings_(std::move(rings)) {}
+
+  std::string name() const override { return "ring"; }
+  uint8_t vcs() const override { return 2; }
+
+  void route(uint32_t router, PortId in_port, Packet& packet, Candidates& out) const override {
+    const Rings& rings = *rings_;
+    if (router == rings.gpus()) return out.add(static_cast<PortId>(packet.dst), 0);
+    if (packet.dst == router) {
+      for (uint8_t vc = 0; vc < vcs(); ++vc) out.add(0, vc);
+      return;
+    }
+    if (rings.ring(packet.dst) != rings.ring(router)) return out.add(kDcn, 0);
+    const uint32_t n = rings.size(rings.ring(router)), here = rings.position(router);
+    const uint32_t ahead = (rings.position(packet.dst) + n - here) % n;
+    const bool forward =
+        2 * ahead < n || (2 * ahead == n && ((packet.src * 2654435761u ^ packet.dst) >> 16 & 1));
+    const bool wraps = forward ? here == n - 1 : here == 0;
+    const uint8_t cls = in_port == 0 ? 0 : packet.vc;
+    out.add(forward ? kNext : kPrev, static_cast<uint8_t>(cls == 1 || wraps ? 1 : 0));
+  }
+
+ private:
+  std::shared_ptr<const Rings> rings_;
+};
+
+const std::string kSection = "infinitehbd";
+
+std::vector<uint32_t> node_list(const std::string& text, uint32_t nodes) {
+  std::vector<uint32_t> out;
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, ',')) {
+    const auto begin = item.find_first_not_of(' '), end = item.find_last_not_of(' ');
+    if (begin == std::string::npos) continue;
+    const std::string n = item.substr(begin, end - begin + 1);
+    if (n.find_first_not_of("0123456789") != std::string::npos || n.size() > 9 ||
+        std::stoul(n) >= nodes) {
+      throw InputError(kSection + ".failed_nodes = \"" + text + "\": '" + n +
+                       "' is not a node (0 to " + std::to_string(nodes - 1) + ")");
+    }
+    out.push_back(static_cast<uint32_t>(std::stoul(n)));
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+Network make_infinitehbd(const ParamSet& params) {
+  Sizes s;
+  s.nodes = static_cast<uint32_t>(params.integer("nodes"));
+  s.r = static_cast<uint32_t>(params.integer("gpus_per_node"));
+  s.k = static_cast<uint32_t>(params.integer("k"));
+  s.tp = static_cast<uint32_t>(params.integer("tp"));
+  if (s.r % 2 != 0) {
+    throw InputError(kSection + ".gpus_per_node = " + std::to_string(s.r) +
+                     ": expected an even count (a ring runs out on one half of a node's GPUs "
+                     "and back on the other)");
+  }
+  if (s.k > s.r) {
+    throw InputError(kSection + ".k = " + std::to_string(s.k) + ": a node reaches at most R = " +
+                     std::to_string(s.r) + " nodes each way (K <= R, Sec. 4.2)");
+  }
+  if (s.tp % s.r != 0 || s.tp / s.r > s.nodes) {
+    throw InputError(kSection + ".tp = " + std::to_string(s.tp) +
+                     ": a TP ring takes whole nodes: expected a multiple of gpus_per_node = " +
+                     std::to_string(s.r) + " of at most nodes x gpus_per_node = " +
+                     std::to_string(s.gpus()));
+  }
+  if (s.gpus() >= kSelfPort) {
+    throw InputError(kSection + ": " + std::to_string(s.gpus()) + " GPUs; the DCN switch has a "
+                     "port per GPU and at most " + std::to_string(kSelfPort - 1) + " ports");
+  }
+  const std::vector<uint32_t> failed = node_list(params.text("failed_nodes"), s.nodes);
+  auto rings = std::make_shared<const Rings>(
+      s.nodes, s.r, infinitehbd::place_tp_groups(s.nodes, s.k, s.tp / s.r, failed));
+  std::vector<LinkClass> classes = {
+      {"endpoint", positive_time(params, kSection, "endpoint_latency"),
+       params.real("endpoint_speed")},
+      {"intra", positive_time(params, kSection, "intra_latency"), params.real("intra_speed")},
+      {"optical", positive_time(params, kSection, "optical_latency"), params.real("hbd_speed")},
+      {"dcn", positive_time(params, kSection, "dcn_latency"), params.real("dcn_speed")}};
+  Network net;
+  net.routing = std::make_unique<RingRouting>(rings);
+  net.topology = std::make_unique<InfiniteHbd>(s, std::move(rings), std::move(classes));
+  return net;
+}
+
+}  // namespace
+
+TopologyFamily infinitehbd_family() {
+  return TopologyFamily{
+      kSection,
+      "InfiniteHBD (Shou et al.): nodes of R GPUs whose OCS transceivers link each node to the "
+      "nodes 1..K away in a line; the active configuration cuts the healthy nodes into TP rings "
+      "of tp GPUs (Algorithm 2: runs of healthy nodes, groups of tp/R nodes in order), each "
+      "folded through its nodes and closed by the end nodes' loopbacks; a node in no ring loops "
+      "back on itself. Traffic between rings crosses the data-centre network, an ideal switch "
+      "of 400G NICs here. Endpoint groups are nodes",
+      {
+          ParamSpec::integer("nodes", 16, "nodes in the HBD line").range(1, 1 << 20),
+          ParamSpec::integer("gpus_per_node", 4, "GPUs per node, R (Sec. 6.1: 4 or 8)")
+              .range(2, 64),
+          ParamSpec::integer("k", 2, "OCSTrx bundles: each node reaches the nodes 1..K away "
+                                     "(Sec. 4.2, K <= R; the paper evaluates 2 and 3)")
+              .range(1, 64),
+          ParamSpec::integer("tp", 16, "GPUs per TP ring, a multiple of R").range(2, 1 << 20),
+          ParamSpec::text("failed_nodes", "",
+                          "nodes left out of the rings, e.g. \"3, 17\" (they loop back on "
+                          "themselves); a TP group skips up to K-1 failed nodes in a row"),
+          ParamSpec::real("hbd_speed", 1.0,
+                          "bandwidth of a ring hop between nodes per direction, flits/cycle "
+                          "(the unit: a GPU's HBD bandwidth per ring direction)")
+              .range(0.01, 1024),
+          ParamSpec::real("intra_speed", 1.0,
+                          "bandwidth of a ring hop inside a node (loopbacks included), "
+                          "flits/cycle; the paper gives none, so as fast as the ring")
+              .range(0.01, 1024),
+          ParamSpec::real("dcn_speed", 0.125,
+                          "bandwidth of a GPU's DCN NIC, flits/cycle (Sec. 6.1: 400 Gbps "
+                          "against 3.2 Tbps per ring direction)")
+              .range(0.001, 1024),
+          ParamSpec::time("optical_latency", "10cycles", "latency of an OCSTrx path"),
+          ParamSpec::time("intra_latency", "1cycles", "latency of a ring hop inside a node"),
+          ParamSpec::time("dcn_latency", "20cycles",
+                          "latency of a NIC link to the ideal DCN switch (each way)"),
+          ParamSpec::time("endpoint_latency", "1cycles", "latency of a GPU's injection link"),
+          ParamSpec::real("endpoint_speed", 4.0, "injection bandwidth, flits/cycle")
+              .range(0.01, 1024),
+      },
+      make_infinitehbd};
+}
+
+}  // namespace hx::net
