@@ -115,6 +115,10 @@ class Topology {
   /// Every name switch_element() returns, checked against the known elements at build time.
   virtual std::vector<std::string> switch_elements() const { return {"router"}; }
 
+  /// Endpoints in the order that makes consecutive ranks neighbours on the topology's rings
+  /// (workload.mapping = "topology"); empty: no such order, rank r on endpoint r.
+  virtual std::vector<uint32_t> ring_order() const { return {}; }
+
   /// The reconfigurable elements (none by default). Their links are wired once per
   /// configuration, so the wiring and the lookahead stay fixed while the live set changes.
   virtual std::vector<Reconfigurable> reconfigurables() const { return {}; }

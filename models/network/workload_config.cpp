@@ -45,6 +45,12 @@ wl::Mapping make_mapping(const ParamSet& w, const NetworkContext& net, uint32_t 
     throw InputError("workload.ranks = " + std::to_string(ranks) + " exceeds the " +
                      std::to_string(endpoints) + " endpoints of the network");
   }
+  if (w.text("mapping") == "topology") {
+    std::vector<uint32_t> order = net.topology->ring_order();
+    if (order.empty()) return wl::Mapping::linear(ranks, endpoints);
+    order.resize(ranks);
+    return wl::Mapping::list(std::move(order), endpoints);
+  }
   return wl::Mapping::parse(w.text("mapping"), w.text("mapping_spec"), ranks,
                             net.topology->endpoint_dims(), "workload.mapping");
 }
@@ -182,9 +188,11 @@ std::vector<ParamSpec> workload_params() {
                       "run the collective in every group of size:stride at once: the ranks "
                       "split into RailX Table 4's strided groups {i, i+stride, ...} of size "
                       "members (CP: C:T, DP: D:TC); \"\": the one group workload.group"),
-      ParamSpec::choice("mapping", "linear", {"linear", "node_major", "list"},
+      ParamSpec::choice("mapping", "linear", {"linear", "node_major", "list", "topology"},
                         "ranks to endpoints: rank r on endpoint r; ranks filling blocks of the "
-                        "endpoint grid (mapping_spec = block shape, e.g. 2x2); or a list"),
+                        "endpoint grid (mapping_spec = block shape, e.g. 2x2); a list; or the "
+                        "topology's ring order (InfiniteHBD: each TP ring's GPUs in ring "
+                        "order, ring after ring; linear where a topology has none)"),
       ParamSpec::text("mapping_spec", "", "node_major: block shape AxB; list: endpoints by rank"),
       ParamSpec::integer("rows", 0, "ring_2d / 2D direct: the group as rows x cols").range(0, 1e9),
       ParamSpec::integer("cols", 0, "ring_2d / 2D direct: the group as rows x cols").range(0, 1e9),

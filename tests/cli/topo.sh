@@ -2,8 +2,8 @@
 # `hxsim topo` on the shipped switch-less Dragonfly configs: the sizes the paper states
 # (§V-A4: (41, 1312) and (145, 18560) for the radix-16 and radix-32 switch-based baselines;
 # Table III: N = 279,040 for n=12, m=4, a=4, b=8), read from the JSON output, and the table's
-# header; RailX's Eq. 1 and Table 6 rows. A model without closed forms is refused with exit
-# code 2.
+# header; RailX's Eq. 1 and Table 6 rows; InfiniteHBD's Table 6 and 7. A model without closed
+# forms is refused with exit code 2.
 # Usage: topo.sh HXSIM CONFIGS_DIR
 set -euo pipefail
 HXSIM=$1
@@ -68,4 +68,14 @@ grep -q "has no such report; models with it: railx" <<<"$err" || fail "unclear m
 avail=$("$HXSIM" topo "$CONFIGS/railx/fig14a_hyperx.toml" --availability --set railx.ocs_radix=64)
 grep -q '^node failure rate 0.1% *0.98 *993.9 *993 *0.9706$' <<<"$avail" ||
   fail "Fig. 17 row (32 x 32 nodes, seed 1) changed: $avail"
+# InfiniteHBD: Table 7 and Table 6 as printed (the table's text, which rounds as the paper).
+hbd=$("$HXSIM" topo "$CONFIGS/infinitehbd/tp_ring_allreduce.toml")
+for row in 'R=4 K=2 \[%\] *7.54$' 'R=4 K=3 \[%\] *0.28$' 'R=4 K=4 \[%\] *0.0102$' \
+    'R=8 K=2 \[%\] *25.02$' 'R=8 K=3 \[%\] *1.81$' 'R=8 K=4 \[%\] *0.13$' \
+    'TPUv4: interconnect cost per GPU \[\$\] *1567.20$' 'NVL-72: power per GPU \[W\] *75.95$' \
+    'NVL-576: cost per GPU per GB/s \[\$\] *33.80$' \
+    'InfiniteHBD (K=2): interconnect cost per GPU \[\$\] *2626.80$' \
+    'InfiniteHBD (K=3): power per GPU \[W\] *72.05$'; do
+  grep -q "$row" <<<"$hbd" || fail "InfiniteHBD row /$row/ missing from: $hbd"
+done
 echo "topo.sh: ok"

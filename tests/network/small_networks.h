@@ -43,6 +43,16 @@ inline const std::vector<SmallNetwork>& small_networks() {
        {{"adaptive", {{"n", "2"}, {"y", "hyperx:3"}}}}},  // detours need hyperx and n >= 2
       // 3 x 2 boards of 2 x 2 chips (24); one switch per line of 6 (X) or 4 (Y) ports
       {"hammingmesh", {{"a", "2"}, {"b", "2"}, {"x", "3"}, {"y", "2"}}},
+      // 6 nodes of 4 GPUs, K = 2, TP rings of 8 GPUs bridging failed node 2: {0,1} {3,4}. The
+      // DCN at half a ring hop's speed (the default 1/8 queues uniform traffic at load 0.1 for
+      // longer than the conservation test's short window).
+      {"infinitehbd",
+       {{"nodes", "6"},
+        {"gpus_per_node", "4"},
+        {"k", "2"},
+        {"tp", "8"},
+        {"failed_nodes", "2"},
+        {"dcn_speed", "0.5"}}},
   };
   return table;
 }

@@ -1,4 +1,4 @@
-// Closed forms and costs of InfiniteHBD (Liu et al.): HBD fragmentation (§2.1), the 8-GPU to
+// Closed forms and costs of InfiniteHBD (Shou et al.): HBD fragmentation (§2.1), the 8-GPU to
 // 4-GPU fault trace conversion (Appendix A), the bound on the expected GPU waste of a K-hop ring
 // (Appendix C, Eq. 1, Table 7), the interconnect bill of materials of InfiniteHBD and the HBDs it
 // is set against (Appendix F, Table 8) with its per-GPU cost and power (§6.5, Table 6), and §6.5's

@@ -19,6 +19,7 @@
 
 #include "core/error.h"
 #include "models/network/concentrated_topology.h"
+#include "models/topologies/infinitehbd/analytic.h"
 #include "models/topologies/infinitehbd/rings.h"
 
 namespace hx::net {
@@ -96,6 +97,14 @@ class InfiniteHbd final : public ConcentratedTopology {
     return {group * s_.r, (group + 1) * s_.r};
   }
   std::vector<uint32_t> endpoint_dims() const override { return {s_.r, s_.nodes}; }
+
+  std::vector<uint32_t> ring_order() const override {
+    std::vector<uint32_t> order;
+    for (uint32_t ring = 0; ring < rings_->count(); ++ring) {
+      for (uint32_t i = 0; i < rings_->size(ring); ++i) order.push_back(rings_->at(ring, i));
+    }
+    return order;
+  }
 
   // Half the longest ring, or through the DCN: GPU, switch, GPU.
   uint32_t diameter() const override { return std::max(rings_->longest() / 2, 2u); }
@@ -200,6 +209,21 @@ Network make_infinitehbd(const ParamSet& params) {
   return net;
 }
 
+ClosedForms closed_forms(const ParamSet& p) {
+  infinitehbd::Inputs in;
+  in.gpus_per_node = static_cast<uint32_t>(p.integer("gpus_per_node"));
+  in.k = static_cast<uint32_t>(p.integer("k"));
+  in.tp = static_cast<uint32_t>(p.integer("tp"));
+  in.nodes = static_cast<uint64_t>(p.integer("nodes"));
+  if (p.real("node_fault") == 0 && in.gpus_per_node != 4 && in.gpus_per_node != 8) {
+    throw InputError(kSection + ".node_fault = 0: Table 7's P_s is for R = 4 and 8 GPUs per "
+                     "node; set it for R = " + std::to_string(in.gpus_per_node));
+  }
+  in.node_fault = p.real("node_fault") > 0 ? p.real("node_fault")
+                                           : infinitehbd::table7_node_fault(in.gpus_per_node);
+  return infinitehbd::report(in);
+}
+
 }  // namespace
 
 TopologyFamily infinitehbd_family() {
@@ -222,6 +246,9 @@ TopologyFamily infinitehbd_family() {
           ParamSpec::text("failed_nodes", "",
                           "nodes left out of the rings, e.g. \"3, 17\" (they loop back on "
                           "themselves); a TP group skips up to K-1 failed nodes in a row"),
+          ParamSpec::choice("routing", "ring", {"ring"},
+                            "ring: the shorter way round a TP ring (a dateline VC), to another "
+                            "ring through the DCN"),
           ParamSpec::real("hbd_speed", 1.0,
                           "bandwidth of a ring hop between nodes per direction, flits/cycle "
                           "(the unit: a GPU's HBD bandwidth per ring direction)")
@@ -241,8 +268,14 @@ TopologyFamily infinitehbd_family() {
           ParamSpec::time("endpoint_latency", "1cycles", "latency of a GPU's injection link"),
           ParamSpec::real("endpoint_speed", 4.0, "injection bandwidth, flits/cycle")
               .range(0.01, 1024),
+          ParamSpec::real("node_fault", 0,
+                          "hxsim topo: the node fault probability P_s of Eq. (1)'s waste bound; "
+                          "0: Table 7's (3.67% for R = 4, 7.22% for R = 8)")
+              .range(0, 1),
       },
-      make_infinitehbd};
+      make_infinitehbd,
+      {{"", "Eq. (1)'s waste bound and Table 7, Table 6's cost and power (from Table 8)",
+        closed_forms}}};
 }
 
 }  // namespace hx::net

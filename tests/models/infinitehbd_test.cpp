@@ -1,0 +1,112 @@
+// Tests of the InfiniteHBD network model: every link symmetric and every route delivered within
+// the diameter, acyclic channel graphs, TP rings folded through consecutive healthy nodes (each
+// hop inside a node or between nodes at most K apart, closed by the end nodes' loopbacks), the
+// DCN between rings, the ring order workloads map to, and input errors.
+#include "models/topologies/infinitehbd/infinitehbd.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/topologies/infinitehbd/rings.h"
+#include "models/verification/channel_graph.h"
+#include "support/input_error.h"
+#include "support/topology_checks.h"
+
+namespace hx::net {
+namespace {
+
+using hx::testing::error_of;
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
+Network build(const Settings& settings) {
+  const TopologyFamily family = infinitehbd_family();
+  Config config;
+  for (const auto& [key, value] : settings) config.set("infinitehbd." + key, value, "test");
+  return family.make(resolve_section(config, "infinitehbd", family.params, SimTime::ns(1)));
+}
+
+const std::vector<Settings> kShapes = {
+    {{"nodes", "8"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "16"}},
+    {{"nodes", "12"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "8"}, {"failed_nodes", "3, 7"}},
+    {{"nodes", "6"}, {"gpus_per_node", "8"}, {"k", "3"}, {"tp", "24"}, {"failed_nodes", "1"}},
+    {{"nodes", "5"}, {"gpus_per_node", "2"}, {"k", "1"}, {"tp", "2"}},
+};
+
+TEST(InfiniteHbd, StructureRoutesAndChannelGraphs) {
+  for (const Settings& s : kShapes) {
+    SCOPED_TRACE(s[0].second + " nodes, R " + s[1].second + ", K " + s[2].second);
+    const Network net = build(s);
+    testing::check_structure(*net.topology);
+    testing::check_all_routes(*net.topology, *net.routing, net.routing->vcs(),
+                              net.topology->diameter());
+    EXPECT_TRUE(check_channel_graph(*net.topology, *net.routing, net.routing->vcs()).acyclic);
+  }
+}
+
+// 12 nodes of 4 GPUs, K = 2, TP 8 (2 nodes per ring), nodes 3 and 7 failed: Algorithm 2 keeps
+// one run (each failed node is bridged by a 2-hop path), so the groups are {0,1} {2,4} {5,6}
+// {8,9} {10,11}; the failed nodes loop back on themselves.
+TEST(InfiniteHbd, RingsFoldThroughConsecutiveHealthyNodes) {
+  const std::vector<std::vector<uint32_t>> groups =
+      infinitehbd::place_tp_groups(12, 2, 2, {3, 7});
+  EXPECT_EQ(groups, (std::vector<std::vector<uint32_t>>{{0, 1}, {2, 4}, {5, 6}, {8, 9}, {10, 11}}));
+  // K = 1 cannot bridge a failed node: {0,1} {2} | {4,5} {6} | {8,9} {10,11}.
+  EXPECT_EQ(infinitehbd::place_tp_groups(12, 1, 2, {3, 7}),
+            (std::vector<std::vector<uint32_t>>{{0, 1}, {4, 5}, {8, 9}, {10, 11}}));
+
+  const infinitehbd::Rings rings(12, 4, groups);
+  EXPECT_EQ(rings.count(), 7u);  // five TP rings, and nodes 3 and 7 on their own
+  // Ring {2, 4}: node 2's upper GPUs, node 4's upper, node 4's lower, node 2's lower.
+  const uint32_t ring = rings.ring(8);
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < rings.size(ring); ++i) order.push_back(rings.at(ring, i));
+  EXPECT_EQ(order, (std::vector<uint32_t>{8, 9, 16, 17, 18, 19, 10, 11}));
+  for (uint32_t g = 0; g < rings.gpus(); ++g) {
+    EXPECT_EQ(rings.prev(rings.next(g)), g);
+    const uint32_t a = g / 4, b = rings.next(g) / 4;
+    EXPECT_LE(a > b ? a - b : b - a, 2u) << "GPU " << g << ": a hop over more than K nodes";
+  }
+  EXPECT_EQ(rings.size(rings.ring(12)), 4u);  // failed node 3 loops back on itself
+}
+
+// Within a ring a packet goes the shorter way; between rings through the DCN switch.
+TEST(InfiniteHbd, RoutesStayOnTheRingOrCrossTheDcn) {
+  const Network net = build(kShapes[1]);
+  const Topology& t = *net.topology;
+  EXPECT_EQ(t.num_routers(), 49u);  // 48 GPUs and the DCN switch
+  const auto first_hop = [&](uint32_t src, uint32_t dst) {
+    Packet p;
+    p.src = src;
+    p.dst = dst;
+    Candidates out;
+    net.routing->route(src, 0, p, out);
+    return t.port(t.router_component(src), out[0].port);
+  };
+  EXPECT_EQ(t.node(first_hop(8, 9).peer).index, 9u);
+  EXPECT_EQ(t.link_classes()[first_hop(9, 16).link_class].name, "optical");
+  EXPECT_EQ(t.node(first_hop(8, 11).peer).index, 11u);  // backwards: 8's previous GPU
+  EXPECT_EQ(t.node(first_hop(8, 0).peer).index, 48u);   // another ring: the DCN switch
+  EXPECT_EQ(t.link_classes()[first_hop(8, 0).link_class].name, "dcn");
+  const std::vector<uint32_t> order = t.ring_order();
+  ASSERT_EQ(order.size(), 48u);
+  EXPECT_EQ(std::vector<uint32_t>(order.begin(), order.begin() + 8),
+            (std::vector<uint32_t>{0, 1, 4, 5, 6, 7, 2, 3}));
+  EXPECT_EQ(std::set<uint32_t>(order.begin(), order.end()).size(), 48u);
+}
+
+TEST(InfiniteHbd, InputErrors) {
+  const auto error = [](const Settings& s) { return error_of([&] { build(s); }); };
+  EXPECT_CONTAINS(error({{"gpus_per_node", "4"}, {"k", "5"}}), "infinitehbd.k = 5");
+  EXPECT_CONTAINS(error({{"gpus_per_node", "3"}}), "expected an even count");
+  EXPECT_CONTAINS(error({{"gpus_per_node", "4"}, {"tp", "6"}}), "a multiple of gpus_per_node");
+  EXPECT_CONTAINS(error({{"nodes", "2"}, {"tp", "16"}}), "at most nodes x gpus_per_node = 8");
+  EXPECT_CONTAINS(error({{"nodes", "4"}, {"failed_nodes", "1, 4"}}), "'4' is not a node");
+  EXPECT_CONTAINS(error({{"failed_nodes", "x"}}), "'x' is not a node");
+}
+
+}  // namespace
+}  // namespace hx::net
