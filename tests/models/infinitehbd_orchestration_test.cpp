@@ -257,8 +257,8 @@ TEST(InfinitehbdOrchestration, TheBaselineCanBeatAlgorithm5) {
 }
 
 // Over many random small clusters the optimized placement crosses ToRs less in total than the
-// baseline, though not in every case (above); the cases where it does not are counted, printed,
-// and held to what was measured when this was written.
+// baseline (§6.4's claim), though not in every case (above); the cases where it does not are
+// counted and printed, not bounded: no source gives how many there should be.
 TEST(InfinitehbdOrchestration, OptimizedCrossesLessThanTheGreedyBaselineInTotal) {
   Rng rng(5, 0, 0);
   int compared = 0, worse = 0, worse_fitting = 0;
@@ -296,9 +296,7 @@ TEST(InfinitehbdOrchestration, OptimizedCrossesLessThanTheGreedyBaselineInTotal)
             << ", baseline " << theirs.share() << "; optimized above the baseline in " << worse
             << " cases, " << worse_fitting << " of them with d/p >= m\n";
   EXPECT_GT(compared, 1000);
-  EXPECT_LT(ours.share(), theirs.share() / 2);
-  EXPECT_LE(worse, 45);
-  EXPECT_LE(worse_fitting, 3);
+  EXPECT_LT(ours.share(), theirs.share());
 }
 
 TEST(InfinitehbdOrchestration, GreedyBaselineIsDeterministicInItsRng) {

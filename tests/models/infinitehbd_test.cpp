@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/topologies/infinitehbd/orchestration.h"
 #include "models/topologies/infinitehbd/rings.h"
 #include "models/verification/channel_graph.h"
 #include "support/input_error.h"
@@ -52,10 +53,10 @@ TEST(InfiniteHbd, StructureRoutesAndChannelGraphs) {
 // {8,9} {10,11}; the failed nodes loop back on themselves.
 TEST(InfiniteHbd, RingsFoldThroughConsecutiveHealthyNodes) {
   const std::vector<std::vector<uint32_t>> groups =
-      infinitehbd::place_tp_groups(12, 2, 2, {3, 7});
+      infinitehbd::orchestrate_dcn_free({12, 2, false}, {3, 7}, {8, 4}).groups;
   EXPECT_EQ(groups, (std::vector<std::vector<uint32_t>>{{0, 1}, {2, 4}, {5, 6}, {8, 9}, {10, 11}}));
   // K = 1 cannot bridge a failed node: {0,1} {2} | {4,5} {6} | {8,9} {10,11}.
-  EXPECT_EQ(infinitehbd::place_tp_groups(12, 1, 2, {3, 7}),
+  EXPECT_EQ(infinitehbd::orchestrate_dcn_free({12, 1, false}, {3, 7}, {8, 4}).groups,
             (std::vector<std::vector<uint32_t>>{{0, 1}, {4, 5}, {8, 9}, {10, 11}}));
 
   const infinitehbd::Rings rings(12, 4, groups);

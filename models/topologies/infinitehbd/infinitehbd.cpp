@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "models/network/concentrated_topology.h"
 #include "models/topologies/infinitehbd/analytic.h"
+#include "models/topologies/infinitehbd/orchestration.h"
 #include "models/topologies/infinitehbd/rings.h"
 
 namespace hx::net {
@@ -195,8 +196,9 @@ Network make_infinitehbd(const ParamSet& params) {
                      "port per GPU and at most " + std::to_string(kSelfPort - 1) + " ports");
   }
   const std::vector<uint32_t> failed = node_list(params.text("failed_nodes"), s.nodes);
-  auto rings = std::make_shared<const Rings>(
-      s.nodes, s.r, infinitehbd::place_tp_groups(s.nodes, s.k, s.tp / s.r, failed));
+  const infinitehbd::Placement placement = infinitehbd::orchestrate_dcn_free(
+      {s.nodes, s.k, false}, failed, {s.tp, s.r});
+  auto rings = std::make_shared<const Rings>(s.nodes, s.r, placement.groups);
   std::vector<LinkClass> classes = {
       {"endpoint", positive_time(params, kSection, "endpoint_latency"),
        params.real("endpoint_speed")},

@@ -6,24 +6,6 @@
 
 namespace hx::net::infinitehbd {
 
-std::vector<std::vector<uint32_t>> place_tp_groups(uint32_t nodes, uint32_t k, uint32_t m,
-                                                   const std::vector<uint32_t>& failed) {
-  std::vector<std::vector<uint32_t>> groups;
-  std::vector<uint32_t> run;
-  uint32_t last = 0;
-  for (uint32_t n = 0, f = 0; n < nodes; ++n) {
-    if (f < failed.size() && failed[f] == n) {
-      ++f;
-      continue;
-    }
-    if (!run.empty() && n - last > k) run.clear();
-    run.push_back(n);
-    last = n;
-    if (run.size() == m) groups.push_back(run), run.clear();
-  }
-  return groups;
-}
-
 Rings::Rings(uint32_t nodes, uint32_t r, const std::vector<std::vector<uint32_t>>& groups)
     : ring_(uint64_t{nodes} * r, ~0u), position_(uint64_t{nodes} * r, 0), start_{0} {
   const uint32_t half = r / 2;

@@ -15,10 +15,6 @@
 
 namespace hx::net::infinitehbd {
 
-/// TEMPORARY until orchestration.h lands: Algorithm 2's groups of m nodes.
-std::vector<std::vector<uint32_t>> place_tp_groups(uint32_t nodes, uint32_t k, uint32_t m,
-                                                   const std::vector<uint32_t>& failed);
-
 class Rings {
  public:
   /// GPU g is GPU g % r of node g / r; `groups` lists each TP group's nodes in ring order.
