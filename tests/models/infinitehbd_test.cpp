@@ -74,6 +74,18 @@ TEST(InfiniteHbd, RingsFoldThroughConsecutiveHealthyNodes) {
   EXPECT_EQ(rings.size(rings.ring(12)), 4u);  // failed node 3 loops back on itself
 }
 
+// A configuration given as groups: exactly those rings, the rest loop back.
+TEST(InfiniteHbd, GivenGroupsAreTheRings) {
+  const Network net = build({{"nodes", "8"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "8"},
+                             {"groups", "6, 4; 1-2"}});
+  const std::vector<uint32_t> order = net.topology->ring_order();
+  // Ring {6, 4}: node 6's upper GPUs, node 4's upper and lower, node 6's lower.
+  EXPECT_EQ(std::vector<uint32_t>(order.begin(), order.begin() + 8),
+            (std::vector<uint32_t>{24, 25, 16, 17, 18, 19, 26, 27}));
+  testing::check_structure(*net.topology);
+  EXPECT_TRUE(check_channel_graph(*net.topology, *net.routing, net.routing->vcs()).acyclic);
+}
+
 // Within a ring a packet goes the shorter way; between rings through the DCN switch.
 TEST(InfiniteHbd, RoutesStayOnTheRingOrCrossTheDcn) {
   const Network net = build(kShapes[1]);
@@ -107,6 +119,20 @@ TEST(InfiniteHbd, InputErrors) {
   EXPECT_CONTAINS(error({{"nodes", "2"}, {"tp", "16"}}), "at most nodes x gpus_per_node = 8");
   EXPECT_CONTAINS(error({{"nodes", "4"}, {"failed_nodes", "1, 4"}}), "'4' is not a node");
   EXPECT_CONTAINS(error({{"failed_nodes", "x"}}), "'x' is not a node");
+  // A given configuration must use existing, healthy paths.
+  const Settings base = {{"nodes", "8"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "8"},
+                         {"failed_nodes", "2"}};
+  const auto with = [&](const std::string& groups) {
+    Settings s = base;
+    s.push_back({"groups", groups});
+    return error(s);
+  };
+  EXPECT_EQ(with("0-1; 3, 4; 6-7"), "");
+  EXPECT_CONTAINS(with("0, 3"), "joins nodes 0 and 3, which no OCSTrx path links (k = 2)");
+  EXPECT_CONTAINS(with("1-2"), "uses failed node 2");
+  EXPECT_CONTAINS(with("0-1; 1, 3"), "uses node 1 a second time");
+  EXPECT_CONTAINS(with("0-2"), "has 3 nodes; tp = 8 takes 2");
+  EXPECT_CONTAINS(with("0, 9"), "'9' is not a node");
 }
 
 }  // namespace

@@ -150,24 +150,67 @@ class RingRouting final : public Routing {
 
 const std::string kSection = "infinitehbd";
 
-std::vector<uint32_t> node_list(const std::string& text, uint32_t nodes) {
+// "3, 17" or "0-3, 6" -> the nodes in the order given; InputError naming `key` on anything that
+// is not a node.
+std::vector<uint32_t> node_list(const std::string& key, const std::string& list,
+                                const std::string& text, uint32_t nodes) {
+  const auto number = [&](const std::string& n) {
+    if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos || n.size() > 9 ||
+        std::stoul(n) >= nodes) {
+      throw InputError(kSection + "." + key + " = \"" + list + "\": '" + n +
+                       "' is not a node (0 to " + std::to_string(nodes - 1) + ")");
+    }
+    return static_cast<uint32_t>(std::stoul(n));
+  };
   std::vector<uint32_t> out;
   std::string item;
   std::istringstream in(text);
   while (std::getline(in, item, ',')) {
     const auto begin = item.find_first_not_of(' '), end = item.find_last_not_of(' ');
     if (begin == std::string::npos) continue;
-    const std::string n = item.substr(begin, end - begin + 1);
-    if (n.find_first_not_of("0123456789") != std::string::npos || n.size() > 9 ||
-        std::stoul(n) >= nodes) {
-      throw InputError(kSection + ".failed_nodes = \"" + text + "\": '" + n +
-                       "' is not a node (0 to " + std::to_string(nodes - 1) + ")");
-    }
-    out.push_back(static_cast<uint32_t>(std::stoul(n)));
+    item = item.substr(begin, end - begin + 1);
+    const auto dash = item.find('-');
+    const uint32_t first = number(item.substr(0, dash));
+    const uint32_t last = dash == std::string::npos ? first : number(item.substr(dash + 1));
+    for (uint32_t n = first; n <= last; ++n) out.push_back(n);
   }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+// infinitehbd.groups: the active configuration as given, each group checked against the OCSTrx
+// paths that exist (nodes at most K apart) and the failed nodes.
+std::vector<std::vector<uint32_t>> given_groups(const std::string& text, const Sizes& s,
+                                                const std::vector<uint32_t>& failed) {
+  std::vector<std::vector<uint32_t>> groups;
+  std::vector<bool> used(s.nodes, false);
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, ';')) {
+    std::vector<uint32_t> group = node_list("groups", text, item, s.nodes);
+    if (group.empty()) continue;
+    const auto bad = [&](const std::string& why) {
+      return InputError(kSection + ".groups = \"" + text + "\": group '" + item + "' " + why);
+    };
+    if (group.size() != s.tp / s.r) {
+      throw bad("has " + std::to_string(group.size()) + " nodes; tp = " + std::to_string(s.tp) +
+                " takes " + std::to_string(s.tp / s.r));
+    }
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      const uint32_t n = group[i];
+      if (std::binary_search(failed.begin(), failed.end(), n)) {
+        throw bad("uses failed node " + std::to_string(n));
+      }
+      if (used[n]) throw bad("uses node " + std::to_string(n) + " a second time");
+      used[n] = true;
+      const uint32_t prev = i == 0 ? n : group[i - 1];
+      if ((n > prev ? n - prev : prev - n) > s.k) {
+        throw bad("joins nodes " + std::to_string(prev) + " and " + std::to_string(n) +
+                  ", which no OCSTrx path links (k = " + std::to_string(s.k) + ")");
+      }
+    }
+    groups.push_back(std::move(group));
+  }
+  return groups;
 }
 
 Network make_infinitehbd(const ParamSet& params) {
@@ -195,10 +238,16 @@ Network make_infinitehbd(const ParamSet& params) {
     throw InputError(kSection + ": " + std::to_string(s.gpus()) + " GPUs; the DCN switch has a "
                      "port per GPU and at most " + std::to_string(kSelfPort - 1) + " ports");
   }
-  const std::vector<uint32_t> failed = node_list(params.text("failed_nodes"), s.nodes);
-  const infinitehbd::Placement placement = infinitehbd::orchestrate_dcn_free(
-      {s.nodes, s.k, false}, failed, {s.tp, s.r});
-  auto rings = std::make_shared<const Rings>(s.nodes, s.r, placement.groups);
+  std::vector<uint32_t> failed =
+      node_list("failed_nodes", params.text("failed_nodes"), params.text("failed_nodes"), s.nodes);
+  std::sort(failed.begin(), failed.end());
+  failed.erase(std::unique(failed.begin(), failed.end()), failed.end());
+  const std::string& given = params.text("groups");
+  auto rings = std::make_shared<const Rings>(
+      s.nodes, s.r,
+      given.empty()
+          ? infinitehbd::orchestrate_dcn_free({s.nodes, s.k, false}, failed, {s.tp, s.r}).groups
+          : given_groups(given, s, failed));
   std::vector<LinkClass> classes = {
       {"endpoint", positive_time(params, kSection, "endpoint_latency"),
        params.real("endpoint_speed")},
@@ -248,6 +297,10 @@ TopologyFamily infinitehbd_family() {
           ParamSpec::text("failed_nodes", "",
                           "nodes left out of the rings, e.g. \"3, 17\" (they loop back on "
                           "themselves); a TP group skips up to K-1 failed nodes in a row"),
+          ParamSpec::text("groups", "",
+                          "the active configuration: TP groups separated by ';', each its tp/R "
+                          "nodes in ring order, e.g. \"0-3; 4, 6-8\" (consecutive nodes at most "
+                          "k apart, none failed); \"\": Algorithm 2 places them"),
           ParamSpec::choice("routing", "ring", {"ring"},
                             "ring: the shorter way round a TP ring (a dateline VC), to another "
                             "ring through the DCN"),
