@@ -8,6 +8,7 @@
 #include "models/topologies/fat_tree/fat_tree.h"
 #include "models/topologies/hammingmesh/hammingmesh.h"
 #include "models/topologies/hyperx/hyperx.h"
+#include "models/topologies/infinitehbd/cluster_model.h"
 #include "models/topologies/infinitehbd/infinitehbd.h"
 #include "models/topologies/railx/railx.h"
 #include "models/topologies/switchless_dragonfly/switchless_dragonfly.h"
@@ -28,6 +29,7 @@ void register_all_models(Registry& registry, const net::InputFiles& files) {
   net::register_network_family(registry, net::railx_family(), files);
   net::register_network_family(registry, net::hammingmesh_family(), files);
   net::register_network_family(registry, net::infinitehbd_family(), files);
+  net::infinitehbd::register_cluster_model(registry);
 }
 
 }  // namespace hx
