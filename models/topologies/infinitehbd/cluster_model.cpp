@@ -53,7 +53,8 @@ std::vector<TableSpec> cluster_tables(uint64_t runs) {
         {"mean_waste", T::kF64, "1", "time-weighted mean of the GPU waste ratio (Sec. 2.1)"},
         {"p99_waste", T::kF64, "1", "the least ratio the waste stays at or below 99% of the time"},
         {"max_waste", T::kF64, "1", "largest waste ratio"},
-        {"min_placed", T::kU64, "1", "fewest GPUs placed in TP groups: the largest job always fits"}},
+        {"min_placed", T::kU64, "1", "fewest GPUs placed in TP groups: the largest job always fits"},
+        {"duration_s", T::kI64, "s", "the trace's span: the last state of /hbd_series lasts until it"}},
        TableKind::kById,
        runs},
       {"hbd_series", "step", "the waste over time: one row per fault state of each run",
@@ -147,7 +148,7 @@ class Replay final : public Component {
       if (covered >= 0.99 * total) break;
     }
     runs_->add_row(id(), {uint64_t{run.arch}, uint64_t{run.tp}, uint64_t{steps.size()}, mean, p99,
-                          worst, min_placed});
+                          worst, min_placed, c_.trace.duration().count_s()});
     for (std::size_t j = 0; j < c_.job_scales.size(); ++j) {
       const uint64_t job =
           static_cast<uint64_t>(c_.job_scales[j] * static_cast<double>(gpus)) / run.tp * run.tp;

@@ -1,0 +1,171 @@
+#!/usr/bin/python3
+"""Regenerates InfiniteHBD's fault-resilience evaluation (§6.2: Fig. 13-16, 20-22) with hxsim.
+
+    scripts/infinitehbd_figures.py [--out DIR] [--quick] [--hxsim PATH]
+
+Runs configs/infinitehbd/cluster_faults.toml (model hbd_cluster: every compared HBD re-placing
+TP-8..64 groups over a 348-day node fault trace, and under Bernoulli node faults) into
+DIR/cluster.h5, unless that file exists (delete it to redo), and draws from it:
+
+    DIR/fig13_21.png  CDF of the GPU waste ratio over the trace, a panel per TP size
+    DIR/fig14_22.png  mean waste ratio against the node fault ratio (Bernoulli faults)
+    DIR/fig15.png     the largest job that always fits, per architecture and TP size
+    DIR/fig16.png     fault-waiting time per job size, TP-32
+    DIR/fig20.png     the waste ratio over the trace, TP-32
+
+and DIR/summary.csv: one row per (figure, architecture, TP, x) with hxsim's value and, where
+§1 states one, the paper's. docs/VALIDATION.md compares them. --quick replays 60 days with 10
+fault sets per Bernoulli ratio, for a first look in a second.
+"""
+import argparse
+import csv
+import os
+import sys
+
+import h5py
+import hxrun
+import matplotlib
+import numpy as np
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CONFIG = os.path.join(ROOT, "configs", "infinitehbd", "cluster_faults.toml")
+# §1: TP-32 GPU waste over the production trace.
+PAPER_TP32 = {"infinitehbd_k2": 0.0053, "infinitehbd_k3": 0.0053, "nvl72": 0.1004, "tpuv4": 0.0756}
+
+
+def load(path):
+    with h5py.File(path, "r") as f:
+        names = f["hbd_architectures"][()].decode().split("\n")
+        runs = {k: f["hbd_runs"][k][()] for k in f["hbd_runs"].keys()}
+        series = {k: f["hbd_series"][k][()] for k in f["hbd_series"].keys()}
+        waiting = {k: f["hbd_waiting"][k][()] for k in f["hbd_waiting"].keys()}
+        bern = {k: f["hbd_bernoulli"][k][()] for k in f["hbd_bernoulli"].keys()}
+    return names, runs, series, waiting, bern
+
+
+def per_run(table, runs):
+    """Splits a per-owner table's rows by run: rows come ordered by run, `count` per run."""
+    n = len(runs["arch"])
+    size = len(next(iter(table.values())))
+    if n == 0 or size == 0:
+        return [{} for _ in range(n)]
+    steps = runs["steps"] if "time_s" in table else None
+    out, start = [], 0
+    for r in range(n):
+        count = int(steps[r]) if steps is not None else size // n
+        out.append({k: v[start:start + count] for k, v in table.items()})
+        start += count
+    return out
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", default="infinitehbd_figures")
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--hxsim", default=os.path.join(ROOT, "build", "src", "app", "hxsim"))
+    args = p.parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+    path = os.path.join(args.out, "cluster.h5")
+    sets = {"hbd_cluster.duration": "60d", "hbd_cluster.samples": "10"} if args.quick else {}
+    if not os.path.exists(path):
+        hxrun.run_to_file(args.hxsim, ["run", CONFIG], path, sets, label="cluster")
+    names, runs, series, waiting, bern = load(path)
+    arch = [names[int(a)] for a in runs["arch"]]
+    color = {a: f"C{i % 10}" for i, a in enumerate(names)}  # one colour per architecture
+    tps = sorted(set(int(t) for t in runs["tp"]))
+    series_by = per_run(series, runs)
+    waiting_by = per_run(waiting, runs)
+    bern_by = per_run(bern, runs)
+    rows = []
+
+    def add(fig, r, x, value, paper=""):
+        rows.append({"figure": fig, "architecture": arch[r], "tp": int(runs["tp"][r]), "x": x,
+                     "hxsim": value, "paper": paper})
+
+    fig, axes = plt.subplots(1, len(tps), figsize=(4 * len(tps), 3.2), squeeze=False)
+    for r in range(len(arch)):
+        s = series_by[r]
+        gpus = s["placed"][0] + s["wasted"][0] + s["faulty_gpus"][0]
+        waste = s["wasted"] / gpus
+        ends = np.append(s["time_s"][1:], runs["duration_s"][r])
+        weights = (ends - s["time_s"]).astype(float)
+        order = np.argsort(waste)
+        ax = axes[0][tps.index(int(runs["tp"][r]))]
+        ax.step(waste[order] * 100, np.cumsum(weights[order]) / weights.sum(), where="post",
+                label=arch[r], color=color[arch[r]])
+        paper = PAPER_TP32.get(arch[r], "") if int(runs["tp"][r]) == 32 else ""
+        add("13_mean_waste", r, "", float(runs["mean_waste"][r]), paper)
+        add("13_p99_waste", r, "", float(runs["p99_waste"][r]))
+        add("15_largest_job", r, "", int(runs["min_placed"][r]))
+    for i, tp in enumerate(tps):
+        axes[0][i].set(title=f"TP-{tp}", xlabel="GPU waste ratio (%)", ylabel="CDF over time")
+    axes[0][-1].legend(fontsize=6)
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "fig13_21.png"), dpi=120)
+
+    fig, axes = plt.subplots(1, len(tps), figsize=(4 * len(tps), 3.2), squeeze=False)
+    for r in range(len(arch)):
+        b = bern_by[r]
+        if not b:
+            continue
+        ax = axes[0][tps.index(int(runs["tp"][r]))]
+        ax.plot(b["node_fault_ratio"] * 100, b["waste_ratio"] * 100, marker="o", label=arch[r],
+                color=color[arch[r]])
+        for x, w in zip(b["node_fault_ratio"], b["waste_ratio"]):
+            add("14_waste_vs_fault_ratio", r, float(x), float(w))
+    for i, tp in enumerate(tps):
+        axes[0][i].set(title=f"TP-{tp}", xlabel="node fault ratio (%)", ylabel="GPU waste (%)")
+    axes[0][-1].legend(fontsize=6)
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "fig14_22.png"), dpi=120)
+
+    fig, ax = plt.subplots(figsize=(8, 3.2))
+    labels = sorted(set(arch), key=arch.index)
+    width = 0.8 / len(tps)
+    for i, tp in enumerate(tps):
+        values = [next((int(runs["min_placed"][r]) for r in range(len(arch))
+                        if arch[r] == a and int(runs["tp"][r]) == tp), 0) for a in labels]
+        ax.bar(np.arange(len(labels)) + i * width, values, width, label=f"TP-{tp}")
+    ax.set_xticks(np.arange(len(labels)) + 0.4 - width / 2, labels, rotation=30, fontsize=7)
+    ax.set(ylabel="largest job (GPUs)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "fig15.png"), dpi=120)
+
+    fig16, ax16 = plt.subplots(figsize=(5, 3.2))
+    fig20, ax20 = plt.subplots(figsize=(8, 3.2))
+    for r in range(len(arch)):
+        w = waiting_by[r]
+        for scale, wait in zip(w.get("job_scale", []), w.get("wait_s", [])):
+            add("16_fault_waiting_days", r, float(scale), float(wait) / 86400)
+        if int(runs["tp"][r]) != 32:
+            continue
+        if w:
+            ax16.plot(w["job_scale"] * 100, w["wait_s"] / 86400, marker="o", label=arch[r],
+                      color=color[arch[r]])
+        s = series_by[r]
+        gpus = s["placed"][0] + s["wasted"][0] + s["faulty_gpus"][0]
+        ax20.step(s["time_s"] / 86400, s["wasted"] / gpus * 100, where="post", label=arch[r],
+                  color=color[arch[r]])
+    ax16.set(xlabel="job scale (% of GPUs)", ylabel="fault-waiting time (days)", title="TP-32")
+    ax16.legend(fontsize=6)
+    fig16.tight_layout()
+    fig16.savefig(os.path.join(args.out, "fig16.png"), dpi=120)
+    ax20.set(xlabel="day", ylabel="GPU waste (%)", title="TP-32")
+    ax20.legend(fontsize=6)
+    fig20.tight_layout()
+    fig20.savefig(os.path.join(args.out, "fig20.png"), dpi=120)
+
+    with open(os.path.join(args.out, "summary.csv"), "w", newline="") as f:
+        out = csv.DictWriter(f, fieldnames=["figure", "architecture", "tp", "x", "hxsim", "paper"])
+        out.writeheader()
+        out.writerows(rows)
+    print(f"infinitehbd_figures: {len(rows)} rows in {os.path.join(args.out, 'summary.csv')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

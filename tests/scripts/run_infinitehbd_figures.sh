@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# scripts/infinitehbd_figures.py --quick end to end: the five PNGs and summary.csv, with every
+# architecture and TP size of the config present; at TP-32 the paper's §1 figures beside
+# hxsim's, InfiniteHBD K = 3 wasting no more than NVL-72 (the paper's claim) and every waste
+# ratio in [0, 1]; a second call reuses cluster.h5.
+set -euo pipefail
+hxsim=$1 script=$2 scratch=$3
+rm -rf "$scratch" && mkdir -p "$scratch"
+/usr/bin/python3 "$script" --hxsim "$hxsim" --quick --out "$scratch" >/dev/null
+for png in fig13_21 fig14_22 fig15 fig16 fig20; do test -s "$scratch/$png.png"; done
+/usr/bin/python3 - "$scratch" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(f"{sys.argv[1]}/summary.csv")))
+mean = {(r["architecture"], int(r["tp"])): float(r["hxsim"]) for r in rows
+        if r["figure"] == "13_mean_waste"}
+archs = {"big_switch", "infinitehbd_k2", "infinitehbd_k3", "nvl36", "nvl72", "nvl576", "tpuv4",
+         "sip_ring"}
+assert {a for a, _ in mean} == archs, mean
+assert {t for _, t in mean} == {8, 16, 32, 64}, mean
+assert ("nvl36", 64) not in mean  # TP-64 does not fit a 36-GPU domain less its spares
+assert all(0 <= v <= 1 for v in mean.values()), mean
+assert mean[("infinitehbd_k3", 32)] <= mean[("nvl72", 32)], mean
+papers = {r["architecture"] for r in rows if r["figure"] == "13_mean_waste" and r["paper"]}
+assert papers == {"infinitehbd_k2", "infinitehbd_k3", "nvl72", "tpuv4"}, papers
+bern = [r for r in rows if r["figure"] == "14_waste_vs_fault_ratio"]
+assert len(bern) == 5 * (len(archs) * 4 - 1), len(bern)
+PY
+before=$(stat -c %Y "$scratch/cluster.h5")
+/usr/bin/python3 "$script" --hxsim "$hxsim" --quick --out "$scratch" >/dev/null
+test "$(stat -c %Y "$scratch/cluster.h5")" = "$before"
+echo "run_infinitehbd_figures.sh: ok"
