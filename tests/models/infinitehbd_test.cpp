@@ -111,6 +111,26 @@ TEST(InfiniteHbd, RoutesStayOnTheRingOrCrossTheDcn) {
   EXPECT_EQ(std::set<uint32_t>(order.begin(), order.end()).size(), 48u);
 }
 
+// dcn = "none": the rings alone (any size); a route between rings is an input error.
+TEST(InfiniteHbd, WithoutADcnOnlyRingsAreRouted) {
+  const Network net = build({{"nodes", "6"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "8"},
+                             {"dcn", "none"}});
+  const Topology& t = *net.topology;
+  testing::check_structure(t);
+  EXPECT_EQ(t.num_routers(), 24u);
+  EXPECT_EQ(t.num_links(), 96u);  // 3 router ports and an endpoint port per GPU
+  Packet p;
+  p.src = 0;
+  p.dst = 5;  // node 1, the same ring as node 0
+  Candidates out;
+  net.routing->route(0, 0, p, out);
+  EXPECT_EQ(out.size(), 1u);
+  p.dst = 8;  // node 2: another ring
+  out.clear();
+  EXPECT_CONTAINS(error_of([&] { net.routing->route(0, 0, p, out); }),
+                  "infinitehbd.dcn = \"none\": endpoints 0 and 8 are on different rings");
+}
+
 TEST(InfiniteHbd, InputErrors) {
   const auto error = [](const Settings& s) { return error_of([&] { build(s); }); };
   EXPECT_CONTAINS(error({{"gpus_per_node", "4"}, {"k", "5"}}), "infinitehbd.k = 5");

@@ -28,12 +28,16 @@ namespace {
 
 using infinitehbd::Rings;
 
+const std::string kSection = "infinitehbd";
+
 constexpr uint16_t kEndpointClass = 0, kIntraClass = 1, kOpticalClass = 2, kDcnClass = 3;
 constexpr PortId kNext = 1, kPrev = 2, kDcn = 3;
 
 struct Sizes {
   uint32_t nodes = 0, r = 0, k = 0, tp = 0;
+  bool dcn = true;  // the ideal DCN switch; without it, rings only
   uint32_t gpus() const { return nodes * r; }
+  uint32_t gpu_links() const { return dcn ? 5 : 4; }  // a GPU router's ports and its endpoint's
 };
 
 class InfiniteHbd final : public ConcentratedTopology {
@@ -46,7 +50,7 @@ class InfiniteHbd final : public ConcentratedTopology {
            " K=" + std::to_string(s_.k) + " tp=" + std::to_string(s_.tp) + ": " +
            std::to_string(s_.gpus()) + " GPUs, " + std::to_string(rings_->count()) + " rings";
   }
-  uint32_t num_routers() const override { return s_.gpus() + 1; }
+  uint32_t num_routers() const override { return s_.gpus() + (s_.dcn ? 1 : 0); }
   uint32_t num_endpoints() const override { return s_.gpus(); }
 
   void ports(ComponentId id, std::vector<PortSpec>& out) const override {
@@ -56,7 +60,8 @@ class InfiniteHbd final : public ConcentratedTopology {
       return;
     }
     if (!terminal_ports(id, me, classes_[kEndpointClass].latency, kEndpointClass, out)) return;
-    for (const PortId p : {kNext, kPrev, kDcn}) out.push_back(port(id, p));
+    for (const PortId p : {kNext, kPrev}) out.push_back(port(id, p));
+    if (s_.dcn) out.push_back(port(id, kDcn));
   }
   // In closed form: the switch has a port per GPU, which a list per call would rebuild.
   PortSpec port(ComponentId id, PortId p) const override {
@@ -74,9 +79,12 @@ class InfiniteHbd final : public ConcentratedTopology {
 
   uint64_t first_link(ComponentId id) const override {
     const uint64_t r = id / 2;
-    return r == s_.gpus() ? 5 * r : 5 * r + (id % 2 == 0 ? 0 : 4);
+    const uint64_t per = s_.gpu_links();
+    return r == s_.gpus() ? per * r : per * r + (id % 2 == 0 ? 0 : per - 1);
   }
-  uint64_t num_links() const override { return 6ull * s_.gpus(); }
+  uint64_t num_links() const override {
+    return uint64_t{s_.gpu_links() + (s_.dcn ? 1 : 0)} * s_.gpus();
+  }
 
   // Nodes (the last also holds the DCN switch, so the groups tile the ids), and GPUs.
   std::vector<GroupLevel> group_levels() const override {
@@ -85,7 +93,7 @@ class InfiniteHbd final : public ConcentratedTopology {
   ComponentRange group_range(std::size_t level, uint64_t group) const override {
     const uint64_t size = level == 0 ? 2 * s_.r : 2;
     const uint64_t count = level == 0 ? s_.nodes : s_.gpus();
-    const auto end = static_cast<ComponentId>(group + 1 == count ? 2 * s_.gpus() + 1
+    const auto end = static_cast<ComponentId>(group + 1 == count ? 2 * s_.gpus() + (s_.dcn ? 1 : 0)
                                                                  : (group + 1) * size);
     return {static_cast<ComponentId>(group * size), end};
   }
@@ -122,7 +130,7 @@ class InfiniteHbd final : public ConcentratedTopology {
 // delivers to the destination's router, which ejects; no channel leads from the DCN onto a ring.
 class RingRouting final : public Routing {
  public:
-  RingRouting(std::shared_ptr<const Rings> rings) : rings_(std::move(rings)) {}
+  RingRouting(std::shared_ptr<const Rings> rings, bool dcn) : rings_(std::move(rings)), dcn_(dcn) {}
 
   std::string name() const override { return "ring"; }
   uint8_t vcs() const override { return 2; }
@@ -134,7 +142,14 @@ class RingRouting final : public Routing {
       for (uint8_t vc = 0; vc < vcs(); ++vc) out.add(0, vc);
       return;
     }
-    if (rings.ring(packet.dst) != rings.ring(router)) return out.add(kDcn, 0);
+    if (rings.ring(packet.dst) != rings.ring(router)) {
+      if (!dcn_) {
+        throw InputError(kSection + ".dcn = \"none\": endpoints " + std::to_string(packet.src) +
+                         " and " + std::to_string(packet.dst) + " are on different rings and no "
+                         "DCN joins them (set it to \"switch\", or keep traffic within rings)");
+      }
+      return out.add(kDcn, 0);
+    }
     const uint32_t n = rings.size(rings.ring(router)), here = rings.position(router);
     const uint32_t ahead = (rings.position(packet.dst) + n - here) % n;
     const bool forward =
@@ -146,9 +161,8 @@ class RingRouting final : public Routing {
 
  private:
   std::shared_ptr<const Rings> rings_;
+  bool dcn_;
 };
-
-const std::string kSection = "infinitehbd";
 
 // "3, 17" or "0-3, 6" -> the nodes in the order given; InputError naming `key` on anything that
 // is not a node.
@@ -234,9 +248,11 @@ Network make_infinitehbd(const ParamSet& params) {
                      std::to_string(s.r) + " of at most nodes x gpus_per_node = " +
                      std::to_string(s.gpus()));
   }
-  if (s.gpus() >= kSelfPort) {
+  s.dcn = params.text("dcn") == "switch";
+  if (s.dcn && s.gpus() >= kSelfPort) {
     throw InputError(kSection + ": " + std::to_string(s.gpus()) + " GPUs; the DCN switch has a "
-                     "port per GPU and at most " + std::to_string(kSelfPort - 1) + " ports");
+                     "port per GPU and at most " + std::to_string(kSelfPort - 1) + " ports "
+                     "(infinitehbd.dcn = \"none\" builds the rings alone)");
   }
   std::vector<uint32_t> failed =
       node_list("failed_nodes", params.text("failed_nodes"), params.text("failed_nodes"), s.nodes);
@@ -255,7 +271,7 @@ Network make_infinitehbd(const ParamSet& params) {
       {"optical", positive_time(params, kSection, "optical_latency"), params.real("hbd_speed")},
       {"dcn", positive_time(params, kSection, "dcn_latency"), params.real("dcn_speed")}};
   Network net;
-  net.routing = std::make_unique<RingRouting>(rings);
+  net.routing = std::make_unique<RingRouting>(rings, s.dcn);
   net.topology = std::make_unique<InfiniteHbd>(s, std::move(rings), std::move(classes));
   return net;
 }
@@ -301,6 +317,10 @@ TopologyFamily infinitehbd_family() {
                           "the active configuration: TP groups separated by ';', each its tp/R "
                           "nodes in ring order, e.g. \"0-3; 4, 6-8\" (consecutive nodes at most "
                           "k apart, none failed); \"\": Algorithm 2 places them"),
+          ParamSpec::choice("dcn", "switch", {"switch", "none"},
+                            "the data-centre network between rings: an ideal switch (a port per "
+                            "GPU, at most 65,534 GPUs), or none (traffic between rings is an "
+                            "input error; any size)"),
           ParamSpec::choice("routing", "ring", {"ring"},
                             "ring: the shorter way round a TP ring (a dateline VC), to another "
                             "ring through the DCN"),
