@@ -12,6 +12,7 @@ DIR/cluster.h5, unless that file exists (delete it to redo), and draws from it:
     DIR/fig15.png     the largest job that always fits, per architecture and TP size
     DIR/fig16.png     fault-waiting time per job size, TP-32
     DIR/fig20.png     the waste ratio over the trace, TP-32
+    DIR/fig23.png     fault-waiting time per job size, a panel per TP size
 
 and DIR/summary.csv: one row per (figure, architecture, TP, x) with hxsim's value and, where
 §1 states one, the paper's. docs/VALIDATION.md compares them. --quick replays 60 days with 10
@@ -158,6 +159,20 @@ def main(argv):
     ax20.legend(fontsize=6)
     fig20.tight_layout()
     fig20.savefig(os.path.join(args.out, "fig20.png"), dpi=120)
+
+    fig, axes = plt.subplots(1, len(tps), figsize=(4 * len(tps), 3.2), squeeze=False)
+    for r in range(len(arch)):
+        w = waiting_by[r]
+        if w:
+            axes[0][tps.index(int(runs["tp"][r]))].plot(
+                w["job_scale"] * 100, w["wait_s"] / 86400, marker="o", label=arch[r],
+                color=color[arch[r]])
+    for i, tp in enumerate(tps):
+        axes[0][i].set(title=f"TP-{tp}", xlabel="job scale (% of GPUs)",
+                       ylabel="fault-waiting time (days)")
+    axes[0][0].legend(fontsize=6)
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "fig23.png"), dpi=120)
 
     with open(os.path.join(args.out, "summary.csv"), "w", newline="") as f:
         out = csv.DictWriter(f, fieldnames=["figure", "architecture", "tp", "x", "hxsim", "paper"])

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/infinitehbd_figures.py --quick end to end: the five PNGs and summary.csv, with every
+# scripts/infinitehbd_figures.py --quick end to end: the six PNGs and summary.csv, with every
 # architecture and TP size of the config present; at TP-32 the paper's §1 figures beside
 # hxsim's, InfiniteHBD K = 3 wasting no more than NVL-72 (the paper's claim) and every waste
 # ratio in [0, 1]; a second call reuses cluster.h5.
@@ -7,7 +7,7 @@ set -euo pipefail
 hxsim=$1 script=$2 scratch=$3
 rm -rf "$scratch" && mkdir -p "$scratch"
 /usr/bin/python3 "$script" --hxsim "$hxsim" --quick --out "$scratch" >/dev/null
-for png in fig13_21 fig14_22 fig15 fig16 fig20; do test -s "$scratch/$png.png"; done
+for png in fig13_21 fig14_22 fig15 fig16 fig20 fig23; do test -s "$scratch/$png.png"; done
 /usr/bin/python3 - "$scratch" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(f"{sys.argv[1]}/summary.csv")))
