@@ -53,6 +53,10 @@ inline const std::vector<SmallNetwork>& small_networks() {
         {"tp", "8"},
         {"failed_nodes", "2"},
         {"dcn_speed", "0.5"}}},
+      // 8 HB domains of 2 GPUs, a two-tier Clos per rail (radix 4: leaves of 2 GPUs under 2
+      // spines), and forwarding either way round: every hop kind and both VCs
+      {"rail_only",
+       {{"gpus", "16"}, {"hb_size", "2"}, {"radix", "4"}, {"forwarding", "alternate"}}},
   };
   return table;
 }
