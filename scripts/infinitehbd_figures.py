@@ -15,8 +15,8 @@ DIR/cluster.h5, unless that file exists (delete it to redo), and draws from it:
     DIR/fig23.png     fault-waiting time per job size, a panel per TP size
 
 and DIR/summary.csv: one row per (figure, architecture, TP, x) with hxsim's value and, where
-§1 states one, the paper's. docs/VALIDATION.md compares them. --quick replays 60 days with 10
-fault sets per Bernoulli ratio, for a first look in a second.
+§1 states one, the paper's. docs/validation/infinitehbd.md compares them. --quick replays 60
+days with 10 fault sets per Bernoulli ratio, for a first look in a second.
 """
 import argparse
 import csv

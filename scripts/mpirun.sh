@@ -32,7 +32,7 @@ main() {
     flags=(--oversubscribe --bind-to none)
     # One window's events for a neighbour rank are often 5-30 KB; sent eagerly through shared
     # memory they skip the rendezvous round trip, which makes the exchange about 40% cheaper
-    # on one node (docs/PERFORMANCE.md). A value set by the caller wins.
+    # on one node (docs/performance/engine.md). A value set by the caller wins.
     export OMPI_MCA_btl_vader_eager_limit=${OMPI_MCA_btl_vader_eager_limit:-32768}
     if [[ "$(id -u)" == 0 ]]; then
       flags+=(--allow-run-as-root)

@@ -312,7 +312,8 @@ def main():
     for p in scales:
         for v in sizes:
             # The defaults leave out 64 MiB at p >= 8, the costliest points (packets grow with
-            # chips x size), to keep the whole run near 5 min on 2 cores (docs/PERFORMANCE.md).
+            # chips x size), to keep the whole run near 5 min on 2 cores
+            # (docs/performance/models.md).
             if not (args.quick or args.sizes or args.eq13) and p >= 8 and v > (16 << 20):
                 continue
             for algorithm in algorithms:

@@ -43,8 +43,8 @@ the backward twice that; 989 TFLOP/s at 40% efficiency (Llama 3: 38-43% MFU). T_
 length), DIR/optimum.csv (argmins per length) and DIR/fig16.png.
 
 Default: splits 1..9, lengths 8K-128K, scale 1 (867 M events: about 6 min at 2.3 M events/s,
-32 min on this shared machine under load, docs/PERFORMANCE.md); --quick: lengths 8K, 32K and
-128K at scale 1/8 (about 2 min).
+32 min on this shared machine under load, docs/performance/models.md); --quick: lengths 8K, 32K
+and 128K at scale 1/8 (about 2 min).
 """
 import argparse
 import csv

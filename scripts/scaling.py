@@ -23,7 +23,7 @@ an /engine table (slurm/scaling.sbatch's step<k>-np<R>.h5 too).
 Writes DIR/scaling.csv and DIR/scaling.h5 (table /scaling: one dataset per column, with units and
 long_name, like hxsim's tables), DIR/scaling.png (speed-up and parallel efficiency against
 ranks) and DIR/breakdown.png (compute / exchange / reduction time per rank count). The columns
-are listed in COLUMNS below and explained in docs/PERFORMANCE.md, "Scaling studies". With
+are listed in COLUMNS below and explained in docs/performance/scaling.md. With
 repeats, each row is the run of median wall time at that rank count.
 """
 import argparse

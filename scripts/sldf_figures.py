@@ -9,7 +9,7 @@ DIR/figNN/<panel>_<curve>.h5; Fig. 15 is one `hxsim run` per bar, its energy com
 flits each link class carried. Curves whose file exists are not run again (delete it to redo).
 Then DIR/figNN.png is drawn and DIR/summary.csv lists every curve's saturation throughput in
 flits/cycle/chip (per chiplet of chip_mesh^2 cores for the switch-less Dragonfly, per terminal
-for the switch-based one; per sending chip under hotspot) or every bar's energy; docs/VALIDATION.md compares them with the paper.
+for the switch-based one; per sending chip under hotspot) or every bar's energy; docs/validation/switchless_dragonfly.md compares them with the paper.
 
 --curves runs only the curves whose label contains one of the given strings, --skip none of those
 whose label contains one of its strings (the others of the chosen panels are drawn if their
@@ -84,7 +84,8 @@ def figures():
     ]
     # Panel (f), bit-transpose: a W-group has 128 cores (7 address bits), a switch-based group
     # 32 terminals (5), not 4^k; traffic.bit_fit = general transposes a 16 x 8 (8 x 4) matrix,
-    # d_i = s_((i + 3) mod 7), as the paper's simulator does (docs/VALIDATION.md).
+    # d_i = s_((i + 3) mod 7), as the paper's simulator does
+    # (docs/validation/switchless_dragonfly.md).
     for panel, pattern in zip("cdef", ["uniform", "bit_reverse", "bit_shuffle", "transpose"]):
         fit = {"traffic__bit_fit": "general"} if pattern == "transpose" else {}
         f[10] += [

@@ -98,7 +98,7 @@ class Endpoint final : public Component, private ProgramHost {
   uint32_t& credits(PortId port, uint8_t vc) { return credits_[port * vcs_ + vc]; }
 
   // What the events touch comes first, in the order of their first use, from net_ to credits_:
-  // the hot state the engine prefetches (hot_state, docs/PERFORMANCE.md).
+  // the hot state the engine prefetches (hot_state, docs/performance/engine.md).
   const NetworkContext& net_;
   uint32_t index_;
   uint8_t vcs_;

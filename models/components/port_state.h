@@ -2,7 +2,7 @@
 // packets, each input's crossbar state, when each output link is free, and the downstream
 // credits of each (port, VC). It lives in one buffer, one array after another in the order the
 // round reads them, so a round touches a few neighbouring cache lines instead of a line (or
-// more) per array, each shared with other routers' data (docs/PERFORMANCE.md). That layout is
+// more) per array, shared with other routers' data (docs/performance/engine.md). That layout is
 // this class's own business: others see typed accessors, the checkpoint sees fields.
 #pragma once
 

@@ -448,7 +448,7 @@ void Router::allocate() {
 
 // Flattened: with the fault path beside it GCC stopped inlining the sends and the event
 // queue's commit here (+9% instructions on the Dragonfly benchmark; flattened +1.0%,
-// docs/PERFORMANCE.md "Cost of faults").
+// docs/performance/engine.md "Cost of faults").
 [[gnu::flatten]] void Router::forward(const Request& r, SimTime now) {
   RingQueue<Waiting>& q = queue(r.input, r.vc);
   Waiting& w = q.front();  // stays readable: popping moves the head index, nothing else

@@ -65,7 +65,7 @@ class Router final : public Component, private RouterView {
   };
   // Credits on their way back from a peer that sinks at link rate (an endpoint), which frees a
   // packet's space when the tail is in: the router knows at sending when the credit will arrive
-  // and counts it itself, without an event per packet (element.h, docs/PERFORMANCE.md).
+  // and counts it itself, without an event per packet (element.h, docs/performance/engine.md).
   struct Return {
     SimTime at;
     PortId port;

@@ -59,7 +59,7 @@ void EventQueue::refill() {
 // which orders as the destination id does, groups the entries (a run per group of 2^shift
 // neighbouring destinations, with about one counter per entry), and the scatter orders each
 // run by insertion as its entries arrive: far cheaper than a comparison sort of the whole
-// (docs/PERFORMANCE.md). It pays from a few dozen entries: below, std::sort, whose cost on
+// (docs/performance/engine.md). It pays from a few dozen entries: below, std::sort, whose cost on
 // larger runs is branch mispredictions that instruction counts do not show.
 constexpr std::size_t kCountFrom = 32;      // entries; below, std::sort is faster
 constexpr std::size_t kInsertionUpTo = 16;  // entries in one run; above, std::sort the run

@@ -4,7 +4,7 @@
 // its value there, and moves to a lower level as time advances (at most 3 moves for an event a
 // few ns ahead; binary digits took up to 11). Pushes append to a bucket and pops stream through
 // short vectors, instead of walking a large heap that does not fit in cache
-// (docs/PERFORMANCE.md has the measurements).
+// (docs/performance/engine.md has the measurements).
 // Events at exactly the current time are ordered by destination, source and source sequence (the
 // rest of the EventKey total order). Network models put thousands of events on one cycle
 // boundary, so these are sorted once when time advances (`now_sorted_`, popped from the back),

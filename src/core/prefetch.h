@@ -1,6 +1,6 @@
 // Cache prefetch hints, in one place: the engine and the models ask for memory they will touch
 // soon through these, never through the compiler intrinsic, so what a component declares hot
-// (HotSpan) is the only thing the engine knows of its memory layout (docs/PERFORMANCE.md).
+// (HotSpan) is the only thing the engine knows of its memory layout (docs/performance/engine.md).
 #pragma once
 
 #include <cstddef>

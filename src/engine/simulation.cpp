@@ -159,7 +159,7 @@ void Simulation::restore(CheckpointReader& reader, SimTime last_work) {
 
 // How many events ahead run_until prefetches, in two stages: the event's body and its
 // component's object kPrefetchFar ahead; kPrefetchNear ahead, with the object in cache by then,
-// the component's own prefetch of what the event will touch (docs/PERFORMANCE.md).
+// the component's own prefetch of what the event will touch (docs/performance/engine.md).
 constexpr std::size_t kPrefetchFar = 6;
 constexpr std::size_t kPrefetchNear = 3;
 

@@ -420,7 +420,7 @@ TEST(SwitchlessDragonfly, UgalWeighsLoadTimesHops) {
 // has a cycle once a C-group has more local ports than its mesh can keep apart: Property 1 needs
 // a down-only path from every port to every core, which no router order gives when two routers
 // that own ports also host cores (each would need a label above the other). The paper's Fig. 8
-// labelled NoCs are that missing piece; docs/VALIDATION.md has the cycle.
+// labelled NoCs are that missing piece; docs/validation/switchless_dragonfly.md has the cycle.
 TEST(SwitchlessDragonfly, ChannelDependencyGraphs) {
   const auto check = [](const Size& z, const Settings& settings) {
     const Network net = build(z.n, z.m, z.a, z.b, settings);

@@ -1,5 +1,5 @@
 // Regression of the RailX paper's Fig. 14(a) at small cost, through the whole engine
-// (docs/VALIDATION.md has the full figure): the 1,296-chip RailX-2D-HyperX (m = 4, n = 2, 9 x 9
+// (the full figure: docs/validation/railx.md): the 1,296-chip RailX-2D-HyperX (m = 4, n = 2, 9 x 9
 // nodes, 4x mesh links, 16-flit buffers) reaches about 0.8 flits/cycle/chip under uniform
 // all-to-all traffic against Eq. 3's bound 2n/m = 1. With two buffers per VC class (router.vcs
 // = 6) its saturation throughput must lie within 10% of 0.8: served in full at 0.72 offered,

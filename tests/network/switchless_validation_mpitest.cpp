@@ -1,5 +1,5 @@
 // Regressions of the Switch-less Dragonfly paper's evaluation at small cost, through the whole
-// engine (docs/VALIDATION.md has the full figures):
+// engine (docs/validation/switchless_dragonfly.md has the full figures):
 //   - Fig. 10(a): intra-C-group saturation of a C-group of 2 x 2 chiplets of 2 x 2 on-chip
 //     routers: 3.0 flits/cycle/chip under uniform traffic (paper); bit-reverse against the
 //     analytic bound of dimension-order routing (the paper's 2.0 is above it);

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # scripts/sldf_figures.py end to end on its cheapest panel (Fig. 10b, --quick): two sweeps, the
-# PNG and summary.csv, with saturation throughputs near the bounds of docs/VALIDATION.md (the
-# switch-less C-group at most 1.33 flits/cycle/chip under X-then-Y bit-reverse, the switch at
-# most 0.5: half its terminals send, one injection link each); a second call reuses the files;
-# an unknown figure is refused.
+# PNG and summary.csv, with saturation throughputs near the bounds of
+# docs/validation/switchless_dragonfly.md (the switch-less C-group at most 1.33 flits/cycle/chip
+# under X-then-Y bit-reverse, the switch at most 0.5: half its terminals send, one injection link
+# each); a second call reuses the files; an unknown figure is refused.
 set -euo pipefail
 hxsim=$1 script=$2 scratch=$3
 rm -rf "$scratch" && mkdir -p "$scratch"

@@ -23,7 +23,7 @@
 // in the next class. So 3 VCs suffice and `hxsim verify` finds them acyclic. With 2 the second
 // and third classes share a VC, and on boards of 3 or more chips along Y the channel graph has a
 // cycle: a column walk after an X network (class 1) joins the Y network's down link on one
-// board edge to its up link on the other, board after board (docs/VALIDATION.md).
+// board edge to its up link on the other, board after board (docs/validation/hammingmesh.md).
 #include "models/topologies/hammingmesh/routing.h"
 
 #include <algorithm>
