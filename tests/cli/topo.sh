@@ -78,4 +78,14 @@ for row in 'R=4 K=2 \[%\] *7.54$' 'R=4 K=3 \[%\] *0.28$' 'R=4 K=4 \[%\] *0.0102$
     'InfiniteHBD (K=3): power per GPU \[W\] *72.05$'; do
   grep -q "$row" <<<"$hbd" || fail "InfiniteHBD row /$row/ missing from: $hbd"
 done
+# Rail-only Table 2 (the paper's grid, K = 256) and Eq. 1-3 at GPT-3's batch (analytic.h).
+ro=$("$HXSIM" topo "$CONFIGS/rail_only/table2_32k.toml")
+for row in 'N=32768 radix 32: rail-optimized #SW *7,168$' 'N=32768 radix 64: rail-only #SW *1,536$' \
+    'N=32768 radix 64: rail-optimized #TR *196,608$' 'N=32768 radix 128: rail-only #SW *256$' \
+    'N=32768 radix 64: cost reduction, truncated as Table 2 \[%\] *37$' \
+    'N=32768 radix 128: cost reduction, truncated as Table 2 \[%\] *75$' \
+    'N=65536 radix 256: rail-only #TR *131,072$' 'N_M\* (Eq. 2) *19.43$' \
+    'Fig. 5: ideal speed-up, gpt3-175b at its paper batch *1.279$'; do
+  grep -q "$row" <<<"$ro" || fail "rail-only row /$row/ missing from: $ro"
+done
 echo "topo.sh: ok"

@@ -256,9 +256,9 @@ TEST(RailOnlyReport, BadInputs) {
   expect_input_error(in, "rail_only.radix = 63");
   in = {};
   in.model = "gpt5";
-  expect_input_error(in, "rail_only.model = 'gpt5'");
+  expect_input_error(in, "rail_only.llm = 'gpt5'");
   in.model = "llama3.1-405b";  // a preset, but Table 1 gives it no M_cc
-  expect_input_error(in, "rail_only.model = 'llama3.1-405b'");
+  expect_input_error(in, "rail_only.llm = 'llama3.1-405b'");
   in = {};
   in.batch_tokens = -1;
   expect_input_error(in, "rail_only.batch_tokens = -1");

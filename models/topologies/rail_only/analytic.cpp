@@ -51,7 +51,7 @@ double attention_weights(const wl::LlmModel& m) {
 InputError unknown_model(const std::string& model) {
   std::string list;
   for (const std::string& n : paper_models()) list += (list.empty() ? "" : ", ") + n;
-  return InputError("rail_only.model = '" + model + "': expected one of the paper's models " +
+  return InputError("rail_only.llm = '" + model + "': expected one of the paper's models " +
                     list + " (Table 1 gives M_cc for these only)");
 }
 
@@ -293,7 +293,8 @@ void add_curves(const Add& add, const Inputs& in, const Training& t) {
   const double seq = static_cast<double>(wl::llm_preset(in.model).seq);
   for (uint32_t s = 512; s <= 2048; s += 256) {
     const Point p = evaluate(training(in.model, s * seq), in.hw, in.gpus, in.hb_size);
-    const std::string key = "fig8_b" + std::to_string(s), at = std::to_string(s) + " sequences";
+    const std::string key = "fig8_b" + std::to_string(s);
+    const std::string at = in.model + " at " + std::to_string(s) + " sequences";
     add(key + "_iter_s", "Fig. 8a: T_iter at " + at + " [s]", real_cell(p.rail.total()));
     add(key + "_ideal_s", "Fig. 8a: T_ideal at " + at + " [s]", real_cell(p.ideal));
     add(key + "_relative", "Fig. 8b: relative performance at " + at, real_cell(p.relative()));

@@ -113,7 +113,7 @@ double paper_batch_tokens(const std::string& model);
 /// Weights of one transformer block, and of the whole model, of a preset.
 double block_weights(const wl::LlmModel& m);
 double model_weights(const wl::LlmModel& m);
-/// A paper model at `batch_tokens`; InputError naming rail_only.model or rail_only.batch_tokens.
+/// A paper model at `batch_tokens`; InputError naming rail_only.llm or rail_only.batch_tokens.
 Training training(const std::string& model, double batch_tokens);
 
 struct IterationTime {   // seconds

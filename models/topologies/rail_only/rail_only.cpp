@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "models/topologies/rail_only/analytic.h"
 #include "models/topologies/rail_only/layout.h"
 
 namespace hx::net {
@@ -339,6 +340,19 @@ Network make_rail_only(const ParamSet& params) {
   return net;
 }
 
+ClosedForms closed_forms(const ParamSet& p) {
+  rail_only::Inputs in;
+  in.gpus = static_cast<uint64_t>(p.integer("gpus"));
+  in.hb_size = static_cast<uint64_t>(p.integer("hb_size"));
+  in.radix = static_cast<uint32_t>(p.integer("radix"));
+  in.model = p.text("llm");
+  in.batch_tokens = p.real("batch_tokens");
+  in.hw.hb = p.bandwidth("hb_bandwidth");
+  in.hw.network = p.bandwidth("network_bandwidth");
+  in.hw.chip_flops = p.real("chip_flops");
+  return rail_only::report(in);
+}
+
 }  // namespace
 
 TopologyFamily rail_only_family() {
@@ -391,8 +405,20 @@ TopologyFamily rail_only_family() {
           ParamSpec::time("hb_latency", "5cycles", "latency of an HB fabric link"),
           ParamSpec::time("nic_latency", "10cycles", "latency of a NIC to its leaf"),
           ParamSpec::time("rail_latency", "10cycles", "latency of a network leaf-spine link"),
+          ParamSpec::choice("llm", "gpt3-175b", rail_only::paper_models(),
+                            "hxsim topo: the LLM of Eq. 1-3 (a model Table 1 gives M_cc for)"),
+          ParamSpec::real("batch_tokens", 0,
+                          "hxsim topo: tokens per iteration b; 0: the paper's batch for the "
+                          "model (GPT-3 3.2M, OPT-175B 2M, PaLM-540B 512 x 2,048)")
+              .range(0, 1e12),
+          ParamSpec::bandwidth("hb_bandwidth", "7.2Tbps", "hxsim topo: B_F, HB bandwidth per GPU"),
+          ParamSpec::bandwidth("network_bandwidth", "400Gbps",
+                               "hxsim topo: B_S, NIC bandwidth per GPU"),
+          ParamSpec::real("chip_flops", 989e12, "hxsim topo: C, FLOP/s per GPU").range(1, 1e18),
       },
-      make_rail_only};
+      make_rail_only,
+      {{"", "Table 2 (switches, transceivers, cost), Eq. 1-3 and the curves of Fig. 5, 7, 8",
+        closed_forms}}};
 }
 
 }  // namespace hx::net
