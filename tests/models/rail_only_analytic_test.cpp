@@ -272,3 +272,19 @@ TEST(RailOnlyReport, BadInputs) {
 
 }  // namespace
 }  // namespace hx::net::rail_only
+
+namespace hx::net::rail_only {
+namespace {
+
+// §2.2: "33% of the links in an any-to-any 400 Gbps Clos network are removable" (GH200 cluster:
+// 32,768 GPUs, K = 256, radix 64). Exact: one tier of three.
+TEST(RailOnlyAnalytic, RemovableLinksOfFig5) {
+  EXPECT_DOUBLE_EQ(removable_link_fraction(32768, 256, 64), 1.0 / 3);
+  // Radix 256: two tiers, a rail of 128 under one leaf of 128 GPUs: the spine tier is idle.
+  EXPECT_DOUBLE_EQ(removable_link_fraction(32768, 256, 256), 0.5);
+  // One switch for everything: nothing to remove.
+  EXPECT_DOUBLE_EQ(removable_link_fraction(64, 8, 64), 0.0);
+}
+
+}  // namespace
+}  // namespace hx::net::rail_only

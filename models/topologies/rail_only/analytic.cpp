@@ -128,6 +128,16 @@ CostComparison compare_cost(uint64_t gpus, uint64_t hb_size, uint32_t radix) {
   return c;
 }
 
+double removable_link_fraction(uint64_t gpus, uint64_t hb_size, uint32_t radix) {
+  require_cluster(gpus, hb_size);
+  const uint32_t t = clos_tiers(gpus, radix);
+  // Below the top tier, the subtree under a tier-j switch holds (k/2)^j endpoints.
+  const uint64_t rail = gpus / hb_size, half = radix / 2;
+  uint32_t j = 1;
+  for (uint64_t pod = half; j < t && pod < rail; ++j) pod *= half;
+  return static_cast<double>(t - j) / t;
+}
+
 std::vector<Table2Row> table2_rows() {
   return {{32768, 32}, {32768, 64},  {32768, 128}, {32768, 256},
           {65536, 64}, {65536, 128}, {65536, 256}};
@@ -255,6 +265,8 @@ void add_cost(const Add& add, const Inputs& in) {
   add("sota_usd", "rail-optimized cost, #SW k $748 + #TR $374 [$]", count_cell(c.sota_usd));
   add("rail_usd", "rail-only cost [$]", count_cell(c.rail_usd));
   add("reduction_exact_pct", "cost reduction, unrounded [%]", real_cell(100 * c.reduction));
+  add("removable_links_pct", "Fig. 5 trimmed: rail-optimized links no LLM traffic uses [%]",
+      real_cell(100 * removable_link_fraction(in.gpus, in.hb_size, in.radix)));
   for (const Table2Row& row : table2_rows()) {
     const std::string n = std::to_string(row.gpus), k = std::to_string(row.radix);
     add_fabric(add, "table2_n" + n + "_r" + k + "_", "Table 2 N=" + n + " radix " + k + ": ",

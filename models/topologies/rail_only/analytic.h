@@ -79,6 +79,13 @@ struct CostComparison {
 };
 CostComparison compare_cost(uint64_t gpus, uint64_t hb_size, uint32_t radix);
 
+/// §2.2's "33% of the links in an any-to-any 400 Gbps Clos network are removable": with the GPUs
+/// of a rail contiguous under the rail-optimized Clos (t tiers, t N links), LLM traffic across
+/// domains stays on one rail, inside the lowest subtree that holds a rail ((k/2)^j GPUs under a
+/// tier-j switch); the links of the tiers above it, (t - j) / t of all, carry none. 32,768 GPUs,
+/// K = 256, radix 64: t = 3, a rail of 128 in a two-tier pod of 1,024, 1/3.
+double removable_link_fraction(uint64_t gpus, uint64_t hb_size, uint32_t radix);
+
 struct Table2Row {
   uint64_t gpus = 0;
   uint32_t radix = 0;
