@@ -35,6 +35,9 @@ const std::vector<Settings> kShapes = {
     {{"nodes", "12"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "8"}, {"failed_nodes", "3, 7"}},
     {{"nodes", "6"}, {"gpus_per_node", "8"}, {"k", "3"}, {"tp", "24"}, {"failed_nodes", "1"}},
     {{"nodes", "5"}, {"gpus_per_node", "2"}, {"k", "1"}, {"tp", "2"}},
+    // A two-tier fat-tree DCN: ToRs of 4 GPUs (one node) under 4 spines.
+    {{"nodes", "8"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "8"}, {"dcn_radix", "8"}},
+    {{"nodes", "8"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "8"}, {"dcn", "switch"}},
 };
 
 TEST(InfiniteHbd, StructureRoutesAndChannelGraphs) {

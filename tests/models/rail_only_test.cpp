@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "models/network/packet.h"
-#include "models/topologies/rail_only/clos.h"
+#include "models/network/clos.h"
 #include "models/verification/channel_graph.h"
 #include "support/input_error.h"
 #include "support/topology_checks.h"
@@ -103,7 +103,7 @@ TEST(RailOnly, ClosSizes) {
   EXPECT_EQ(net.topology->num_routers(), 128u * 257 + 256u * 6);
   const Network one = build({{"gpus", "32768"}, {"hb_size", "256"}, {"radix", "128"}});
   EXPECT_EQ(one.topology->num_routers(), 128u * 257 + 256u);
-  rail_only::Clos c{128, 32, 2, 16};
+  Clos c{128, 32, 2, 16};
   EXPECT_EQ(c.leaves(), 4u);
   EXPECT_EQ(c.ports(0), 64u);
   EXPECT_EQ(c.ports(4), 64u);  // a spine: 4 leaves x 16 links

@@ -1,14 +1,15 @@
 // InfiniteHBD as a network model (Shou et al., SIGCOMM '25; docs/MODELS.md "InfiniteHBD"): nodes
 // of R GPUs whose OCS transceivers link each node to the nodes 1..K away (§4.2); the active
 // configuration cuts the line of healthy nodes into TP rings (rings.h), and a data-centre network
-// carries everything between rings (here an ideal switch, the paper's Big-Switch; docs say why).
+// carries everything between rings: a fat tree of the GPUs' NICs (§6.1), or one ideal switch.
 //
 // Components: GPU g's router is component 2g and its endpoint 2g + 1 (GPU g is GPU g % R of node
-// g / R); the DCN switch is router G = nodes R, component 2G. A GPU router's ports: 0 its
-// endpoint, 1 the next GPU of its ring, 2 the previous one, 3 the DCN; the switch's port g leads
-// to GPU g. Link classes: "endpoint", "intra" (ring hops inside a node, loopbacks included),
-// "optical" (ring hops between nodes, over an active OCSTrx path), "dcn" (a GPU's NIC).
-// Directed links: 5 per GPU (its router's 4, then its endpoint's), then the switch's G.
+// g / R); DCN switch s (models/network/clos.h, terminal g = GPU g) is router G + s, component
+// 2G + s (G = nodes R). A GPU router's ports: 0 its endpoint, 1 the next GPU of its ring, 2 the
+// previous one, 3 its NIC. Link classes: "endpoint", "intra" (ring hops inside a node, loopbacks
+// included), "optical" (ring hops between nodes, over an active OCSTrx path), "dcn" (NICs and
+// the links between DCN switches). Directed links: 5 per GPU (its router's 4, then its
+// endpoint's), then the DCN switches' in their order.
 #include "models/topologies/infinitehbd/infinitehbd.h"
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "models/network/clos.h"
 #include "models/network/concentrated_topology.h"
 #include "models/topologies/infinitehbd/analytic.h"
 #include "models/topologies/infinitehbd/orchestration.h"
@@ -35,8 +37,10 @@ constexpr PortId kNext = 1, kPrev = 2, kDcn = 3;
 
 struct Sizes {
   uint32_t nodes = 0, r = 0, k = 0, tp = 0;
-  bool dcn = true;  // the ideal DCN switch; without it, rings only
+  bool dcn = true;  // without it, rings only
+  Clos fabric;      // the DCN, terminal g = GPU g
   uint32_t gpus() const { return nodes * r; }
+  ComponentId dcn_base() const { return 2 * ComponentId{gpus()}; }
   uint32_t gpu_links() const { return dcn ? 5 : 4; }  // a GPU router's ports and its endpoint's
 };
 
@@ -50,27 +54,45 @@ class InfiniteHbd final : public ConcentratedTopology {
            " K=" + std::to_string(s_.k) + " tp=" + std::to_string(s_.tp) + ": " +
            std::to_string(s_.gpus()) + " GPUs, " + std::to_string(rings_->count()) + " rings";
   }
-  uint32_t num_routers() const override { return s_.gpus() + (s_.dcn ? 1 : 0); }
+  uint32_t num_routers() const override { return s_.gpus() + s_.fabric.switches(); }
   uint32_t num_endpoints() const override { return s_.gpus(); }
+
+  Node node(ComponentId id) const override {
+    if (id >= s_.dcn_base()) {
+      return {NodeKind::kRouter, s_.gpus() + static_cast<uint32_t>(id - s_.dcn_base())};
+    }
+    return ConcentratedTopology::node(id);
+  }
+  ComponentId router_component(uint32_t router) const override {
+    if (router >= s_.gpus()) return s_.dcn_base() + router - s_.gpus();
+    return ConcentratedTopology::router_component(router);
+  }
 
   void ports(ComponentId id, std::vector<PortSpec>& out) const override {
     const Node me = node(id);
-    if (me.index == s_.gpus()) {  // the DCN switch
-      for (uint32_t g = 0; g < s_.gpus(); ++g) out.push_back(port(id, static_cast<PortId>(g)));
+    if (me.index >= s_.gpus()) {  // a DCN switch
+      const uint32_t count = s_.fabric.ports(me.index - s_.gpus());
+      for (uint32_t p = 0; p < count; ++p) out.push_back(port(id, static_cast<PortId>(p)));
       return;
     }
     if (!terminal_ports(id, me, classes_[kEndpointClass].latency, kEndpointClass, out)) return;
     for (const PortId p : {kNext, kPrev}) out.push_back(port(id, p));
     if (s_.dcn) out.push_back(port(id, kDcn));
   }
-  // In closed form: the switch has a port per GPU, which a list per call would rebuild.
+  // In closed form: an ideal DCN switch has a port per GPU, which a list per call would rebuild.
   PortSpec port(ComponentId id, PortId p) const override {
+    const SimTime dcn = classes_[kDcnClass].latency;
+    if (id >= s_.dcn_base()) {
+      const Clos::Peer peer = s_.fabric.peer(static_cast<uint32_t>(id - s_.dcn_base()), p);
+      if (peer.terminal) return {2 * ComponentId{peer.index}, kDcn, dcn, kDcnClass};
+      return {s_.dcn_base() + peer.index, static_cast<PortId>(peer.port), dcn, kDcnClass};
+    }
     const uint32_t r = id / 2;
-    if (r == s_.gpus()) return {2 * ComponentId{p}, kDcn, classes_[kDcnClass].latency, kDcnClass};
     if (id % 2 == 1) return {2 * r, 0, classes_[kEndpointClass].latency, kEndpointClass};
     if (p == 0) return {id + 1, 0, classes_[kEndpointClass].latency, kEndpointClass};
     if (p == kDcn) {
-      return {2 * s_.gpus(), static_cast<PortId>(r), classes_[kDcnClass].latency, kDcnClass};
+      return {s_.dcn_base() + s_.fabric.leaf_of(r),
+              static_cast<PortId>(r % s_.fabric.per_leaf), dcn, kDcnClass};
     }
     const uint32_t peer = p == kNext ? rings_->next(r) : rings_->prev(r);
     const uint16_t c = peer / s_.r == r / s_.r ? kIntraClass : kOpticalClass;
@@ -78,24 +100,29 @@ class InfiniteHbd final : public ConcentratedTopology {
   }
 
   uint64_t first_link(ComponentId id) const override {
+    const uint64_t per = s_.gpu_links(), gpu_links = per * s_.gpus();
+    if (id >= s_.dcn_base()) {
+      return gpu_links + s_.fabric.first_link(static_cast<uint32_t>(id - s_.dcn_base()));
+    }
     const uint64_t r = id / 2;
-    const uint64_t per = s_.gpu_links();
-    return r == s_.gpus() ? per * r : per * r + (id % 2 == 0 ? 0 : per - 1);
+    return per * r + (id % 2 == 0 ? 0 : per - 1);
   }
   uint64_t num_links() const override {
-    return uint64_t{s_.gpu_links() + (s_.dcn ? 1 : 0)} * s_.gpus();
+    return uint64_t{s_.gpu_links()} * s_.gpus() + s_.fabric.switch_links();
   }
 
-  // Nodes (the last also holds the DCN switch, so the groups tile the ids), and GPUs.
+  // Nodes, then each DCN switch; GPUs, then each DCN switch.
   std::vector<GroupLevel> group_levels() const override {
-    return {{"node", s_.nodes}, {"gpu", s_.gpus()}};
+    return {{"node", s_.nodes + s_.fabric.switches()}, {"gpu", num_routers()}};
   }
   ComponentRange group_range(std::size_t level, uint64_t group) const override {
     const uint64_t size = level == 0 ? 2 * s_.r : 2;
     const uint64_t count = level == 0 ? s_.nodes : s_.gpus();
-    const auto end = static_cast<ComponentId>(group + 1 == count ? 2 * s_.gpus() + (s_.dcn ? 1 : 0)
-                                                                 : (group + 1) * size);
-    return {static_cast<ComponentId>(group * size), end};
+    if (group >= count) {
+      const auto first = static_cast<ComponentId>(s_.dcn_base() + group - count);
+      return {first, first + 1};
+    }
+    return {static_cast<ComponentId>(group * size), static_cast<ComponentId>((group + 1) * size)};
   }
 
   const std::vector<LinkClass>& link_classes() const override { return classes_; }
@@ -115,8 +142,10 @@ class InfiniteHbd final : public ConcentratedTopology {
     return order;
   }
 
-  // Half the longest ring, or through the DCN: GPU, switch, GPU.
-  uint32_t diameter() const override { return std::max(rings_->longest() / 2, 2u); }
+  // Half the longest ring, or through the DCN: GPU, leaf (spine, leaf), GPU.
+  uint32_t diameter() const override {
+    return std::max(rings_->longest() / 2, s_.fabric.spines > 0 ? 4u : 2u);
+  }
 
  private:
   Sizes s_;
@@ -130,14 +159,17 @@ class InfiniteHbd final : public ConcentratedTopology {
 // delivers to the destination's router, which ejects; no channel leads from the DCN onto a ring.
 class RingRouting final : public Routing {
  public:
-  RingRouting(std::shared_ptr<const Rings> rings, bool dcn) : rings_(std::move(rings)), dcn_(dcn) {}
+  RingRouting(std::shared_ptr<const Rings> rings, bool dcn, Clos fabric)
+      : rings_(std::move(rings)), dcn_(dcn), fabric_(fabric) {}
 
   std::string name() const override { return "ring"; }
   uint8_t vcs() const override { return 2; }
 
   void route(uint32_t router, PortId in_port, Packet& packet, Candidates& out) const override {
     const Rings& rings = *rings_;
-    if (router == rings.gpus()) return out.add(static_cast<PortId>(packet.dst), 0);
+    if (router >= rings.gpus()) {
+      return out.add(static_cast<PortId>(fabric_.route(router - rings.gpus(), packet.dst)), 0);
+    }
     if (packet.dst == router) {
       for (uint8_t vc = 0; vc < vcs(); ++vc) out.add(0, vc);
       return;
@@ -162,6 +194,7 @@ class RingRouting final : public Routing {
  private:
   std::shared_ptr<const Rings> rings_;
   bool dcn_;
+  Clos fabric_;
 };
 
 // "3, 17" or "0-3, 6" -> the nodes in the order given; InputError naming `key` on anything that
@@ -248,11 +281,21 @@ Network make_infinitehbd(const ParamSet& params) {
                      std::to_string(s.r) + " of at most nodes x gpus_per_node = " +
                      std::to_string(s.gpus()));
   }
-  s.dcn = params.text("dcn") == "switch";
-  if (s.dcn && s.gpus() >= kSelfPort) {
+  const std::string& dcn = params.text("dcn");
+  s.dcn = dcn != "none";
+  if (dcn == "switch" && s.gpus() >= kSelfPort) {
     throw InputError(kSection + ": " + std::to_string(s.gpus()) + " GPUs; the DCN switch has a "
                      "port per GPU and at most " + std::to_string(kSelfPort - 1) + " ports "
-                     "(infinitehbd.dcn = \"none\" builds the rings alone)");
+                     "(infinitehbd.dcn = \"fat_tree\" or \"none\")");
+  }
+  if (dcn == "switch") s.fabric = Clos::single(s.gpus());
+  if (dcn == "fat_tree") {
+    const auto radix = static_cast<uint32_t>(params.integer("dcn_radix"));
+    if (radix % 2 != 0) {
+      throw InputError(kSection + ".dcn_radix = " + std::to_string(radix) +
+                       ": expected an even radix (a leaf has as many ports up as down)");
+    }
+    s.fabric = sized_clos(s.gpus(), radix, true, kSection + ".dcn_radix", "a DCN");
   }
   std::vector<uint32_t> failed =
       node_list("failed_nodes", params.text("failed_nodes"), params.text("failed_nodes"), s.nodes);
@@ -271,7 +314,7 @@ Network make_infinitehbd(const ParamSet& params) {
       {"optical", positive_time(params, kSection, "optical_latency"), params.real("hbd_speed")},
       {"dcn", positive_time(params, kSection, "dcn_latency"), params.real("dcn_speed")}};
   Network net;
-  net.routing = std::make_unique<RingRouting>(rings, s.dcn);
+  net.routing = std::make_unique<RingRouting>(rings, s.dcn, s.fabric);
   net.topology = std::make_unique<InfiniteHbd>(s, std::move(rings), std::move(classes));
   return net;
 }
@@ -300,8 +343,8 @@ TopologyFamily infinitehbd_family() {
       "nodes 1..K away in a line; the active configuration cuts the healthy nodes into TP rings "
       "of tp GPUs (Algorithm 2: runs of healthy nodes, groups of tp/R nodes in order), each "
       "folded through its nodes and closed by the end nodes' loopbacks; a node in no ring loops "
-      "back on itself. Traffic between rings crosses the data-centre network, an ideal switch "
-      "of 400G NICs here. Endpoint groups are nodes",
+      "back on itself. Traffic between rings crosses the data-centre network, a fat tree of "
+      "400G NICs (or an ideal switch). Endpoint groups are nodes",
       {
           ParamSpec::integer("nodes", 16, "nodes in the HBD line").range(1, 1 << 20),
           ParamSpec::integer("gpus_per_node", 4, "GPUs per node, R (Sec. 6.1: 4 or 8)")
@@ -317,10 +360,17 @@ TopologyFamily infinitehbd_family() {
                           "the active configuration: TP groups separated by ';', each its tp/R "
                           "nodes in ring order, e.g. \"0-3; 4, 6-8\" (consecutive nodes at most "
                           "k apart, none failed); \"\": Algorithm 2 places them"),
-          ParamSpec::choice("dcn", "switch", {"switch", "none"},
-                            "the data-centre network between rings: an ideal switch (a port per "
-                            "GPU, at most 65,534 GPUs), or none (traffic between rings is an "
-                            "input error; any size)"),
+          ParamSpec::choice("dcn", "fat_tree", {"fat_tree", "switch", "none"},
+                            "the data-centre network between rings: a fat tree of the GPUs' NICs "
+                            "(Sec. 6.1; models/network/clos.h, radix dcn_radix), an ideal "
+                            "switch (a port per GPU, at most 65,534 GPUs), or none (traffic "
+                            "between rings is an input error)"),
+          ParamSpec::integer("dcn_radix", 64,
+                             "dcn = fat_tree: switch radix; up to radix GPUs on one switch, "
+                             "else leaves of radix/2 GPUs (a ToR: radix/2/R nodes) and radix/2 "
+                             "up links, spines of radix ports, or radix/2 wider spines beyond "
+                             "radix^2/2 GPUs")
+              .range(4, 65534),
           ParamSpec::choice("routing", "ring", {"ring"},
                             "ring: the shorter way round a TP ring (a dateline VC), to another "
                             "ring through the DCN"),

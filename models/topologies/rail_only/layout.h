@@ -13,9 +13,10 @@
 #include <cstdint>
 
 #include "core/ids.h"
-#include "models/topologies/rail_only/clos.h"
+#include "models/network/clos.h"
 
 namespace hx::net::rail_only {
+
 
 enum class ScaleOut : uint8_t { kRailOnly, kRailOptimized, kNone };
 /// Which way a message between different rails of different domains goes (rail-only only).

@@ -19,7 +19,6 @@
 namespace hx::net {
 namespace {
 
-using rail_only::Clos;
 using rail_only::Forwarding;
 using rail_only::kEndpointPort;
 using rail_only::kHbPort;
@@ -248,40 +247,6 @@ class RailOnlyRouting final : public Routing {
 
 // ---- sizing ----
 
-// Leaves of half the radix down and half up; as few spines as take the up links at the radix,
-// x parallel links to each (the up links of a leaf split evenly over the spines).
-Clos two_tier(uint32_t terminals, uint32_t radix, bool spine_any_radix, const std::string& what) {
-  const uint32_t h = radix / 2;
-  if (terminals % h != 0) {
-    throw InputError(kSection + ".radix = " + std::to_string(radix) + ": " + what + " of " +
-                     std::to_string(terminals) + " GPUs does not fill leaves of radix/2 = " +
-                     std::to_string(h) + " GPUs");
-  }
-  const uint64_t leaves = terminals / h;
-  uint64_t spines = (leaves * h + radix - 1) / radix;
-  if (spines > h) {
-    if (!spine_any_radix) {
-      throw InputError(kSection + ".radix = " + std::to_string(radix) + ": " + what + " of " +
-                       std::to_string(terminals) + " GPUs needs a third tier (two tiers of radix " +
-                       std::to_string(radix) + " join at most " +
-                       std::to_string(uint64_t{radix} * h) + "); raise the radix");
-    }
-    spines = h;  // rail-optimized stand-in: spines of more than `radix` ports, same bisection
-  }
-  if (h % spines != 0) {
-    throw InputError(kSection + ".radix = " + std::to_string(radix) + ": the " +
-                     std::to_string(h) + " up links of a leaf do not split evenly over " +
-                     std::to_string(spines) + " spines (" + what + " of " +
-                     std::to_string(terminals) + " GPUs)");
-  }
-  if (leaves * (h / spines) >= kSelfPort) {
-    throw InputError(kSection + ".gpus = " + std::to_string(terminals) + ": a spine would have " +
-                     std::to_string(leaves * (h / spines)) + " ports, at most " +
-                     std::to_string(kSelfPort - 1));
-  }
-  return {terminals, h, static_cast<uint32_t>(spines), h / static_cast<uint32_t>(spines)};
-}
-
 Clos hb_fabric(const ParamSet& params, uint32_t k) {
   if (params.text("hb") == "switch") return Clos::single(k);
   const auto g = static_cast<uint32_t>(params.integer("hb_leaf_gpus"));
@@ -317,9 +282,8 @@ Network make_rail_only(const ParamSet& params) {
   const uint32_t terminals = l.network == ScaleOut::kRailOnly ? l.domains() : l.gpus;
   if (l.network != ScaleOut::kNone) {
     l.planes = l.network == ScaleOut::kRailOnly ? l.k : 1;
-    l.rail = terminals <= radix ? Clos::single(terminals)
-                                : two_tier(terminals, radix, l.network == ScaleOut::kRailOptimized,
-                                           l.network == ScaleOut::kRailOnly ? "a rail" : "a network");
+    l.rail = sized_clos(terminals, radix, l.network == ScaleOut::kRailOptimized,
+                        kSection + ".radix", l.network == ScaleOut::kRailOnly ? "a rail" : "a network");
   }
   if (uint64_t{l.gpus} + l.routers() >= (uint64_t{1} << 32)) {
     throw InputError(kSection + ".gpus = " + std::to_string(l.gpus) + ": too many components");

@@ -1,8 +1,7 @@
-// A folded Clos of one or two tiers as closed forms over local indices: the building block of
-// the rail-only family (rail_only.cpp) for both of its fabrics. An HB domain is one (an ideal
-// switch of K ports, or the two-level NVSwitch fabric: leaves of a few GPUs under spines), and
-// so is each rail of the scale-out network (or, for the rail-optimized baseline, all rails under
-// one spine layer). The composer maps the local indices onto component and port ids.
+// A folded Clos of one or two tiers as closed forms over local indices: a building block for
+// families that compose fabrics. The rail-only family's HB domains (an ideal switch of K ports,
+// or the two-level NVSwitch fabric) and its rails are Clos; so is InfiniteHBD's data-centre
+// network. The composer maps the local indices onto component and port ids.
 //
 // T terminals; leaf l holds terminals [l * h, (l + 1) * h). A leaf's ports [0, h) go down to its
 // terminals; its up port h + u leads to spine u % S as that spine's port l * x + u / S (x
@@ -11,8 +10,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
-namespace hx::net::rail_only {
+namespace hx::net {
 
 struct Clos {
   uint32_t terminals = 0;  // T
@@ -71,4 +71,12 @@ struct Clos {
   }
 };
 
-}  // namespace hx::net::rail_only
+/// The Clos of `terminals` at switch radix `radix` (even): one switch when they fit, else leaves of
+/// radix/2 terminals with radix/2 up links and as few spines as take those links at the radix.
+/// Beyond radix²/2 terminals two tiers of the radix do not suffice: with `wide_spines`, radix/2
+/// spines of a port per leaf stand in for the deeper Clos (same bisection, fewer hops); without,
+/// an InputError. Errors name `key` (e.g. "rail_only.radix") and `what` ("a rail").
+Clos sized_clos(uint32_t terminals, uint32_t radix, bool wide_spines, const std::string& key,
+                const std::string& what);
+
+}  // namespace hx::net
