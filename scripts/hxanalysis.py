@@ -16,6 +16,7 @@ As a module:
     hx.dataset("run.h5", "links")   # any table as an xarray Dataset
     hx.link_image("run.h5", "global")  # one link class's utilisation by component and port
     hx.timeseries("run.h5")         # /timeseries with bin times; hx.faults("run.h5"): /faults
+    hx.traffic_matrix("llm.h5")     # /traffic_matrix with type names; traffic_image, traffic_types
     hx.report("run.h5", "run.html")    # as the report command; plot_* draw on a given Axes
 """
 
@@ -43,6 +44,12 @@ EXAMPLES = """examples:
                                                traffic.timeseries_bin), each fault marked
   hxanalysis.py curve a_sweep.h5 b_sweep.h5 -o curve.png
                                                latency-throughput curves of `hxsim sweep` files
+  hxanalysis.py traffic llm.h5 -o tm.png --first 1024 --grid 256
+                                               a workload's traffic matrix as a heatmap (bytes
+                                               per endpoint pair, log colours), zoomed to the
+                                               first 1024 endpoints, a line every 256
+  hxanalysis.py traffic-types llm.h5 -o types.png   share of endpoint pairs and of bytes per
+                                               traffic type (-o types.csv: the table)
 
 `hxanalysis.py COMMAND --help` shows a command's options; docs/ANALYSIS.md is the guide.
 """
@@ -283,6 +290,108 @@ def plot_curves(paths, ax):
     ax.legend()
 
 
+# --- Traffic matrix (workload runs) -------------------------------------------------------------
+
+
+def traffic_matrix(path):
+    """/traffic_matrix, one row per (src, dst, type) that carried bytes, with `type_name` from
+    /traffic_types."""
+    frame = table(path, "traffic_matrix")
+    with h5py.File(path, "r") as f:
+        names = _text(f["traffic_types"][()]).splitlines()
+    frame["type_name"] = pd.Categorical.from_codes(frame["type"], names)
+    return frame
+
+
+def traffic_image(path, first=None, type_name=None, max_cells=1024):
+    """Bytes per (source, destination) pair of endpoints [0, n) as a 2-D array (rows: sources),
+    all types together or one (`type_name`); NaN where a pair carried nothing. n is `first`, or
+    every endpoint of the network. Beyond `max_cells` endpoints, a cell stands for a block of
+    `block` x `block` pairs and holds its largest pair, so that the colours stay bytes per pair.
+    Returns (values, block)."""
+    frame = traffic_matrix(path)
+    if type_name is not None:
+        if type_name not in frame["type_name"].cat.categories:
+            raise ValueError("no traffic type %r in %s: %s" % (
+                type_name, path, ", ".join(frame["type_name"].cat.categories)))
+        frame = frame[frame["type_name"] == type_name]
+    n = first
+    if not n:
+        with h5py.File(path, "r") as f:
+            n = f["endpoints/endpoint"].shape[0]
+    frame = frame[(frame["src"] < n) & (frame["dst"] < n)]
+    pairs = frame.groupby(["src", "dst"])["bytes"].sum()
+    block = max(1, -(-n // max_cells))
+    cells = -(-n // block)
+    values = np.zeros((cells, cells))
+    rows = pairs.index.get_level_values(0).to_numpy() // block
+    cols = pairs.index.get_level_values(1).to_numpy() // block
+    np.maximum.at(values, (rows, cols), pairs.to_numpy().astype(float))
+    values[values == 0] = np.nan
+    return values, block
+
+
+def plot_traffic_heatmap(path, ax, first=None, type_name=None, grid=None):
+    """The traffic matrix as an image with a logarithmic colour scale (rail-only Fig. 4): row =
+    source, column = destination; white where a pair carried nothing. `grid`: a line every
+    `grid` endpoints (an HB domain's size, say)."""
+    from matplotlib.colors import LogNorm
+    values, block = traffic_image(path, first, type_name)
+    if np.isnan(values).all():
+        ax.text(0.5, 0.5, "no traffic", ha="center", transform=ax.transAxes)
+        return
+    n = values.shape[0] * block
+    shown = ax.imshow(values, interpolation="nearest", norm=LogNorm(), cmap="viridis",
+                      extent=(0, n, n, 0))
+    if grid:
+        for k in range(grid, n, grid):
+            ax.axhline(k, color="grey", linewidth=0.5)
+            ax.axvline(k, color="grey", linewidth=0.5)
+    ax.set_xlabel("destination endpoint")
+    ax.set_ylabel("source endpoint")
+    label = "bytes per pair" if block == 1 else "bytes per pair (largest of %d x %d)" % (block,
+                                                                                         block)
+    ax.figure.colorbar(shown, ax=ax, label=label + ("" if type_name is None else ", " + type_name))
+
+
+def traffic_types(path, endpoints=None):
+    """Per traffic type, plus `none`: the ordered pairs of distinct endpoints it is the main type
+    of (the type that carried most of the pair's bytes; `none`: pairs that carried nothing) and
+    their share, the pairs that carried any of it, and its bytes and their share (rail-only
+    Fig. 3a and 3b). Pairs are among `endpoints` endpoints: by default those with a program
+    (/summary workload_endpoints)."""
+    frame = traffic_matrix(path)
+    n = endpoints or summary(path)["workload_endpoints"]
+    names = list(frame["type_name"].cat.categories)
+    by_pair = frame.sort_values(["src", "dst", "bytes", "type"], ascending=[True, True, False,
+                                                                          True])
+    main = by_pair.drop_duplicates(["src", "dst"])["type_name"].value_counts()
+    out = pd.DataFrame(index=pd.Index(names + ["none"], name="type"))
+    out["pairs"] = main.reindex(out.index, fill_value=0)
+    out.loc["none", "pairs"] = n * (n - 1) - out["pairs"].sum()
+    out["pair_share"] = out["pairs"] / (n * (n - 1))
+    out["pairs_carrying"] = frame.groupby("type_name", observed=False).size().reindex(
+        out.index, fill_value=0)
+    out["bytes"] = frame.groupby("type_name", observed=False)["bytes"].sum().reindex(
+        out.index, fill_value=0)
+    out["byte_share"] = out["bytes"] / max(out["bytes"].sum(), 1)
+    return out
+
+
+def plot_traffic_types(path, axes):
+    """Two bar charts on `axes` (a pair of Axes): the share of endpoint pairs per main traffic
+    type, on a log scale as most pairs carry nothing, and the share of bytes per type."""
+    shares = traffic_types(path)
+    for ax, column, title in ((axes[0], "pair_share", "share of endpoint pairs"),
+                              (axes[1], "byte_share", "share of bytes")):
+        part = shares[shares[column] > 0]
+        bars = ax.bar(part.index, 100 * part[column])
+        ax.bar_label(bars, labels=["%.3g%%" % (100 * v) for v in part[column]], fontsize=8)
+        ax.set_ylabel(title + " (%)")
+        ax.set_xlabel("traffic type")
+    axes[0].set_yscale("log")
+
+
 # --- Report --------------------------------------------------------------------------------------
 
 
@@ -374,6 +483,23 @@ def fault_plot(path, out):
     fig.savefig(out)
 
 
+def traffic_plot(path, out, first=None, type_name=None, grid=None):
+    """Writes plot_traffic_heatmap of a workload run to `out`."""
+    fig = _figure(figsize=(8, 7))
+    plot_traffic_heatmap(path, fig.subplots(), first, type_name, grid)
+    fig.savefig(out, dpi=100)
+
+
+def traffic_types_out(path, out):
+    """Writes traffic_types as CSV (`out` ends in .csv) or plot_traffic_types as an image."""
+    if out.endswith(".csv"):
+        traffic_types(path).to_csv(out)
+        return
+    fig = _figure(figsize=(11, 4))
+    plot_traffic_types(path, fig.subplots(1, 2))
+    fig.savefig(out)
+
+
 def curve(paths, out):
     """Writes the latency-throughput curves of sweep files to `out` (any matplotlib format)."""
     fig = _figure(figsize=(7, 5))
@@ -400,6 +526,17 @@ def main(argv):
     p = commands.add_parser("faults", help="throughput over time around each fault")
     p.add_argument("file")
     p.add_argument("-o", "--output", required=True, help="image file, e.g. faults.png")
+    p = commands.add_parser("traffic", help="a workload run's traffic matrix as a heatmap")
+    p.add_argument("file")
+    p.add_argument("-o", "--output", required=True, help="image file, e.g. tm.png")
+    p.add_argument("--first", type=int, help="only endpoints 0 .. FIRST-1 (zoom)")
+    p.add_argument("--type", dest="type_name", help="one traffic type only, e.g. DP1")
+    p.add_argument("--grid", type=int, help="a line every GRID endpoints (an HB domain)")
+    p = commands.add_parser("traffic-types",
+                            help="share of endpoint pairs and of bytes per traffic type")
+    p.add_argument("file")
+    p.add_argument("-o", "--output", help="types.png, or types.csv for the table (default: "
+                                          "the table on stdout)")
     p = commands.add_parser("curve", help="latency-throughput curves of sweep files")
     p.add_argument("files", nargs="+")
     p.add_argument("-o", "--output", required=True, help="image file, e.g. curve.png")
@@ -427,6 +564,12 @@ def run_command(args):
         report(args.file, args.output)
     elif args.command == "faults":
         fault_plot(args.file, args.output)
+    elif args.command == "traffic":
+        traffic_plot(args.file, args.output, args.first, args.type_name, args.grid)
+    elif args.command == "traffic-types" and args.output is None:
+        traffic_types(args.file).to_csv(sys.stdout)
+    elif args.command == "traffic-types":
+        traffic_types_out(args.file, args.output)
     else:
         curve(args.files, args.output)
 

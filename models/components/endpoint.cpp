@@ -42,8 +42,10 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
 
   if (net.workload != nullptr) {
     if (net.workload->phases(index) > 0) {
-      runner_ = std::make_unique<ProgramRunner>(*net.workload, index, *ctx.stats);
+      runner_ =
+          std::make_unique<ProgramRunner>(*net.workload, index, *ctx.stats, net.traffic_matrix);
     }
+    if (net.traffic_matrix) traffic_matrix_ = &ctx.stats->table("traffic_matrix");
     return;
   }
   slots_ = BernoulliSlots(net.traffic.load, net.traffic.packet_flits * net.traffic.message_packets,
@@ -331,6 +333,9 @@ void Endpoint::message_received(const Packet& p, SimTime first, SimTime last, ui
 
 void Endpoint::finish() {
   if (runner_) runner_->finish();
+  if (runner_ && traffic_matrix_) {
+    runner_->traffic()->write(*traffic_matrix_, index_, [](uint32_t dst) { return dst; });
+  }
   const double window = net_.window_length(now());
   for (PortId p = 0; p < injectors_.size(); ++p) {
     const LinkStats& s = injectors_[p].stats;

@@ -1,6 +1,6 @@
-// Counters keyed by 64-bit ids in one open-addressing table (linear probing, kept under half
+// Values keyed by 64-bit ids in one open-addressing table (linear probing, kept under half
 // full): the workload runtime looks one up per message it sends or receives, where a node-based
-// map costs an allocation per key and a cache miss per lookup.
+// map costs an allocation per key and a cache miss per lookup. FlatCounts counts occurrences.
 #pragma once
 
 #include <bit>
@@ -9,15 +9,16 @@
 
 namespace hx::net {
 
-class FlatCounts {
+template <class V>
+class FlatMap {
  public:
-  /// The counter of `key` (0 when new). Any key but kEmpty.
-  uint32_t& operator[](uint64_t key) {
+  /// The value of `key` (V{} when new). Any key but kEmpty.
+  V& operator[](uint64_t key) {
     if (2 * (size_ + 1) > keys_.size()) grow();
     std::size_t i = slot(key);
     if (keys_[i] == kEmpty) {
       keys_[i] = key;
-      values_[i] = 0;
+      values_[i] = V{};
       ++size_;
     }
     return values_[i];
@@ -29,7 +30,7 @@ class FlatCounts {
     size_ = 0;
     shift_ = 64;
   }
-  /// Calls f(key, count) for every key, in no particular order.
+  /// Calls f(key, value) for every key, in no particular order.
   template <class F>
   void for_each(F f) const {
     for (std::size_t i = 0; i < keys_.size(); ++i) {
@@ -50,7 +51,7 @@ class FlatCounts {
   }
   void grow() {
     std::vector<uint64_t> keys(keys_.empty() ? 16 : 2 * keys_.size(), kEmpty);
-    std::vector<uint32_t> values(keys.size(), 0);
+    std::vector<V> values(keys.size(), V{});
     shift_ = 64 - std::countr_zero(keys.size());
     keys.swap(keys_);
     values.swap(values_);
@@ -63,9 +64,11 @@ class FlatCounts {
   }
 
   std::vector<uint64_t> keys_;  // a power of two of them, kEmpty where free
-  std::vector<uint32_t> values_;
+  std::vector<V> values_;
   std::size_t size_ = 0;
   int shift_ = 64;  // 64 - log2(keys_.size())
 };
+
+using FlatCounts = FlatMap<uint32_t>;
 
 }  // namespace hx::net

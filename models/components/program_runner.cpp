@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/error.h"
 #include "core/units.h"
 #include "models/components/state_io.h"
 
@@ -198,7 +199,7 @@ std::vector<std::string> report_workload(const StatsRegistry& stats, const wl::W
 }
 
 ProgramRunner::ProgramRunner(const wl::Workload& workload, uint32_t endpoint, StatsRegistry& stats,
-                             uint32_t members, uint32_t smallest)
+                             bool traffic_matrix, uint32_t members, uint32_t smallest)
     : workload_(workload),
       endpoint_(endpoint),
       members_(members),
@@ -209,7 +210,8 @@ ProgramRunner::ProgramRunner(const wl::Workload& workload, uint32_t endpoint, St
       totals_(&stats.table("workload_totals")),
       tally_(workload.groups().size()),
       dim_tally_(static_cast<std::size_t>(wl::Dim::kCount)),
-      exposed_(static_cast<std::size_t>(wl::Dim::kCount), SimTime::zero()) {}
+      exposed_(static_cast<std::size_t>(wl::Dim::kCount), SimTime::zero()),
+      traffic_(traffic_matrix ? std::make_unique<TrafficTally>() : nullptr) {}
 
 void ProgramRunner::start(SimTime now, ProgramHost& host) {
   const auto& groups = workload_.groups();
@@ -376,6 +378,8 @@ void ProgramRunner::complete(uint32_t op, SimTime now, SimTime path, ProgramHost
     DimTally& d = dim_tally_[static_cast<std::size_t>(dim_of(o.group))];
     ++d.messages;
     d.bytes += o.bytes;
+    // A self-message never crosses the network: not traffic between endpoints.
+    if (traffic_ && o.peer != endpoint_) traffic_->add(o.peer, workload_.traffic_type(o), o.bytes);
   }
   if (now > last_end_ || (now == last_end_ && path >= last_path_)) {
     last_end_ = now;
@@ -440,6 +444,13 @@ void ProgramRunner::serialize(StateArchive& ar) {
   serialize_items(ar, exposed_);
   serialize_items(ar, tally_);
   serialize_items(ar, dim_tally_);
+  bool traffic = traffic_ != nullptr;
+  ar & traffic;
+  if (traffic != (traffic_ != nullptr)) {
+    throw InputError("endpoint " + std::to_string(endpoint_) +
+                     ": the checkpoint was written with another workload.traffic_matrix");
+  }
+  if (traffic_) traffic_->serialize(ar);
   // The maps go as sorted records, so equal states give equal bytes.
   std::vector<SavedArrival> arrived;
   for (const auto& [key, a] : arrived_)

@@ -2,13 +2,14 @@
 // network: ops start when their dependencies are done, sends go out through the endpoint's
 // injection queue, recvs complete when the matching message has fully arrived. It also keeps the
 // workload statistics: per operation group (start, end, critical path), per parallelism
-// dimension (exposed communication) and per run.
+// dimension (exposed communication), per run, and the endpoint's row of the traffic matrix.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <queue>
 #include <utility>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "core/stats.h"
 #include "core/units.h"
 #include "models/components/flat_counts.h"
+#include "models/components/traffic_matrix.h"
 #include "models/workloads/program.h"
 
 namespace hx {
@@ -54,9 +56,9 @@ class ProgramRunner {
  public:
   /// `members` > 1: the runner stands for that many endpoints whose programs are images of
   /// this one's (flow-level folding): sums are counted for all of them, and ties of the latest
-  /// end go to `smallest`, the least of their indices.
+  /// end go to `smallest`, the least of their indices. `traffic_matrix`: keep traffic().
   ProgramRunner(const wl::Workload& workload, uint32_t endpoint, StatsRegistry& stats,
-                uint32_t members = 1, uint32_t smallest = 0);
+                bool traffic_matrix, uint32_t members = 1, uint32_t smallest = 0);
 
   void start(SimTime now, ProgramHost& host);
   void op_done(uint32_t op, SimTime now, ProgramHost& host);
@@ -64,6 +66,9 @@ class ProgramRunner {
   void message_arrived(uint32_t src, uint64_t message, SimTime path_compute, SimTime now,
                        ProgramHost& host);
   void finish();
+  /// What this endpoint's sends carried to other endpoints (self-messages left out), by
+  /// destination and traffic type; nullptr unless asked for. The host writes its rows.
+  const TrafficTally* traffic() const { return traffic_.get(); }
 
   /// Checkpoints (Component::serialize): writes or reads back the runner's state.
   void serialize(StateArchive& ar);
@@ -140,6 +145,7 @@ class ProgramRunner {
                                   // to the dim of the op that ended during it
   SimTime compute_;
   uint64_t ops_ = 0;
+  std::unique_ptr<TrafficTally> traffic_;
 };
 
 }  // namespace hx::net

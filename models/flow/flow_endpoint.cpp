@@ -47,9 +47,10 @@ FlowEndpoint::FlowEndpoint(ComponentId id, uint32_t index, const net::NetworkCon
   }
   if (net.workload != nullptr) {
     if (net.workload->phases(index) > 0) {
-      runner_ = std::make_unique<net::ProgramRunner>(*net.workload, index, *ctx.stats, members_,
-                                                     smallest_);
+      runner_ = std::make_unique<net::ProgramRunner>(*net.workload, index, *ctx.stats,
+                                                     net.traffic_matrix, members_, smallest_);
     }
+    if (net.traffic_matrix) traffic_matrix_ = &ctx.stats->table("traffic_matrix");
     return;
   }
   // As the packet-level endpoint draws them, so both fidelities draw the same messages.
@@ -269,6 +270,11 @@ void FlowEndpoint::observe(uint32_t k) {
 void FlowEndpoint::finish() {
   if (folded_away_) return;  // its representative writes its rows
   if (runner_) runner_->finish();
+  // Folded, each member of the orbit writes its image of the representative's rows.
+  for (uint32_t g = 0; runner_ && traffic_matrix_ && g < members_; ++g) {
+    runner_->traffic()->write(*traffic_matrix_, member(g, index_),
+                              [&](uint32_t dst) { return member(g, dst); });
+  }
   for (uint32_t g = 0; g < members_; ++g) {
     endpoints_->add_row(member(g, index_),
                         {messages_, injected_, received_, flits_offered_, flits_accepted_,

@@ -95,6 +95,7 @@ class FlowEndpoint final : public Component, private net::ProgramHost {
   Table* histogram_;
   Table* queue_samples_;
   Table* timeseries_;
+  Table* traffic_matrix_ = nullptr;  // workload.traffic_matrix
 };
 
 }  // namespace hx::flow

@@ -77,6 +77,7 @@ struct NetworkContext {
   TrafficConfig traffic;
   SimTime cycle;
   uint32_t injection_queues = 1;  // messages an endpoint injects at once, taking turns
+  bool traffic_matrix = false;    // workloads: endpoints write /traffic_matrix rows
   std::vector<SimTime> per_flit;  // per link class: serialisation time of one flit
   SimTime window_begin;           // measurement window [begin, end)
   SimTime window_end;

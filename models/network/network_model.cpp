@@ -12,6 +12,7 @@
 #include "models/network/network_context.h"
 #include "models/network/network_stats.h"
 #include "models/components/program_runner.h"
+#include "models/components/traffic_matrix.h"
 #include "models/network/workload_config.h"
 #include "models/workloads/llm.h"
 #include "models/flow/fabric.h"
@@ -92,6 +93,7 @@ class BuiltNetworkModel final : public NetworkModel {
       net_.workload = workload_.get();
       net_.injection_queues =
           static_cast<uint32_t>(params.section("workload").integer("injection_queues"));
+      net_.traffic_matrix = params.section("workload").flag("traffic_matrix");
       net_.window_begin = SimTime::zero();
       net_.window_end = SimTime::infinity();
       return;
@@ -198,6 +200,7 @@ class BuiltNetworkModel final : public NetworkModel {
     if (workload_) {
       for (TableSpec& t : workload_tables(*workload_)) tables.push_back(std::move(t));
     }
+    if (net_.traffic_matrix) tables.push_back(traffic_matrix_table(topology().num_endpoints()));
     return tables;
   }
   std::unique_ptr<Component> create(ComponentId id, const BuildContext& ctx) const override {
@@ -290,6 +293,10 @@ class BuiltNetworkModel final : public NetworkModel {
     std::string names;
     for (const wl::OpGroup& g : workload_->groups()) names += g.name + "\n";
     out.emplace_back("/workload_group_names", names);
+    if (!net_.traffic_matrix) return out;
+    std::string types;
+    for (const std::string& t : workload_->traffic_types()) types += t + "\n";
+    out.emplace_back("/traffic_types", types);
     return out;
   }
 
@@ -340,7 +347,9 @@ std::vector<TableSpec> table_descriptions() {
     std::vector<wl::OpGroup> groups_;
   };
   std::vector<TableSpec> tables = network_tables(Empty(), 1, 0, 0);
-  for (TableSpec& t : workload_tables(NoWork())) {
+  std::vector<TableSpec> workload = workload_tables(NoWork());
+  workload.push_back(traffic_matrix_table(0));
+  for (TableSpec& t : workload) {
     t.help += " (workload runs only)";
     tables.push_back(std::move(t));
   }

@@ -83,7 +83,11 @@ std::unique_ptr<wl::Workload> make_llm(const ParamSet& w, const ParamSet& llm,
   const uint32_t second = mapping.endpoint(ranks > 1 ? 1 : 0);
   const double alpha = alpha_of(w, net, first, second);
   const double bandwidth = bandwidth_of(w, net, first);
-  return wl::make_llm_workload(llm, std::move(mapping), alpha, bandwidth);
+  // A hierarchical DP all-reduce's HB domains are the topology's endpoint groups.
+  const Topology& t = *net.topology;
+  return wl::make_llm_workload(llm, std::move(mapping), alpha, bandwidth,
+                               w.bandwidth("local_bandwidth").bytes_per_second(),
+                               [&t](uint32_t e) { return t.endpoint_group(e); });
 }
 
 std::unique_ptr<wl::Workload> make_trace(const std::string& path, const NetworkContext& net,
@@ -209,7 +213,11 @@ std::vector<ParamSpec> workload_params() {
       ParamSpec::bandwidth("bandwidth", "0bps",
                            "B of the analytic time; 0: the first member's injection link"),
       ParamSpec::bandwidth("local_bandwidth", "0bps",
-                           "hierarchical: B inside a node for the analytic time; 0: = bandwidth"),
+                           "hierarchical: B inside a node for the analytic time (llm: B_F of the "
+                           "two-stage DP all-reduce); 0: = bandwidth"),
+      ParamSpec::flag("traffic_matrix", true,
+                      "write /traffic_matrix: bytes per (source, destination, traffic type) "
+                      "(each endpoint holds a row per peer it sent to until the end)"),
       ParamSpec::text("trace", "", "kind = trace: a .csv or .h5 flow trace (docs/WORKLOADS.md)"),
   };
 }

@@ -68,6 +68,13 @@ void CollectiveWorkload::declare_symmetry(RankLayout layout) {
   symmetry_.emplace(std::move(digits), layout_->mapping);
 }
 
+std::vector<std::string> CollectiveWorkload::traffic_types() const {
+  const CollectiveSpec& s = specs_[0];
+  const std::string name = std::string(collective_name(s.op)) + " " + algorithm_name(s.algorithm);
+  if (s.algorithm != Algorithm::kHierarchical) return {name};
+  return {name + " global", name + " local"};
+}
+
 void CollectiveWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {
   // Repetition k is op group k. The spec is referred to, not copied: its members cost O(p).
   const CollectiveSpec& spec = specs_[spec_[e]];

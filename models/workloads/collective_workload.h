@@ -40,6 +40,13 @@ class CollectiveWorkload final : public Workload {
   }
   void generate(uint32_t e, uint32_t phase, Program& out) const override;
   const std::vector<OpGroup>& groups() const override { return groups_; }
+  /// One type for every repetition, "<collective> <algorithm>" ("all_reduce ring"); a
+  /// hierarchical collective has two, its global step's ("... global", across nodes) and its
+  /// steps inside a node ("... local").
+  std::vector<std::string> traffic_types() const override;
+  uint32_t traffic_type(const Op& send) const override {
+    return specs_[0].algorithm == Algorithm::kHierarchical && send.stage == Stage::kLocal ? 1 : 0;
+  }
   /// With a layout: shifts of the group index (every group runs the same collective), and of
   /// the position in the group when the collective is a ring or bidirectional ring over equal
   /// chunks (a shift is then a rotation of every ring).

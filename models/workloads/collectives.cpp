@@ -1,24 +1,26 @@
-// Collective algorithms as message-DAG generators (docs/WORKLOADS.md, "Collectives"), and their
-// α–β model times. Composite algorithms (2D ring, 2D direct, hierarchical) are built from stages
-// that are themselves collectives on sub-groups: a row, a column, a node, the nodes' equal local
-// ranks. Every stage takes a contiguous block of tags, sized from the group shape alone, so all
-// members agree on the tags without knowing each other's position.
+// Collective algorithms as message-DAG generators (docs/WORKLOADS.md, "Collectives"); their α–β
+// model times are in collective_times.cpp. Composite algorithms (2D ring, 2D direct, hierarchical)
+// are built from stages that are themselves collectives on sub-groups: a row, a column, a node, the
+// nodes' equal local ranks. Every stage takes a contiguous block of tags, sized from the group
+// shape alone, so all members agree on the tags without knowing each other's position.
 #include "models/workloads/collectives.h"
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 #include <stdexcept>
 #include <unordered_set>
 
 #include "core/error.h"
+#include "models/workloads/collective_stages.h"
 
 namespace hx::wl {
 namespace {
 
+using detail::global_stage;
+using detail::is_grid;
+using detail::size_of;
+using detail::stage;
 using Ops = std::vector<uint32_t>;
-
-uint32_t size_of(const CollectiveSpec& s) { return static_cast<uint32_t>(s.members.size()); }
 
 // Part i of v bytes split into n parts: sizes differ by at most one byte and sum to v.
 uint64_t chunk(uint64_t v, uint32_t n, uint32_t i) { return v / n + (i < v % n ? 1 : 0); }
@@ -26,24 +28,6 @@ uint64_t chunk(uint64_t v, uint32_t n, uint32_t i) { return v / n + (i < v % n ?
 // Program::send rejects empty messages: a chunk of a vector shorter than the group (or a share
 // of one) travels as a 1-byte message.
 uint64_t wire(uint64_t bytes) { return std::max<uint64_t>(bytes, 1); }
-
-// Without rows and cols, a 2D ring is one bidirectional ring and direct is one dimension.
-bool is_grid(const CollectiveSpec& s) {
-  return s.rows != 0 && s.op != Collective::kAllToAll &&
-         (s.algorithm == Algorithm::kRing2D || s.algorithm == Algorithm::kDirect);
-}
-
-// A stage of s: a collective of its own on some of s's members, accounted to s's op group.
-CollectiveSpec stage(const CollectiveSpec& s, Algorithm a, Collective op, uint64_t v,
-                     std::vector<uint32_t> members) {
-  CollectiveSpec t;
-  t.op = op;
-  t.algorithm = a;
-  t.bytes = v;
-  t.members = std::move(members);
-  t.group = s.group;
-  return t;
-}
 
 std::vector<uint32_t> row_of(const CollectiveSpec& s, uint32_t row) {
   std::vector<uint32_t> m;
@@ -81,14 +65,6 @@ Algorithm dim_algorithm(Algorithm a) {
   return a == Algorithm::kRing2D ? Algorithm::kBidirRing : Algorithm::kDirect;
 }
 
-CollectiveSpec global_stage(const CollectiveSpec& s, Collective op, uint64_t v,
-                            std::vector<uint32_t> members) {
-  CollectiveSpec g = stage(s, s.global_algorithm, op, v, std::move(members));
-  g.rows = s.global_rows;
-  g.cols = s.global_cols;
-  return g;
-}
-
 uint32_t tags_of(const CollectiveSpec& s);
 
 // Tags of one half of a grid collective: dimension 1 (n1 members) first, dimension 2 second.
@@ -118,9 +94,10 @@ uint32_t tags_of(const CollectiveSpec& s) {
     case Algorithm::kRing2D:
       return 2 * passes * (p - 1);
     case Algorithm::kHierarchical: {
-      const uint32_t local_pass = 2 * (s.local - 1);  // a bidirectional ring's RS or AG
+      const CollectiveSpec in_node = stage(s, s.local_algorithm, Collective::kReduceScatter, 1,
+                                           std::vector<uint32_t>(s.local));
       const CollectiveSpec g = global_stage(s, s.op, 1, std::vector<uint32_t>(p / s.local));
-      return local_pass * passes + tags_of(g);
+      return tags_of(in_node) * passes + tags_of(g);
     }
     default:
       return passes;  // direct: every pair once per pass
@@ -264,29 +241,38 @@ class Emitter {
     return run(first, q1, tag + tags_of(first) + tags_of(second), ready);
   }
 
-  // Local bidirectional ring inside the node, the global step among equal local ranks on this
-  // member's share (RailX Eq. 8, Fig. 11).
+  // Local (bidirectional) ring inside the node, the global step among equal local ranks on this
+  // member's share (RailX Eq. 8, Fig. 11). Its ops carry their stage (program.h, Stage).
   Ops hierarchical(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
     const uint32_t node = q / s.local, l = q % s.local;
     std::vector<uint32_t> local(s.members.begin() + node * s.local,
                                 s.members.begin() + (node + 1) * s.local);
     std::vector<uint32_t> equals;
     for (uint32_t i = l; i < size_of(s); i += s.local) equals.push_back(s.members[i]);
-    const uint64_t v2 = share(Algorithm::kBidirRing, s.bytes, s.local, l);
+    const uint64_t v2 = share(s.local_algorithm, s.bytes, s.local, l);
     if (s.op == Collective::kAllGather) {
       const CollectiveSpec global = global_stage(s, s.op, v2, std::move(equals));
-      const Ops ready = run(global, node, tag, after);
-      return run(stage(s, Algorithm::kBidirRing, s.op, s.bytes, std::move(local)), l,
-                 tag + tags_of(global), ready);
+      const Ops ready = run_stage(Stage::kGlobal, global, node, tag, after);
+      return run_stage(Stage::kLocal, stage(s, s.local_algorithm, s.op, s.bytes, std::move(local)),
+                       l, tag + tags_of(global), ready);
     }
     CollectiveSpec in_node =
-        stage(s, Algorithm::kBidirRing, Collective::kReduceScatter, s.bytes, std::move(local));
+        stage(s, s.local_algorithm, Collective::kReduceScatter, s.bytes, std::move(local));
     const CollectiveSpec global = global_stage(s, s.op, v2, std::move(equals));
-    Ops ready = run(in_node, l, tag, after);
-    ready = run(global, node, tag + tags_of(in_node), ready);
+    Ops ready = run_stage(Stage::kLocal, in_node, l, tag, after);
+    ready = run_stage(Stage::kGlobal, global, node, tag + tags_of(in_node), ready);
     if (s.op == Collective::kReduceScatter) return ready;
     in_node.op = Collective::kAllGather;
-    return run(in_node, l, tag + tags_of(in_node) + tags_of(global), ready);
+    return run_stage(Stage::kLocal, in_node, l, tag + tags_of(in_node) + tags_of(global), ready);
+  }
+
+  // run() on a stage of a two-stage collective, its ops marked with `which`.
+  Ops run_stage(Stage which, const CollectiveSpec& s, uint32_t pos, uint32_t tag,
+                const Ops& after) {
+    const std::size_t first = out_.size();
+    Ops ready = run(s, pos, tag, after);
+    for (std::size_t i = first; i < out_.size(); ++i) out_.ops[i].stage = which;
+    return ready;
   }
 
   // V/p to each member (block d of the buffer is chunk d of V).
@@ -351,61 +337,6 @@ class Emitter {
 
   Program& out_;
 };
-
-// α–β building blocks (α: latency of one step, B: bandwidth towards one neighbour, one way).
-// Unidirectional ring RS or AG: like Eq. 6, but every byte crosses the one outgoing link, so
-// V/B where the bidirectional ring has V/(2B).
-double t_ring(double p, double v, double a, double b) { return (p - 1) * a + (p - 1) / p * v / b; }
-// RailX Eq. 6: bidirectional ring RS or AG.
-double t_bidir(double p, double v, double a, double b) {
-  return (p - 1) * a + (p - 1) / p * v / (2 * b);
-}
-// RailX Eq. 12: direct RS or AG (the paper calls it T_AR). It charges V/(2B) as if a member's
-// links into the group together carried 2B, like the two links of a bidirectional ring.
-double t_direct(double p, double v, double a, double b) {
-  return p > 1 ? a + (p - 1) / p * v / (2 * b) : 0;
-}
-
-// Time of s on v bytes.
-double model(const CollectiveSpec& s, double v, double a, double b, double b_local) {
-  const double p = size_of(s);
-  const double passes = s.op == Collective::kAllReduce ? 2 : 1;  // AR = RS + AG
-  if (p <= 1) return 0;
-  if (s.op == Collective::kAllToAll) {
-    switch (s.algorithm) {
-      case Algorithm::kPairwise:
-        return (p - 1) * (a + v / (p * b));
-      case Algorithm::kBinaryExchange:  // InfiniteHBD G.2: log2 p rounds of V/2 each
-        return std::log2(p) * (a + v / (2 * b));
-      default:
-        return a + (p - 1) / p * v / b;
-    }
-  }
-  if (is_grid(s)) {
-    // RailX Eq. 7 (2D ring; the paper's rows = cols = mp, nB = B) and Eq. 13 without its
-    // local-mesh term (2D direct): 2[T(c, V/2, B) + T(r, V/(2c), B)], the 2 being RS + AG.
-    const double r = s.rows, c = s.cols;
-    const auto t = s.algorithm == Algorithm::kRing2D ? t_bidir : t_direct;
-    return passes * (t(c, v / 2, a, b) + t(r, v / (2 * c), a, b));
-  }
-  switch (s.algorithm) {
-    case Algorithm::kRing:
-      return passes * t_ring(p, v, a, b);
-    case Algorithm::kBidirRing:
-    case Algorithm::kRing2D:
-      return passes * t_bidir(p, v, a, b);
-    case Algorithm::kHierarchical: {
-      // RailX Eq. 8: local bidirectional-ring RS (and AG) at the on-package bandwidth, and the
-      // global step on a V/local share among the nodes at B. Unlike Eq. 8, the local steps
-      // keep their (local-1)α latency.
-      const CollectiveSpec g =
-          global_stage(s, s.op, 1, std::vector<uint32_t>(size_of(s) / s.local));
-      return passes * t_bidir(s.local, v, a, b_local) + model(g, v / s.local, a, b, b_local);
-    }
-    default:
-      return passes * t_direct(p, v, a, b);
-  }
-}
 
 }  // namespace
 
@@ -493,6 +424,10 @@ void check_collective(const CollectiveSpec& spec, const std::string& what) {
          std::to_string(p));
   }
   const uint32_t nodes = p / spec.local;
+  if (spec.local_algorithm != Algorithm::kRing && spec.local_algorithm != Algorithm::kBidirRing) {
+    fail("the local step of hierarchical cannot be " +
+         std::string(algorithm_name(spec.local_algorithm)));
+  }
   const Algorithm g = spec.global_algorithm;
   if (g != Algorithm::kRing && g != Algorithm::kBidirRing && g != Algorithm::kRing2D &&
       g != Algorithm::kDirect) {
@@ -595,13 +530,6 @@ uint32_t append_ring_steps(const CollectiveSpec& spec, uint32_t rank, uint32_t b
     if (!waited[i - first_op]) sinks.push_back(i);
   }
   return out.wait(spec.group, sinks);
-}
-
-double alpha_beta_seconds(const CollectiveSpec& spec, double alpha_s, double bandwidth,
-                          double local_bandwidth) {
-  if (bandwidth <= 0) throw std::logic_error("alpha_beta_seconds: bandwidth must be > 0");
-  const double b_local = local_bandwidth > 0 ? local_bandwidth : bandwidth;
-  return model(spec, static_cast<double>(spec.bytes), alpha_s, bandwidth, b_local);
 }
 
 std::vector<Block> binary_exchange_sends(uint32_t p, uint32_t rank, uint32_t round,

@@ -44,6 +44,8 @@ struct CollectiveSpec {
   uint32_t rows = 0;              // kRing2D, 2D kDirect: members form a rows x cols grid,
   uint32_t cols = 0;              //   row-major (rank = row * cols + col); 0: one dimension
   uint32_t local = 0;             // kHierarchical: members [i*local, (i+1)*local) share a node
+  Algorithm local_algorithm = Algorithm::kBidirRing;  // kHierarchical's steps inside a node:
+                                                      //   kBidirRing (RailX Eq. 8) or kRing
   Algorithm global_algorithm = Algorithm::kRing2D;  // kHierarchical's global step; for
                                                     //   kRing2D the nodes form global_rows x
   uint32_t global_rows = 0;                         //   global_cols (row-major by node), else
@@ -96,12 +98,25 @@ uint32_t append_ring_steps(const CollectiveSpec& spec, uint32_t rank, uint32_t b
 ///   ring RS or AG:       (p-1)α + (p-1)/p · V/B
 ///   bidir ring RS or AG: T_R(p,V,B) = (p-1)α + (p-1)/p · V/(2B)          (RailX Eq. 6)
 ///   2D ring AR:          2[T_R(c, V/2, B) + T_R(r, V/(2c), B)]            (Eq. 7 for r = c)
-///   hierarchical AR:     local bidir-ring RS+AG at B_local, global AR of V/local (Eq. 8)
+///   hierarchical AR:     local (bidir-)ring RS+AG at B_local, global AR of V/local (Eq. 8)
 ///   direct RS or AG:     α + (p-1)/p · V/(2B)                           (Eq. 12)
 ///   all-to-all direct:   α + (p-1)/p · V/B;  pairwise: (p-1)(α + V/(pB));
 ///   binary exchange:     log2(p) (α + V/(2B))                     (InfiniteHBD App. G)
 /// AR = RS + AG unless stated. `local_bandwidth` is B inside a node (hierarchical only; 0: B).
 double alpha_beta_seconds(const CollectiveSpec& spec, double alpha_s, double bandwidth,
                           double local_bandwidth = 0);
+
+/// The rail-only paper's two-stage all-reduce (§2.2, Eq. 1's DP terms), with the latency terms
+/// Eq. 1 leaves out: V bytes per member, `local` members in each of `nodes` HB domains. Second
+/// stage: a ring reduce-scatter and all-gather inside each domain at B_F (`domain_bandwidth`,
+/// a member's bandwidth inside its domain); first stage: a ring all-reduce of each member's
+/// V/local share among the members with the same local rank (one per domain, along a rail) at
+/// B_S (`network_bandwidth`, a member's bandwidth across domains):
+///   2(local-1)α + 2(local-1)/local · V/B_F  +  2(nodes-1)α + 2(nodes-1)/nodes · V/(local B_S)
+/// With V = S_T/N_M, local = N_Ds, nodes = N_Df, K = N_M N_Ds and N = K N_Df the bandwidth terms
+/// are Eq. 1's 2 S_T (N_Ds-1)/(K B_F) and 2 S_T (N_Df-1)/(N B_S). It is alpha_beta_seconds of
+/// kHierarchical with kRing local and global steps, B = B_S and B_local = B_F.
+double two_stage_all_reduce_seconds(uint32_t local, uint32_t nodes, double bytes, double alpha_s,
+                                    double network_bandwidth, double domain_bandwidth);
 
 }  // namespace hx::wl

@@ -17,6 +17,17 @@ namespace {
 const char* const kLabels[] = {"TP attention", "TP FFN", "TP FFN dense", "CP",           "EP",
                                "DP VOC",       "DP QKV", "DP FFN",       "DP FFN dense", "PP"};
 
+// /traffic_matrix types (LlmWorkload::traffic_types), in this order.
+enum Traffic : uint32_t {
+  kTrafficMP,
+  kTrafficEP,
+  kTrafficPP,
+  kTrafficDP,
+  kTrafficDP1,
+  kTrafficDP2
+};
+const char* const kTrafficNames[] = {"MP", "EP", "PP", "DP", "DP1", "DP2"};
+
 constexpr Algorithm kAlgorithms[] = {
     Algorithm::kRing,   Algorithm::kBidirRing, Algorithm::kRing2D,        Algorithm::kHierarchical,
     Algorithm::kDirect, Algorithm::kPairwise,  Algorithm::kBinaryExchange};
@@ -76,11 +87,13 @@ void check_llm(const LlmConfig& c, uint32_t ranks) {
   require(m.experts == 1 || moe_layers_per_stage(m, p) > 0, "moe_layer_ratio",
           "leaves a pipeline stage of " + std::to_string(m.layers / p.pp) +
               " layers without expert layers");
+  require(c.dp_local == 0 || c.dp_algorithm == Algorithm::kHierarchical, "dp_local",
+          "applies to llm.dp_algorithm = \"hierarchical\" only");
   require(c.chip_flops > 0, "chip_flops", "must be positive");
   require(c.efficiency > 0 && c.efficiency <= 1, "efficiency", "must be in (0, 1]");
 }
 
-LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping)
+LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& domain)
     : config_(std::move(config)), mapping_(std::move(mapping)) {
   check_llm(config_, mapping_.ranks());
   const LlmModel& m = config_.model;
@@ -93,8 +106,10 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping)
     }
   }
   stage_layers_ = m.layers / par.pp;
+  set_dp_locals(domain);
 
   const double alpha = config_.alpha_s, bw = config_.bandwidth;
+  const double bw_local = config_.local_bandwidth > 0 ? config_.local_bandwidth : bw;
   for (int r = 0; r < kRows; ++r) {
     if (row_[r] < 0) continue;
     const CommVolume& v = volumes_[row_[r]];
@@ -119,7 +134,13 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping)
           spec(Row(r),
                v.pattern == Pattern::kAllToAll ? Collective::kAllToAll : Collective::kAllReduce, 0);
       check_collective(s, key);
-      if (bw > 0) once = alpha_beta_seconds(s, alpha, bw);
+      if (bw > 0 && s.algorithm == Algorithm::kHierarchical && v.dim == Dim::kDP) {
+        const auto p = static_cast<uint32_t>(s.members.size());
+        once = two_stage_all_reduce_seconds(s.local, p / s.local, static_cast<double>(v.bytes),
+                                            alpha, bw, bw_local);
+      } else if (bw > 0) {
+        once = alpha_beta_seconds(s, alpha, bw);
+      }
     }
     groups_.push_back({v.label + " " + pattern_name(v.pattern), v.dim, once * v.frequency});
   }
@@ -159,6 +180,57 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping)
     if (mapping_.rank_of(e) == Mapping::kNone) placed = false;
   }
   if (!digits.empty() && placed) symmetry_.emplace(std::move(digits), mapping_);
+}
+
+// The second stage's group of each hierarchical DP row (rail-only §2.2): llm.dp_local members,
+// or the members in one HB domain. Every DP group must split alike, so a member's node is a
+// function of its group position and the generated programs stay alike across groups.
+void LlmWorkload::set_dp_locals(const DomainOf& domain) {
+  if (config_.dp_algorithm != Algorithm::kHierarchical) return;
+  for (const Row r : {kDpVoc, kDpQkv, kDpFfn, kDpFfnDense}) {
+    if (row_[r] < 0) continue;
+    const CommVolume& v = volumes_[row_[r]];
+    const uint32_t p = v.group.members();
+    if (config_.dp_local > 0) {
+      require(p % config_.dp_local == 0, "dp_local",
+              std::to_string(config_.dp_local) + " does not divide the " + std::to_string(p) +
+                  " members of the " + v.label + " group evenly");
+      local_[r] = config_.dp_local;
+    } else if (domain) {
+      local_[r] = members_per_domain(v.group, mapping_, domain, "llm.dp_algorithm", v.label);
+    } else {
+      throw InputError(
+          "llm.dp_algorithm = \"hierarchical\": no HB domains known; set llm.dp_local");
+    }
+  }
+}
+
+uint32_t LlmWorkload::dp_local(const std::string& label) const {
+  for (const Row r : {kDpVoc, kDpQkv, kDpFfn, kDpFfnDense}) {
+    if (row_[r] >= 0 && volumes_[row_[r]].label == label) return local_[r];
+  }
+  return 0;
+}
+
+std::vector<std::string> LlmWorkload::traffic_types() const {
+  return {std::begin(kTrafficNames), std::end(kTrafficNames)};
+}
+
+// CP counts as MP: like TP it moves activations of every layer inside the model-parallel group
+// (T·C ranks), which the rail-only paper's N_M stands for.
+uint32_t LlmWorkload::traffic_type(const Op& send) const {
+  switch (groups_[send.group].dim) {
+    case Dim::kEP:
+      return kTrafficEP;
+    case Dim::kPP:
+      return kTrafficPP;
+    case Dim::kDP:
+      return send.stage == Stage::kGlobal  ? kTrafficDP1
+             : send.stage == Stage::kLocal ? kTrafficDP2
+                                           : kTrafficDP;
+    default:
+      return kTrafficMP;
+  }
 }
 
 // Whether shifting digit d by one carries every rank's programs onto the shifted rank's. Nothing
@@ -223,6 +295,12 @@ CollectiveSpec LlmWorkload::spec(Row row, Collective op, uint32_t rank) const {
   s.bytes = v.bytes;
   for (uint32_t r : group_ranks(v.group, rank)) s.members.push_back(mapping_.endpoint(r));
   s.group = static_cast<uint32_t>(row_[row]);
+  if (s.algorithm == Algorithm::kHierarchical && local_[row] > 0) {
+    // The rail-only two-stage all-reduce: rings inside each HB domain and along each rail.
+    s.local = local_[row];
+    s.local_algorithm = Algorithm::kRing;
+    s.global_algorithm = Algorithm::kRing;
+  }
   return s;
 }
 
@@ -395,12 +473,19 @@ std::vector<ParamSpec> llm_params() {
       ParamSpec::choice("tp_algorithm", "bidir_ring", algorithm_names(),
                         "TP reduce-scatter/all-gather algorithm"),
       ParamSpec::choice("ep_algorithm", "direct", algorithm_names(), "EP all-to-all algorithm"),
-      ParamSpec::choice("dp_algorithm", "ring", algorithm_names(), "DP all-reduce algorithm"),
+      ParamSpec::choice("dp_algorithm", "ring", algorithm_names(),
+                        "DP all-reduce algorithm; hierarchical: the rail-only two-stage "
+                        "all-reduce, rings inside each HB domain and along the rails"),
+      ParamSpec::integer("dp_local", 0,
+                         "hierarchical DP: members of a DP group per node (its in-domain part); "
+                         "0: those in one HB domain, the topology's endpoint group")
+          .range(0, 1 << 24),
   };
 }
 
 std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapping, double alpha_s,
-                                               double bandwidth) {
+                                               double bandwidth, double local_bandwidth,
+                                               const DomainOf& domain) {
   LlmConfig c;
   try {
     c.model = llm_preset(llm.text("preset"));
@@ -438,9 +523,11 @@ std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapp
   c.tp_algorithm = algorithm_from_name(llm.text("tp_algorithm"), "llm.tp_algorithm");
   c.ep_algorithm = algorithm_from_name(llm.text("ep_algorithm"), "llm.ep_algorithm");
   c.dp_algorithm = algorithm_from_name(llm.text("dp_algorithm"), "llm.dp_algorithm");
+  c.dp_local = static_cast<uint32_t>(llm.integer("dp_local"));
   c.alpha_s = alpha_s;
   c.bandwidth = bandwidth;
-  return std::make_unique<LlmWorkload>(std::move(c), std::move(mapping));
+  c.local_bandwidth = local_bandwidth;
+  return std::make_unique<LlmWorkload>(std::move(c), std::move(mapping), domain);
 }
 
 }  // namespace hx::wl

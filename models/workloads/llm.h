@@ -11,6 +11,7 @@
 
 #include "core/params.h"
 #include "models/workloads/collectives.h"
+#include "models/workloads/domains.h"
 #include "models/workloads/llm_model.h"
 #include "models/workloads/mapping.h"
 #include "models/workloads/program.h"
@@ -30,9 +31,13 @@ struct LlmConfig {
   Algorithm tp_algorithm = Algorithm::kBidirRing;
   Algorithm ep_algorithm = Algorithm::kDirect;
   Algorithm dp_algorithm = Algorithm::kRing;
+  /// kHierarchical DP: members of a DP group per node, the second stage's group; 0: those in one
+  /// HB domain (the DomainOf the workload is given).
+  uint32_t dp_local = 0;
   Schedule schedule = Schedule::kOneFOneB;
   double alpha_s = 0;    // α for the analytic times, seconds
   double bandwidth = 0;  // B for the analytic times, bytes/s; 0: analytic times are 0
+  double local_bandwidth = 0;  // B_F of the two-stage DP all-reduce, bytes/s; 0: B
 };
 
 /// InputError naming the [llm] key when the model or parallelism cannot be run as Table 4 needs
@@ -42,7 +47,9 @@ void check_llm(const LlmConfig& c, uint32_t ranks);
 class LlmWorkload : public Workload {
  public:
   /// Rank r runs on mapping.endpoint(r); ranks are ordered [T, C, E, D_e, P], T innermost.
-  LlmWorkload(LlmConfig config, Mapping mapping);
+  /// `domain` gives the HB domains of a hierarchical DP all-reduce without config.dp_local
+  /// (consulted while constructing only).
+  LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& domain = {});
   // The symmetry points at mapping_: a copy would point at the original's.
   LlmWorkload(const LlmWorkload&) = delete;
   LlmWorkload& operator=(const LlmWorkload&) = delete;
@@ -53,12 +60,19 @@ class LlmWorkload : public Workload {
   const std::vector<OpGroup>& groups() const override { return groups_; }
   double model_flops() const override { return iteration_flops(config_.model, config_.par); }
   double endpoint_flops() const override { return config_.chip_flops; }
+  /// "MP" (TP and CP), "EP", "PP", "DP" (a DP all-reduce that is not hierarchical), "DP1" and
+  /// "DP2" (the first stage of a hierarchical one, across HB domains, and its second, inside).
+  std::vector<std::string> traffic_types() const override;
+  uint32_t traffic_type(const Op& send) const override;
   /// Shifts of the TP, CP and DP digits that provably leave the programs equivariant
   /// (llm.cpp, folds()); nullptr when none does or the mapping leaves an endpoint of
   /// [0, ranks) without a rank.
   const Symmetry* symmetry() const override { return symmetry_ ? &*symmetry_ : nullptr; }
 
   const std::vector<CommVolume>& volumes() const { return volumes_; }
+  /// The DP group of a Table 4 row ("DP QKV", ...) as a hierarchical all-reduce runs it: its
+  /// members per node (HB domain); 0 for a row that is absent, not DP or not hierarchical.
+  uint32_t dp_local(const std::string& label) const;
   const LlmConfig& config() const { return config_; }
 
  private:
@@ -73,6 +87,7 @@ class LlmWorkload : public Workload {
   void collective(Row row, Collective op, uint32_t rank, Chain& chain) const;
   void cp_exchange(uint32_t rank, bool forward, Chain& chain) const;
   void compute(int64_t ps, bool forward, Chain& chain) const;
+  void set_dp_locals(const DomainOf& domain);
   CollectiveSpec spec(Row row, Collective op, uint32_t rank) const;
   Algorithm algorithm(Row row) const;
   int64_t compute_ps(double flops) const;
@@ -84,6 +99,7 @@ class LlmWorkload : public Workload {
   Mapping mapping_;
   std::vector<CommVolume> volumes_;
   int row_[kRows];  // index into volumes_ and groups_, -1 when the row is absent
+  uint32_t local_[kRows] = {};  // kHierarchical DP rows: members per node
   std::vector<OpGroup> groups_;
   uint32_t compute_forward_ = 0, compute_backward_ = 0;  // group indices
   uint32_t stage_layers_ = 0;
@@ -100,7 +116,10 @@ std::vector<ParamSpec> llm_params();
 
 /// Resolves the preset and overrides of `llm` into an LlmWorkload; InputError naming the key
 /// for an unknown preset or an inconsistent model, parallelism or mapping.
+/// `local_bandwidth` is B_F of a two-stage DP all-reduce (0: `bandwidth`); `domain` the HB
+/// domains its second stage runs in (llm.dp_local = 0).
 std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapping, double alpha_s,
-                                               double bandwidth);
+                                               double bandwidth, double local_bandwidth = 0,
+                                               const DomainOf& domain = {});
 
 }  // namespace hx::wl

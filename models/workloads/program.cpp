@@ -59,6 +59,12 @@ uint32_t Program::wait(uint32_t group, std::span<const uint32_t> after) {
   return add(op, after);
 }
 
+std::vector<std::string> Workload::traffic_types() const {
+  std::vector<std::string> names;
+  for (const OpGroup& g : groups()) names.push_back(g.name);
+  return names;
+}
+
 const char* dim_name(Dim d) {
   switch (d) {
     case Dim::kTP:

@@ -23,8 +23,15 @@ enum class OpKind : uint8_t {
              // earliest start time)
 };
 
+/// Which part of a two-stage collective an op belongs to (the hierarchical algorithm; others are
+/// kWhole). The rail-only paper numbers the stages by the network level, not by time: its first
+/// stage is the global step among the nodes (HB domains), across them along a rail; its second
+/// the local reduce-scatter and all-gather inside a node. /traffic_matrix tells them apart.
+enum class Stage : uint8_t { kWhole, kGlobal, kLocal };
+
 struct Op {
   OpKind kind = OpKind::kWait;
+  Stage stage = Stage::kWhole;
   uint32_t peer = 0;       // kSend: destination endpoint; kRecv: source endpoint
   uint32_t tag = 0;        // the k-th send of a (source, destination, tag) matches its k-th recv
   uint32_t group = 0;      // operation group (Workload::groups()) it is accounted to
@@ -95,9 +102,15 @@ class Workload {
   /// endpoint per orbit; nullptr: none known. Equivariance, with g(e) = apply(g, e): for every
   /// endpoint e the symmetry covers, element g and phase k, phases(g(e)) == phases(e) and
   /// generate(g(e), k) produces exactly the ops of generate(e, k) with every send's and recv's
-  /// peer p replaced by g(p): same kinds, tags, groups, bytes, compute_ps and dependencies, in
-  /// the same order. Lives as long as the workload.
+  /// peer p replaced by g(p): same kinds, stages, tags, groups, bytes, compute_ps and
+  /// dependencies, in the same order. Lives as long as the workload.
   virtual const Symmetry* symmetry() const { return nullptr; }
+  /// Names of the traffic types /traffic_matrix labels its rows with (docs/OUTPUT.md), and the
+  /// type of a send op of this workload (an index into them). Default: the op groups' names,
+  /// each send typed by its group. Types must be the same under symmetry() (a folded endpoint's
+  /// sends stand for its images').
+  virtual std::vector<std::string> traffic_types() const;
+  virtual uint32_t traffic_type(const Op& send) const { return send.group; }
 };
 
 }  // namespace hx::wl

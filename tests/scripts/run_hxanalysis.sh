@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/hxanalysis.py on files hxsim writes: a 2-rank Dragonfly run with traffic.flows=all, a
-# small sweep and a PHOLD run. Runs every command and loader, and checks what they give against
+# small sweep, a PHOLD run, workload runs (an all-to-all, an LLM iteration with the two-stage DP
+# all-reduce: traffic matrices) and a run under faults. Runs every command and loader, and checks what they give against
 # the files themselves (read with h5py): row counts, link classes, value ranges, totals that must
 # agree with /summary, and reports that are valid PNG and HTML with the expected figures.
 # Usage: run_hxanalysis.sh HXSIM MPIRUN_SH HXANALYSIS SCRATCH_DIR
@@ -21,6 +22,8 @@ bash "$mpirun_sh" -n 2 "$hxsim" run -o "$scratch/run.h5" "${short[@]}" --set tra
   --set workload.repeat=2 >"$scratch/workload.txt"
 "$hxsim" run "$configs/dragonfly_faults.toml" -o "$scratch/faults.h5" --progress off \
   --set traffic.timeseries_bin=100ns >"$scratch/faults.txt"
+"$hxsim" run "$configs/workload_llm_two_stage.toml" -o "$scratch/llm.h5" --progress off \
+  >"$scratch/llm.txt"
 
 # Every command; what they write is checked below.
 "$python" "$analysis" --help >"$scratch/help.txt"
@@ -32,9 +35,17 @@ bash "$mpirun_sh" -n 2 "$hxsim" run -o "$scratch/run.h5" "${short[@]}" --set tra
 "$python" "$analysis" report "$scratch/phold.h5" -o "$scratch/phold.png"
 "$python" "$analysis" curve "$scratch/sweep.h5" "$scratch/sweep.h5" -o "$scratch/curve.png"
 "$python" "$analysis" faults "$scratch/faults.h5" -o "$scratch/faults.png"
+"$python" "$analysis" traffic "$scratch/workload.h5" -o "$scratch/traffic.png"
+"$python" "$analysis" traffic "$scratch/llm.h5" -o "$scratch/traffic_zoom.png" --first 8 --grid 4 \
+  --type DP2
+"$python" "$analysis" traffic-types "$scratch/llm.h5" -o "$scratch/types.png"
+"$python" "$analysis" traffic-types "$scratch/llm.h5" -o "$scratch/types.csv"
+"$python" "$analysis" traffic-types "$scratch/llm.h5" >"$scratch/types_stdout.csv"
 # Misuse is a one-line error with exit code 2, not a traceback.
 for bad in "report $scratch/sweep.h5 -o $scratch/bad.png" "report $scratch/run.h5 -o bad.pdf" \
-  "table $scratch/run.h5 no_such_table" "faults $scratch/run.h5 -o $scratch/bad.png"; do
+  "table $scratch/run.h5 no_such_table" "faults $scratch/run.h5 -o $scratch/bad.png" \
+  "traffic $scratch/run.h5 -o $scratch/bad.png" "traffic $scratch/llm.h5 -o $scratch/bad.png --type XX" \
+  "traffic-types $scratch/run.h5"; do
   code=0
   # shellcheck disable=SC2086  # the words of $bad are the arguments
   "$python" "$analysis" $bad 2>"$scratch/bad.txt" || code=$?
@@ -224,6 +235,48 @@ actions = hx.faults(frun)
 assert len(actions) == len(h5py.File(frun, "r")["faults/time_ps"]) == 8
 assert actions["element"].iloc[3] == "router 5" and actions["packets_dropped"].sum() == fsum["packets_dropped"]
 assert png_size(read("faults.png", "rb"))[0] > 0
-print("hxanalysis: %d links, %d flows, %d sweep points, %d workload groups; summary, table, "
-      "report (PNG, HTML), curve and faults OK" % (len(links), len(flows), len(points), len(groups)))
+# Traffic matrices. The all-to-all: every ordered pair of the 72 endpoints, V/p per message.
+wfile, lfile = os.path.join(scratch, "workload.h5"), os.path.join(scratch, "llm.h5")
+tm = hx.traffic_matrix(wfile)
+assert len(tm) == 72 * 71 and list(tm["type_name"].cat.categories) == ["all_to_all direct"]
+assert tm["bytes"].sum() == groups["bytes"].sum() and (tm["messages"] == 2).all()
+image, block = hx.traffic_image(wfile)
+assert block == 1 and image.shape == (72, 72) and np.isnan(np.diag(image)).all()
+assert np.array_equal(image[tm["src"], tm["dst"]], tm["bytes"].astype(float))
+image, block = hx.traffic_image(wfile, max_cells=10)  # blocks of 8 x 8 pairs, their largest
+assert block == 8 and image.shape == (9, 9) and np.nanmax(image) == tm["bytes"].max()
+# The LLM: DP2 pairs and bytes inside the nodes of 4, DP1 along the rails; the zoom.
+ltm = hx.traffic_matrix(lfile)
+dp2 = ltm[ltm["type_name"] == "DP2"]
+assert len(dp2) > 0 and (dp2["src"] // 4 == dp2["dst"] // 4).all()
+zoom, block = hx.traffic_image(lfile, first=8, type_name="DP2")
+assert block == 1 and zoom.shape == (8, 8)
+assert np.nansum(zoom) == dp2[(dp2["src"] < 8) & (dp2["dst"] < 8)]["bytes"].sum() > 0
+types = hx.traffic_types(lfile)
+n = hx.summary(lfile)["workload_endpoints"]
+assert list(types.index) == ["MP", "EP", "PP", "DP", "DP1", "DP2", "none"]
+assert types["pairs"].sum() == n * (n - 1) and np.isclose(types["byte_share"].sum(), 1)
+assert types.loc["none", "pairs"] == n * (n - 1) - len(ltm.drop_duplicates(["src", "dst"]))
+assert types["bytes"].sum() == ltm["bytes"].sum() and types.loc["EP", "bytes"] == 0
+# Rings of 2 in each of 2 domains: the second stage moves twice the bytes of the first.
+assert types.loc["DP2", "bytes"] == 2 * types.loc["DP1", "bytes"] > 0
+for name in ("types.csv", "types_stdout.csv"):
+    table_csv = pd.read_csv(os.path.join(scratch, name), index_col="type")
+    assert list(table_csv.index) == list(types.index) and (table_csv["pairs"] == types["pairs"]).all()
+fig, ax = plt.subplots()
+hx.plot_traffic_heatmap(lfile, ax, first=8, type_name="DP2", grid=4)
+assert np.array_equal(ax.images[0].get_array().filled(np.nan), zoom, equal_nan=True)
+assert ax.images[0].norm.__class__.__name__ == "LogNorm" and len(ax.lines) == 2
+plt.close(fig)
+fig, axes = plt.subplots(1, 2)
+hx.plot_traffic_types(lfile, axes)
+assert [b.get_x() + b.get_width() / 2 for b in axes[1].patches] == list(range(4))
+assert np.isclose(sum(b.get_height() for b in axes[1].patches), 100)
+assert axes[0].get_yscale() == "log"
+plt.close(fig)
+for name in ("traffic.png", "traffic_zoom.png", "types.png"):
+    assert png_size(read(name, "rb"))[0] > 0, name
+print("hxanalysis: %d links, %d flows, %d sweep points, %d workload groups, %d + %d traffic "
+      "matrix pairs; summary, table, report (PNG, HTML), curve, faults, traffic and "
+      "traffic-types OK" % (len(links), len(flows), len(points), len(groups), len(tm), len(ltm)))
 PY

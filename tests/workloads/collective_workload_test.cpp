@@ -83,5 +83,31 @@ TEST(CollectiveWorkload, RingNeighboursAreTheGroupsOwn) {
   EXPECT_EQ(peers, (std::set<uint32_t>{4, 10}));
 }
 
+// Traffic types: one per collective whatever the repetitions; a hierarchical one's sends are
+// typed by their stage.
+TEST(CollectiveWorkload, TrafficTypesAreTheCollectiveAndItsStages) {
+  CollectiveSpec ring;
+  ring.algorithm = Algorithm::kRing;
+  ring.bytes = 4096;
+  ring.members = {0, 1, 2, 3, 4, 5};
+  const CollectiveWorkload repeated({ring}, 6, 3, 64, 1e-6, 1e9, 0);
+  EXPECT_EQ(repeated.traffic_types(), std::vector<std::string>{"all_reduce ring"});
+  CollectiveSpec h = ring;
+  h.algorithm = Algorithm::kHierarchical;
+  h.local = 3;
+  const CollectiveWorkload two({h}, 6, 2, 64, 1e-6, 1e9, 0);
+  EXPECT_EQ(two.traffic_types(), (std::vector<std::string>{"all_reduce hierarchical global",
+                                                           "all_reduce hierarchical local"}));
+  const std::vector<Program> sent = programs(two, 6);
+  for (uint32_t e = 0; e < 6; ++e) {
+    for (const Op& op : sent[e].ops) {
+      if (op.kind != OpKind::kSend) continue;
+      // Nodes {0, 1, 2} and {3, 4, 5}: a local send stays in its node, a global one leaves it.
+      EXPECT_EQ(two.traffic_type(op) == 1, op.peer / 3 == e / 3);
+      EXPECT_EQ(repeated.traffic_type(op), 0u);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hx::wl

@@ -123,6 +123,7 @@ struct Case {
   uint32_t p, rows = 0, cols = 0, local = 0;
   Algorithm global = Algorithm::kRing2D;
   uint32_t grows = 0, gcols = 0;
+  Algorithm local_algorithm = Algorithm::kBidirRing;
 };
 
 std::vector<Case> all_cases() {
@@ -148,6 +149,11 @@ std::vector<Case> all_cases() {
     cases.push_back({op, Algorithm::kHierarchical, 12, 0, 0, 4, Algorithm::kDirect});
     cases.push_back({op, Algorithm::kHierarchical, 24, 0, 0, 4, Algorithm::kDirect, 3, 2});
     cases.push_back({op, Algorithm::kHierarchical, 4, 0, 0, 4, Algorithm::kRing2D});
+    // The rail-only two-stage all-reduce: rings inside the nodes and among them.
+    for (uint32_t local : {1u, 3u, 4u, 12u}) {
+      cases.push_back({op, Algorithm::kHierarchical, 12, 0, 0, local, Algorithm::kRing, 0, 0,
+                       Algorithm::kRing});
+    }
   }
   for (uint32_t p : {1u, 2u, 3u, 6u, 8u}) {
     cases.push_back({Collective::kAllToAll, Algorithm::kDirect, p});
@@ -167,14 +173,16 @@ CollectiveSpec make(const Case& c, uint64_t bytes) {
   s.global_algorithm = c.global;
   s.global_rows = c.grows;
   s.global_cols = c.gcols;
+  s.local_algorithm = c.local_algorithm;
   return s;
 }
 
 std::string describe(const CollectiveSpec& s) {
   return std::string(collective_name(s.op)) + " " + algorithm_name(s.algorithm) +
          " p=" + std::to_string(s.members.size()) + " " + std::to_string(s.rows) + "x" +
-         std::to_string(s.cols) + " local=" + std::to_string(s.local) +
-         " global=" + algorithm_name(s.global_algorithm) + " V=" + std::to_string(s.bytes);
+         std::to_string(s.cols) + " local=" + std::to_string(s.local) + " " +
+         algorithm_name(s.local_algorithm) + " global=" + algorithm_name(s.global_algorithm) +
+         " V=" + std::to_string(s.bytes);
 }
 
 TEST(Collectives, EveryAlgorithmCompletesWithMatchedMessages) {
@@ -494,9 +502,75 @@ TEST(Collectives, CheckRejectsBadSpecs) {
   expect_rejected(h, {"2 x 2", "3 nodes"});
   h.global_algorithm = Algorithm::kPairwise;
   expect_rejected(h, {"global", "pairwise"});
+  h.global_algorithm = Algorithm::kRing;
+  h.global_rows = h.global_cols = 0;
+  h.local_algorithm = Algorithm::kDirect;
+  expect_rejected(h, {"local step", "direct"});
   CollectiveSpec ok = make(ar, Algorithm::kHierarchical, 12, 8);
   ok.local = 4;
   EXPECT_NO_THROW(check_collective(ok, "workload.dp"));
+}
+
+// The hierarchical algorithm's ops carry their stage: the local steps stay inside the member's
+// node, the global step goes to the same local rank of other nodes; with rings at both levels
+// each member sends 2(l-1)/l V inside its node and 2(n-1)/n V/l across (rail-only §2.2).
+TEST(Collectives, HierarchicalStagesAreLabelled) {
+  const uint32_t local = 4, nodes = 3, p = local * nodes;
+  const uint64_t v = 4 * 3 * 1024;
+  for (Algorithm in_node : {Algorithm::kRing, Algorithm::kBidirRing}) {
+    CollectiveSpec s = make(Collective::kAllReduce, Algorithm::kHierarchical, p, v);
+    s.local = local;
+    s.local_algorithm = in_node;
+    s.global_algorithm = Algorithm::kRing;
+    SCOPED_TRACE(describe(s));
+    const Outcome run = execute(s);
+    for (uint32_t q = 0; q < p; ++q) {
+      std::map<Stage, uint64_t> bytes;
+      for (const Op& op : run.programs.at(s.members[q]).ops) {
+        if (op.kind != OpKind::kSend && op.kind != OpKind::kRecv) {
+          EXPECT_EQ(op.stage, Stage::kWhole);
+          continue;
+        }
+        const auto peer = static_cast<uint32_t>(
+            std::find(s.members.begin(), s.members.end(), op.peer) - s.members.begin());
+        ASSERT_NE(op.stage, Stage::kWhole);
+        if (op.stage == Stage::kLocal) {
+          EXPECT_EQ(peer / local, q / local) << "a local step leaves the node";
+        } else {
+          EXPECT_NE(peer / local, q / local) << "a global step stays in the node";
+          EXPECT_EQ(peer % local, q % local) << "a global step changes rail";
+        }
+        if (op.kind == OpKind::kSend) bytes[op.stage] += op.bytes;
+      }
+      EXPECT_EQ(bytes[Stage::kLocal], 2 * (local - 1) * v / local);
+      EXPECT_EQ(bytes[Stage::kGlobal], 2 * (nodes - 1) * (v / local) / nodes);
+    }
+  }
+}
+
+// The rail-only paper's Eq. 1 DP terms, by hand: S_T = 96 MB per block, N_M = 8, so V = 12 MB
+// per GPU; N_Ds = 4 GPUs of a DP group per HB domain (K = 32), N_Df = 16 domains (N = 512);
+// B_F = 900 GB/s, B_S = 50 GB/s, α = 2 µs.
+//   second stage 2 S_T (N_Ds - 1)/(K B_F) = 2 · 96e6 · 3 / (32 · 900e9) = 20 µs,  + 6α
+//   first stage  2 S_T (N_Df - 1)/(N B_S) = 2 · 96e6 · 15 / (512 · 50e9) = 112.5 µs, + 30α
+TEST(Collectives, TwoStageAllReduceIsRailOnlyEq1) {
+  const double alpha = 2e-6, b_s = 50e9, b_f = 900e9, v = 12e6;
+  EXPECT_NEAR(two_stage_all_reduce_seconds(4, 16, v, 0, b_s, b_f), 20e-6 + 112.5e-6, 1e-15);
+  EXPECT_NEAR(two_stage_all_reduce_seconds(4, 16, v, alpha, b_s, b_f),
+              20e-6 + 112.5e-6 + 36 * alpha, 1e-15);
+  // The hierarchical algorithm with rings at both levels, B = B_S and B_local = B_F.
+  CollectiveSpec s = make(Collective::kAllReduce, Algorithm::kHierarchical, 64, 12'000'000);
+  s.local = 4;
+  s.local_algorithm = Algorithm::kRing;
+  s.global_algorithm = Algorithm::kRing;
+  EXPECT_NEAR(alpha_beta_seconds(s, alpha, b_s, b_f),
+              two_stage_all_reduce_seconds(4, 16, v, alpha, b_s, b_f), 1e-15);
+  // One domain: the second stage alone; one member per domain: a ring all-reduce at B_S.
+  EXPECT_DOUBLE_EQ(two_stage_all_reduce_seconds(4, 1, v, alpha, b_s, b_f),
+                   2 * (3 * alpha + 0.75 * v / b_f));
+  EXPECT_DOUBLE_EQ(two_stage_all_reduce_seconds(1, 16, v, alpha, b_s, b_f),
+                   alpha_beta_seconds(
+                       make(Collective::kAllReduce, Algorithm::kRing, 16, 12'000'000), alpha, b_s));
 }
 
 TEST(Collectives, NamesRoundTrip) {

@@ -114,6 +114,7 @@ struct Interpreter {
   std::map<std::pair<uint32_t, uint32_t>, uint64_t> sends;  // (group, endpoint) -> sends
   std::map<uint32_t, double> compute_ps;                    // group -> total
   size_t max_phase_ops = 0;
+  std::map<std::tuple<uint32_t, uint32_t, std::string>, uint64_t> traffic;  // (src, dst, type)
 
   bool run() {
     std::vector<uint32_t> phase(endpoints, 0);
@@ -141,6 +142,7 @@ struct Interpreter {
               in_flight[{e, op.peer, op.tag}].push_back(op.bytes);
               bytes[{op.group, e}] += op.bytes;
               ++sends[{op.group, e}];
+              traffic[{e, op.peer, w.traffic_types().at(w.traffic_type(op))}] += op.bytes;
             } else if (op.kind == OpKind::kRecv) {
               auto& q = in_flight[{op.peer, e, op.tag}];
               if (q.empty()) continue;
@@ -191,7 +193,7 @@ void check_iteration(const LlmConfig& c) {
   const uint32_t chips = c.par.chips();
   const Mapping mapping = scattered(chips);
   const LlmWorkload w(c, mapping);
-  Interpreter run{w, 40, {}, {}, {}, 0};
+  Interpreter run{w, 40, {}, {}, {}, 0, {}};
   ASSERT_TRUE(run.run()) << "deadlock";
   EXPECT_LT(run.max_phase_ops, 200u);
   const std::vector<CommVolume>& rows = w.volumes();
@@ -284,6 +286,90 @@ TEST(Llm, AnalyticTimesFollowAlphaBeta) {
   EXPECT_EQ(w.groups()[0].name, "TP attention RS/AG");
 }
 
+// T=2 D=8 on 16 GPUs in HB domains of 8: every DP group {i, i+2, ..., i+14} has 4 members in
+// each of 2 domains. The two-stage all-reduce runs rings of 4 inside each domain (DP2) and rings
+// of 2 along the rails (DP1): each member sends 2·3/4 V to the next member of its domain and
+// 2·1/2 V/4 to its rail peer in the other domain, per occurrence of a DP row.
+TEST(Llm, HierarchicalDpRunsItsStagesInTheHbDomains) {
+  LlmConfig c = small_config();
+  c.model.experts = 1;
+  c.model.top_k = 1;
+  c.par = {2, 1, 1, 8, 1, 1, 1};
+  c.dp_algorithm = Algorithm::kHierarchical;
+  c.alpha_s = 1e-6;
+  c.bandwidth = 50e9;
+  c.local_bandwidth = 400e9;
+  const auto domain = [](uint32_t e) { return e / 8; };
+  const LlmWorkload w(c, Mapping::linear(16, 16), domain);
+  EXPECT_EQ(w.dp_local("DP VOC"), 4u);
+  EXPECT_EQ(w.dp_local("DP QKV"), 4u);
+  EXPECT_EQ(w.dp_local("TP attention"), 0u);
+  EXPECT_EQ(w.traffic_types(), (std::vector<std::string>{"MP", "EP", "PP", "DP", "DP1", "DP2"}));
+  Interpreter run{w, 16, {}, {}, {}, 0, {}};
+  ASSERT_TRUE(run.run()) << "deadlock";
+  uint64_t dp_bytes = 0;  // per member, all DP rows
+  for (std::size_t g = 0; g < w.volumes().size(); ++g) {
+    const CommVolume& v = w.volumes()[g];
+    if (v.dim != Dim::kDP) continue;
+    dp_bytes += static_cast<uint64_t>(v.frequency) * v.bytes;
+    EXPECT_DOUBLE_EQ(w.groups()[g].analytic_s,
+                     v.frequency * two_stage_all_reduce_seconds(4, 2, static_cast<double>(v.bytes),
+                                                                1e-6, 50e9, 400e9));
+  }
+  for (const auto& [key, bytes] : run.traffic) {
+    const auto& [src, dst, type] = key;
+    SCOPED_TRACE(std::to_string(src) + " -> " + std::to_string(dst) + " " + type);
+    EXPECT_TRUE(type == "MP" || type == "DP1" || type == "DP2");
+    if (type == "DP1") {
+      EXPECT_EQ(dst, (src + 8) % 16);  // the same rail, the other domain
+    } else {
+      EXPECT_EQ(dst / 8, src / 8);  // inside the HB domain
+    }
+  }
+  // The DP rows' V are multiples of 4, so the shares are exact.
+  EXPECT_EQ(run.traffic.at({0, 2, "DP2"}), 2 * 3 * dp_bytes / 4);
+  EXPECT_EQ(run.traffic.at({0, 8, "DP1"}), dp_bytes / 4);
+  EXPECT_EQ(run.traffic.at({14, 8, "DP2"}), 2 * 3 * dp_bytes / 4);  // the ring closes
+  EXPECT_EQ(run.traffic.count({0, 1, "MP"}), 1u);
+  // A plain ring all-reduce is one type, DP.
+  c.dp_algorithm = Algorithm::kRing;
+  const LlmWorkload ring(c, Mapping::linear(16, 16), domain);
+  Interpreter plain{ring, 16, {}, {}, {}, 0, {}};
+  ASSERT_TRUE(plain.run());
+  EXPECT_EQ(plain.traffic.at({0, 2, "DP"}), 2 * 7 * dp_bytes / 8);
+}
+
+TEST(Llm, HierarchicalDpNeedsEvenDomains) {
+  LlmConfig c = small_config();
+  c.model.experts = 1;
+  c.model.top_k = 1;
+  c.par = {2, 1, 1, 8, 1, 1, 1};
+  c.dp_algorithm = Algorithm::kHierarchical;
+  const auto rejects = [&](const DomainOf& domain, const std::string& key,
+                           const std::string& fact) {
+    try {
+      LlmWorkload w(c, Mapping::linear(16, 16), domain);
+      ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(fact), std::string::npos) << e.what();
+    }
+  };
+  // Domains of 6 GPUs: the DP group {0, 2, ..., 14} has 3 members in the first, 3 in the
+  // second and 2 in the third.
+  rejects([](uint32_t e) { return e / 6; }, "llm.dp_algorithm", "does not divide evenly");
+  // Domains by parity of e / 4: the group leaves domain 0 and comes back.
+  rejects([](uint32_t e) { return (e / 4) % 2; }, "llm.dp_algorithm", "comes back");
+  rejects({}, "llm.dp_local", "no HB domains");
+  c.dp_local = 3;
+  rejects([](uint32_t e) { return e / 8; }, "llm.dp_local", "does not divide");
+  c.dp_local = 2;  // explicit: the domains are not consulted
+  const LlmWorkload w(c, Mapping::linear(16, 16), [](uint32_t e) { return e / 6; });
+  EXPECT_EQ(w.dp_local("DP VOC"), 2u);
+  c.dp_algorithm = Algorithm::kRing;
+  rejects({}, "llm.dp_local", "hierarchical");
+}
+
 // GPT-3 175B, one sequence: params = 12 L H^2 + V H = 173.95e9 + 0.62e9 = 174.6e9 ~ 175e9.
 // FLOPs = 3 tokens (24 L H^2 + 4 S H L + 2 H V) = 6 params tokens + 12 S H L tokens, and
 // 12 S H L = 2.9e13 is 2.8% of 6 params, so within 5% of 6 x 175e9 x 2048.
@@ -368,7 +454,7 @@ TEST(Llm, MakeResolvesListing1) {
   EXPECT_EQ(w->config().tp_algorithm, Algorithm::kBidirRing);
   EXPECT_EQ(w->volumes().size(), 8u);
   EXPECT_GT(w->groups()[0].analytic_s, 0);
-  Interpreter run{*w, 64, {}, {}, {}, 0};
+  Interpreter run{*w, 64, {}, {}, {}, 0, {}};
   EXPECT_TRUE(run.run());
   EXPECT_NEAR(run.compute_ps[static_cast<uint32_t>(w->volumes().size())] * 989e12 * 1e-12,
               w->model_flops() / 3, w->model_flops() * 1e-6);

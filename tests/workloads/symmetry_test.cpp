@@ -91,8 +91,8 @@ std::string difference(const Program& want, const Program& got,
     const Op &a = want.ops[i], &b = got.ops[i];
     const bool message = a.kind == OpKind::kSend || a.kind == OpKind::kRecv;
     const uint32_t peer = message ? relabel(a.peer) : a.peer;
-    if (a.kind != b.kind || peer != b.peer || a.tag != b.tag || a.group != b.group ||
-        a.bytes != b.bytes || a.compute_ps != b.compute_ps ||
+    if (a.kind != b.kind || a.stage != b.stage || peer != b.peer || a.tag != b.tag ||
+        a.group != b.group || a.bytes != b.bytes || a.compute_ps != b.compute_ps ||
         !std::ranges::equal(want.deps_of(i), got.deps_of(i))) {
       return "op " + std::to_string(i) + " differs";
     }
@@ -187,6 +187,11 @@ std::vector<Case> cases() {
   // MoE: T still folds (the EP all-to-all keeps its group and positions under a T shift).
   v.push_back(
       {config(small_moe(), {2, 1, 2, 2, 2, 1, 2}, bidir, ring), Mapping::linear(16, 16), "TP"});
+  // The two-stage DP all-reduce (nodes of 2 DP members): T folds, its stages carried along.
+  Case two_stage{config(small_dense(), {2, 1, 1, 4, 2, 1, 2}, bidir, Algorithm::kHierarchical),
+                 Mapping::linear(16, 16), "TP"};
+  two_stage.config.dp_local = 2;
+  v.push_back(std::move(two_stage));
   return v;
 }
 
@@ -204,7 +209,7 @@ TEST(LlmSymmetry, EveryElementMapsEveryProgramOntoItsImage) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 4 + 16 + 4 + 8 + 4 + 8 + 8 + 4 + 2);
+  EXPECT_EQ(checked, 4 + 16 + 4 + 8 + 4 + 8 + 8 + 4 + 2 + 2);
 }
 
 TEST(LlmSymmetry, TheComparisonCatchesWhatIsNotEquivariant) {
