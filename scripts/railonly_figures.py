@@ -8,8 +8,8 @@ The analytical model comes from `hxsim topo` on configs/rail_only/table2_32k.tom
 configs/rail_only/gpt3_16k.toml at flow level, each into DIR/<run>.h5 unless that file exists
 (delete it to redo):
 
-    DIR/fig5.png     iteration time of the rail-optimized, trimmed, rail-only and ideal networks,
-                     Eq. 1 and 3 beside the simulation
+    DIR/fig5.png     iteration time of the rail-optimized, trimmed (the rail-optimized run: the
+                     links it leaves idle carry nothing), rail-only and ideal networks
     DIR/fig7.png     iteration time against the HB domain size K: Eq. 1 for GPT-3 and OPT-175B at
                      N = 16,384, 32,768, 65,536 and Eq. 3; simulated points for GPT-3
     DIR/fig8.png     PaLM-540B on 32,768 GPUs: iteration time and relative performance against
@@ -101,6 +101,79 @@ def analytic(hxsim, rows):
     return fig7, fig8
 
 
+# The simulated iteration: GPT-3 at the parallelism Eq. 2 picks (N_M = 16 for 16,384 GPUs, 4
+# for the quick 1,024), the DP all-reduce in two stages (in the HB domain, then along the rails),
+# 2 (quick: 1) micro-batches of one 2,048-token sequence per replica. The ideal network runs the
+# same two-stage all-reduce, both stages on its one fabric: a flat ring of all N / N_M DP members
+# is latency-bound (2,046 steps for 1,024), and the all-to-all based all-reduce Eq. 3 assumes is
+# 10^6 flows per DP group and layer.
+FULL = {"gpus": 16384, "hb_size": 256, "tp": 16, "micro_batches": 2, "fig7_k": (64, 256, 1024)}
+QUICK = {"gpus": 1024, "hb_size": 64, "tp": 4, "micro_batches": 1, "fig7_k": (16, 64)}
+NETWORKS = {"rail_optimized": {"rail_only.network": "rail_optimized"},
+            "rail_only": {"rail_only.network": "rail_only"},
+            "ideal": {"rail_only.network": "none"}}
+
+
+def simulate(hxsim, out, scale, name, sets):
+    """One iteration at flow level into OUT/NAME.h5 (kept if it exists); its end time [s]."""
+    path = os.path.join(out, name + ".h5")
+    base = {"rail_only.gpus": scale["gpus"], "rail_only.hb_size": scale["hb_size"],
+            "llm.tp": scale["tp"], "llm.dp": scale["gpus"] // scale["tp"],
+            "llm.micro_batches": scale["micro_batches"], "llm.dp_algorithm": "hierarchical"}
+    base.update(sets)
+    if not os.path.exists(path):
+        hxrun.run_to_file(hxsim, ["run", ITERATION], path, base, label=name)
+    with h5py.File(path, "r") as f:
+        end = f["workload_totals"]["end_ps"][0] * 1e-12
+        links = f["links"]
+        classes = links["link_class"][()]
+        idle = (links["bytes"][()] == 0) & (classes >= 2)  # NIC and network links
+        network = int((classes >= 2).sum())
+    return end, (idle.sum() / network if network else 0.0)
+
+
+def simulated(hxsim, out, scale, rows):
+    """Fig. 5: the four networks on one iteration; Fig. 7: rail-only against K."""
+    n, k = scale["gpus"], scale["hb_size"]
+    batch = (n // scale["tp"]) * scale["micro_batches"] * 2048
+    eq = topo(hxsim, {"gpus": n, "hb_size": k, "batch_tokens": batch})
+    times = {}
+    for name, sets in NETWORKS.items():
+        if name == "ideal":  # one fabric for all, the two stages' split kept
+            sets = dict(sets, **{"rail_only.hb_size": n, "llm.dp_local": k // scale["tp"]})
+        times[name], idle = simulate(hxsim, out, scale, name, sets)
+        rows.append(["fig5_sim", "gpt3-175b", n, k, name + "_iter_s",
+                     eq["eq3_ideal_s"] if name == "ideal" else eq["eq1_iter_s"], times[name], ""])
+        if name == "rail_optimized":
+            times["trimmed"] = times[name]
+            rows.append(["fig5_sim", "gpt3-175b", n, k, "rail_optimized_idle_network_links",
+                         "", idle, ""])
+    rows.append(["fig5_sim", "gpt3-175b", n, k, "ideal_speedup", eq["ideal_speedup"],
+                 times["rail_only"] / times["ideal"], "1.28-1.65"])
+    rows.append(["fig5_sim", "gpt3-175b", n, k, "rail_only_over_rail_optimized", 1.0,
+                 times["rail_only"] / times["rail_optimized"], 1.0])
+    fig7 = {}
+    for kk in scale["fig7_k"]:
+        name = f"rail_only_k{kk}"
+        fig7[kk] = times["rail_only"] if kk == k else simulate(
+            hxsim, out, scale, name, {"rail_only.hb_size": kk})[0]
+        v = topo(hxsim, {"gpus": n, "hb_size": kk, "batch_tokens": batch})
+        rows.append(["fig7_sim", "gpt3-175b", n, kk, "iter_s", v["eq1_iter_s"], fig7[kk], ""])
+    return times, fig7
+
+
+def draw_fig5(times, path):
+    fig, ax = plt.subplots(figsize=(6, 4))
+    names = ["rail_optimized", "trimmed", "rail_only", "ideal"]
+    bars = ax.bar(names, [times[n] for n in names], color=["C0", "C1", "C2", "C3"])
+    ax.bar_label(bars, labels=["%.3f s" % times[n] for n in names], fontsize=8)
+    ax.set_ylabel("iteration time [s]")
+    ax.set_title("GPT-3 175B, one iteration, flow level")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def draw_fig7(fig7, simulated, path):
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=False)
     for ax, model in zip(axes, ("gpt3-175b", "opt-175b")):
@@ -149,8 +222,25 @@ def main(argv):
     os.makedirs(args.out, exist_ok=True)
     rows = []
     fig7, fig8 = analytic(args.hxsim, rows)
-    draw_fig7(fig7, {}, os.path.join(args.out, "fig7.png"))
+    times, fig7_sim = simulated(args.hxsim, args.out, QUICK if args.quick else FULL, rows)
+    draw_fig5(times, os.path.join(args.out, "fig5.png"))
+    draw_fig7(fig7, fig7_sim, os.path.join(args.out, "fig7.png"))
     draw_fig8(fig8, os.path.join(args.out, "fig8.png"))
+    tm = os.path.join(args.out, "rail_only.h5")
+    analysis = [sys.executable, os.path.join(ROOT, "scripts", "hxanalysis.py")]
+    k = (QUICK if args.quick else FULL)["hb_size"]
+    for command in (["traffic-types", tm, "-o", os.path.join(args.out, "fig3.png")],
+                    ["traffic-types", tm, "-o", os.path.join(args.out, "traffic_types.csv")],
+                    ["traffic", tm, "-o", os.path.join(args.out, "fig4.png"), "--grid", str(k)],
+                    ["traffic", tm, "-o", os.path.join(args.out, "fig4_zoom.png"), "--first",
+                     str(4 * k), "--grid", str(k)]):
+        subprocess.run(analysis + command, check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(args.out, "traffic_types.csv")) as f:
+        for r in csv.DictReader(f):
+            rows.append(["fig3", "gpt3-175b", "", k, r["type"] + "_pair_share", "",
+                         r["pair_share"], "none > 0.99" if r["type"] == "none" else ""])
+            rows.append(["fig3", "gpt3-175b", "", k, r["type"] + "_byte_share", "",
+                         r["byte_share"], ""])
     with open(os.path.join(args.out, "summary.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["figure", "model", "gpus", "hb_size", "x", "hxsim", "simulated", "paper"])
