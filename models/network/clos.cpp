@@ -10,10 +10,10 @@ Clos sized_clos(uint32_t terminals, uint32_t radix, bool wide_spines, const std:
                 const std::string& what) {
   if (terminals <= radix) return Clos::single(terminals);
   const std::string at = key + " = " + std::to_string(radix) + ": ";
-  const std::string of = what + " of " + std::to_string(terminals);
+  const std::string of = what + " of " + std::to_string(terminals) + " endpoints";
   const uint32_t h = radix / 2;
   if (terminals % h != 0) {
-    throw InputError(at + of + " does not fill leaves of radix/2 = " + std::to_string(h));
+    throw InputError(at + of + " does not fill leaves of radix/2 = " + std::to_string(h) + " endpoints");
   }
   const uint64_t leaves = terminals / h;
   uint64_t spines = (leaves * h + radix - 1) / radix;

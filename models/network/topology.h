@@ -99,6 +99,11 @@ class Topology {
   };
   virtual EndpointRange endpoint_group_range(uint32_t group) const = 0;
 
+  /// Whether only a thin network joins the endpoint groups (the rail-only cluster's HB domains:
+  /// GPUs of one rail only): an LLM's model-parallel (TP x CP) groups must then each lie in one
+  /// group, an input error otherwise. Default: no such constraint.
+  virtual bool confines_model_parallel() const { return false; }
+
   /// Endpoint coordinates for the coordinate-based traffic patterns (tornado, neighbour): the
   /// radices of a mixed-radix numbering of endpoint indices, least significant first, with
   /// product num_endpoints(). Default: one dimension.

@@ -68,6 +68,22 @@ double bandwidth_of(const ParamSet& w, const NetworkContext& net, uint32_t e) {
   return b > 0 ? b : injection_bandwidth(net, e);
 }
 
+// Ranks run T innermost, then C: a model-parallel group is T x C consecutive ranks, each of
+// which must sit in the group's first endpoint's endpoint group.
+void check_model_parallel(const ParamSet& llm, const wl::Mapping& mapping, const Topology& t) {
+  const auto mp = static_cast<uint32_t>(llm.integer("tp") * llm.integer("cp"));
+  for (uint32_t r = 0; r < mapping.ranks(); ++r) {
+    const uint32_t head = mapping.endpoint(r - r % mp), e = mapping.endpoint(r);
+    if (t.endpoint_group(e) == t.endpoint_group(head)) continue;
+    throw InputError("llm.tp = " + std::to_string(llm.integer("tp")) + " (x llm.cp = " +
+                     std::to_string(llm.integer("cp")) + "): the model-parallel group of ranks " +
+                     std::to_string(r - r % mp) + "-" + std::to_string(r - r % mp + mp - 1) +
+                     " spans endpoints " + std::to_string(head) + " and " + std::to_string(e) +
+                     " of different HB domains, and this network joins domains along rails "
+                     "only (rail-only §2.2: a model-parallel group fits in an HB domain)");
+  }
+}
+
 std::unique_ptr<wl::Workload> make_llm(const ParamSet& w, const ParamSet& llm,
                                        const NetworkContext& net) {
   uint64_t ranks = 1;
@@ -79,6 +95,7 @@ std::unique_ptr<wl::Workload> make_llm(const ParamSet& w, const ParamSet& llm,
                      std::to_string(net.topology->num_endpoints()) + " endpoints");
   }
   wl::Mapping mapping = make_mapping(w, net, static_cast<uint32_t>(ranks));
+  if (net.topology->confines_model_parallel()) check_model_parallel(llm, mapping, *net.topology);
   const uint32_t first = mapping.endpoint(0);
   const uint32_t second = mapping.endpoint(ranks > 1 ? 1 : 0);
   const double alpha = alpha_of(w, net, first, second);

@@ -178,6 +178,9 @@ class RailOnlyTopology final : public Topology {
     return {d * l_.k, (d + 1) * l_.k};
   }
   std::vector<uint32_t> endpoint_dims() const override { return {l_.k, l_.domains()}; }
+  // §2.2: "The MP traffic happens within GPUs that participate in a model parallel group, which
+  // always fits in an HB domain"; across domains the rail-only network joins one rail only.
+  bool confines_model_parallel() const override { return l_.network == ScaleOut::kRailOnly; }
 
   // Within a domain GPU, leaf (spine, leaf), GPU; across domains the network the same way, and a
   // forwarded message both in turn.
