@@ -13,7 +13,8 @@ Clos sized_clos(uint32_t terminals, uint32_t radix, bool wide_spines, const std:
   const std::string of = what + " of " + std::to_string(terminals) + " endpoints";
   const uint32_t h = radix / 2;
   if (terminals % h != 0) {
-    throw InputError(at + of + " does not fill leaves of radix/2 = " + std::to_string(h) + " endpoints");
+    throw InputError(at + of + " does not fill leaves of radix/2 = " + std::to_string(h) +
+                     " endpoints");
   }
   const uint64_t leaves = terminals / h;
   uint64_t spines = (leaves * h + radix - 1) / radix;
@@ -26,8 +27,10 @@ Clos sized_clos(uint32_t terminals, uint32_t radix, bool wide_spines, const std:
     spines = h;
   }
   if (h % spines != 0) {
-    throw InputError(at + "the " + std::to_string(h) + " up links of a leaf do not split evenly "
-                     "over " + std::to_string(spines) + " spines (" + of + ")");
+    throw InputError(at + "the " + std::to_string(h) +
+                     " up links of a leaf do not split evenly "
+                     "over " +
+                     std::to_string(spines) + " spines (" + of + ")");
   }
   const uint64_t spine_ports = leaves * (h / spines);
   if (spine_ports >= kSelfPort) {

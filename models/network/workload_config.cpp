@@ -28,8 +28,7 @@ double injection_bandwidth(const NetworkContext& net, uint32_t e) {
   std::vector<PortSpec> ports;
   net.topology->ports(net.topology->endpoint_component(e), ports);
   const LinkClass& c = net.topology->link_classes()[ports.at(0).link_class];
-  return c.flits_per_cycle * static_cast<double>(net.router.flit_bytes) /
-         net.cycle.seconds();
+  return c.flits_per_cycle * static_cast<double>(net.router.flit_bytes) / net.cycle.seconds();
 }
 
 // The job's ranks on the network's endpoints. `ranks` 0: as many as workload.ranks says.
@@ -176,8 +175,7 @@ std::unique_ptr<wl::Workload> make_collective(const ParamSet& w, const NetworkCo
   if (strided) layout = wl::RankLayout{mapping, *strided};
   return std::make_unique<wl::CollectiveWorkload>(
       std::move(specs), endpoints, static_cast<uint32_t>(w.integer("repeat")),
-      static_cast<uint32_t>(w.integer("ring_window")), alpha, bandwidth, local,
-      std::move(layout));
+      static_cast<uint32_t>(w.integer("ring_window")), alpha, bandwidth, local, std::move(layout));
 }
 
 }  // namespace

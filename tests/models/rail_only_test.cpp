@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "models/network/packet.h"
 #include "models/network/clos.h"
+#include "models/network/packet.h"
 #include "models/verification/channel_graph.h"
 #include "support/input_error.h"
 #include "support/topology_checks.h"
@@ -34,9 +34,9 @@ TEST(RailOnly, StructureRoutesAndChannelGraphs) {
     for (const char* hb : {"switch", "nvswitch"}) {
       for (const char* forwarding : {"hb_first", "rail_first", "alternate"}) {
         // 8 domains of 8 GPUs; rails of 8 on radix 4: leaves of 2 under 2 spines (x = 1).
-        const Settings s = {{"gpus", "64"},        {"hb_size", "8"},     {"radix", "4"},
-                            {"network", network},   {"hb", hb},           {"hb_leaf_gpus", "4"},
-                            {"hb_spines", "2"},     {"forwarding", forwarding}};
+        const Settings s = {
+            {"gpus", "64"}, {"hb_size", "8"},      {"radix", "4"},     {"network", network},
+            {"hb", hb},     {"hb_leaf_gpus", "4"}, {"hb_spines", "2"}, {"forwarding", forwarding}};
         SCOPED_TRACE(std::string(network) + " " + hb + " " + forwarding);
         const Network net = build(s);
         testing::check_structure(*net.topology);
@@ -110,14 +110,18 @@ TEST(RailOnly, ClosSizes) {
 }
 
 TEST(RailOnly, InputErrors) {
-  EXPECT_NE(error_of([] { build({{"gpus", "64"}, {"hb_size", "6"}}); }).find("rail_only.hb_size"),
+  EXPECT_NE(error_of([] {
+              build({{"gpus", "64"}, {"hb_size", "6"}});
+            }).find("rail_only.hb_size"),
             std::string::npos);
   // 64 domains on rails of radix 8: two tiers join at most 32.
-  EXPECT_NE(error_of([] { build({{"gpus", "512"}, {"hb_size", "8"}, {"radix", "8"}}); })
-                .find("needs a third tier"),
+  EXPECT_NE(error_of([] {
+              build({{"gpus", "512"}, {"hb_size", "8"}, {"radix", "8"}});
+            }).find("needs a third tier"),
             std::string::npos);
-  EXPECT_NE(error_of([] { build({{"gpus", "80"}, {"hb_size", "8"}, {"radix", "8"}}); })
-                .find("does not fill leaves"),
+  EXPECT_NE(error_of([] {
+              build({{"gpus", "80"}, {"hb_size", "8"}, {"radix", "8"}});
+            }).find("does not fill leaves"),
             std::string::npos);
   EXPECT_NE(error_of([] {
               build({{"gpus", "64"}, {"hb_size", "8"}, {"hb", "nvswitch"}, {"hb_leaf_gpus", "3"}});

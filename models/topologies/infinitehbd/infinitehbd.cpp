@@ -91,8 +91,8 @@ class InfiniteHbd final : public ConcentratedTopology {
     if (id % 2 == 1) return {2 * r, 0, classes_[kEndpointClass].latency, kEndpointClass};
     if (p == 0) return {id + 1, 0, classes_[kEndpointClass].latency, kEndpointClass};
     if (p == kDcn) {
-      return {s_.dcn_base() + s_.fabric.leaf_of(r),
-              static_cast<PortId>(r % s_.fabric.per_leaf), dcn, kDcnClass};
+      return {s_.dcn_base() + s_.fabric.leaf_of(r), static_cast<PortId>(r % s_.fabric.per_leaf),
+              dcn, kDcnClass};
     }
     const uint32_t peer = p == kNext ? rings_->next(r) : rings_->prev(r);
     const uint16_t c = peer / s_.r == r / s_.r ? kIntraClass : kOpticalClass;
@@ -177,7 +177,8 @@ class RingRouting final : public Routing {
     if (rings.ring(packet.dst) != rings.ring(router)) {
       if (!dcn_) {
         throw InputError(kSection + ".dcn = \"none\": endpoints " + std::to_string(packet.src) +
-                         " and " + std::to_string(packet.dst) + " are on different rings and no "
+                         " and " + std::to_string(packet.dst) +
+                         " are on different rings and no "
                          "DCN joins them (set it to \"switch\", or keep traffic within rings)");
       }
       return out.add(kDcn, 0);
@@ -278,14 +279,17 @@ Network make_infinitehbd(const ParamSet& params) {
   if (s.tp % s.r != 0 || s.tp / s.r > s.nodes) {
     throw InputError(kSection + ".tp = " + std::to_string(s.tp) +
                      ": a TP ring takes whole nodes: expected a multiple of gpus_per_node = " +
-                     std::to_string(s.r) + " of at most nodes x gpus_per_node = " +
-                     std::to_string(s.gpus()));
+                     std::to_string(s.r) +
+                     " of at most nodes x gpus_per_node = " + std::to_string(s.gpus()));
   }
   const std::string& dcn = params.text("dcn");
   s.dcn = dcn != "none";
   if (dcn == "switch" && s.gpus() >= kSelfPort) {
-    throw InputError(kSection + ": " + std::to_string(s.gpus()) + " GPUs; the DCN switch has a "
-                     "port per GPU and at most " + std::to_string(kSelfPort - 1) + " ports "
+    throw InputError(kSection + ": " + std::to_string(s.gpus()) +
+                     " GPUs; the DCN switch has a "
+                     "port per GPU and at most " +
+                     std::to_string(kSelfPort - 1) +
+                     " ports "
                      "(infinitehbd.dcn = \"fat_tree\" or \"none\")");
   }
   if (dcn == "switch") s.fabric = Clos::single(s.gpus());
@@ -326,8 +330,10 @@ ClosedForms closed_forms(const ParamSet& p) {
   in.tp = static_cast<uint32_t>(p.integer("tp"));
   in.nodes = static_cast<uint64_t>(p.integer("nodes"));
   if (p.real("node_fault") == 0 && in.gpus_per_node != 4 && in.gpus_per_node != 8) {
-    throw InputError(kSection + ".node_fault = 0: Table 7's P_s is for R = 4 and 8 GPUs per "
-                     "node; set it for R = " + std::to_string(in.gpus_per_node));
+    throw InputError(kSection +
+                     ".node_fault = 0: Table 7's P_s is for R = 4 and 8 GPUs per "
+                     "node; set it for R = " +
+                     std::to_string(in.gpus_per_node));
   }
   in.node_fault = p.real("node_fault") > 0 ? p.real("node_fault")
                                            : infinitehbd::table7_node_fault(in.gpus_per_node);
@@ -349,8 +355,9 @@ TopologyFamily infinitehbd_family() {
           ParamSpec::integer("nodes", 16, "nodes in the HBD line").range(1, 1 << 20),
           ParamSpec::integer("gpus_per_node", 4, "GPUs per node, R (Sec. 6.1: 4 or 8)")
               .range(2, 64),
-          ParamSpec::integer("k", 2, "OCSTrx bundles: each node reaches the nodes 1..K away "
-                                     "(Sec. 4.2, K <= R; the paper evaluates 2 and 3)")
+          ParamSpec::integer("k", 2,
+                             "OCSTrx bundles: each node reaches the nodes 1..K away "
+                             "(Sec. 4.2, K <= R; the paper evaluates 2 and 3)")
               .range(1, 64),
           ParamSpec::integer("tp", 16, "GPUs per TP ring, a multiple of R").range(2, 1 << 20),
           ParamSpec::text("failed_nodes", "",

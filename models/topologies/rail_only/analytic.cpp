@@ -51,8 +51,8 @@ double attention_weights(const wl::LlmModel& m) {
 InputError unknown_model(const std::string& model) {
   std::string list;
   for (const std::string& n : paper_models()) list += (list.empty() ? "" : ", ") + n;
-  return InputError("rail_only.llm = '" + model + "': expected one of the paper's models " +
-                    list + " (Table 1 gives M_cc for these only)");
+  return InputError("rail_only.llm = '" + model + "': expected one of the paper's models " + list +
+                    " (Table 1 gives M_cc for these only)");
 }
 
 // Table 1's M_cc: one multi-head attention layer per block for GPT and OPT, two for PaLM.

@@ -17,7 +17,6 @@
 
 namespace hx::net::rail_only {
 
-
 enum class ScaleOut : uint8_t { kRailOnly, kRailOptimized, kNone };
 /// Which way a message between different rails of different domains goes (rail-only only).
 enum class Forwarding : uint8_t { kHbFirst, kRailFirst, kAlternate };
@@ -63,7 +62,7 @@ struct Layout {
   }
   uint32_t terminal_of(uint32_t gpu) const {
     return network == ScaleOut::kRailOnly ? domain_of(gpu)
-                                         : rail_of(gpu) * domains() + domain_of(gpu);
+                                          : rail_of(gpu) * domains() + domain_of(gpu);
   }
   uint32_t gpu_at(uint32_t plane, uint32_t terminal) const {
     if (network == ScaleOut::kRailOnly) return terminal * k + plane;

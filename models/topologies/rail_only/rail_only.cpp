@@ -93,7 +93,7 @@ class RailOnlyTopology final : public Topology {
     uint32_t count = 1;
     if (n.kind == NodeKind::kRouter) {
       const Place p = place(l_, n.index);
-      count = p.kind == Place::kGpu ? l_.gpu_ports()
+      count = p.kind == Place::kGpu  ? l_.gpu_ports()
               : p.kind == Place::kHb ? l_.hb.ports(p.index)
                                      : l_.rail.ports(p.index);
     }
@@ -110,8 +110,8 @@ class RailOnlyTopology final : public Topology {
       if (q == kEndpointPort) return {id + 1, 0, latency(kEndpointClass), kEndpointClass};
       const uint32_t j = l_.rail_of(p.index);
       if (q == kHbPort) {
-        return {l_.hb_component(p.group, l_.hb.leaf_of(j)),
-                static_cast<PortId>(j % l_.hb.per_leaf), latency(kHbClass), kHbClass};
+        return {l_.hb_component(p.group, l_.hb.leaf_of(j)), static_cast<PortId>(j % l_.hb.per_leaf),
+                latency(kHbClass), kHbClass};
       }
       const uint32_t t = l_.terminal_of(p.index);
       return {l_.rail_component(l_.plane_of(p.index), l_.rail.leaf_of(t)),
@@ -215,10 +215,11 @@ class RailOnlyRouting final : public Routing {
   void route(uint32_t router, PortId in_port, Packet& packet, Candidates& out) const override {
     const Place p = place(l_, router);
     const uint32_t dst_domain = l_.domain_of(packet.dst), dst_rail = l_.rail_of(packet.dst);
-    if (p.kind == Place::kHb) return out.add(static_cast<PortId>(l_.hb.route(p.index, dst_rail)),
-                                             packet.vc);
+    if (p.kind == Place::kHb)
+      return out.add(static_cast<PortId>(l_.hb.route(p.index, dst_rail)), packet.vc);
     if (p.kind == Place::kRail) {
-      const uint32_t t = l_.network == ScaleOut::kRailOnly ? dst_domain : l_.terminal_of(packet.dst);
+      const uint32_t t =
+          l_.network == ScaleOut::kRailOnly ? dst_domain : l_.terminal_of(packet.dst);
       return out.add(static_cast<PortId>(l_.rail.route(p.index, t)), packet.vc);
     }
     if (packet.dst == p.index) {
@@ -228,8 +229,8 @@ class RailOnlyRouting final : public Routing {
     const auto vc = static_cast<uint8_t>(in_port == kEndpointPort ? 0 : 1);
     if (dst_domain == p.group) return out.add(kHbPort, vc);
     if (l_.network == ScaleOut::kNone) {
-      throw InputError(kSection + ".network = \"none\": endpoints " +
-                       std::to_string(packet.src) + " and " + std::to_string(packet.dst) +
+      throw InputError(kSection + ".network = \"none\": endpoints " + std::to_string(packet.src) +
+                       " and " + std::to_string(packet.dst) +
                        " are in different HB domains and no network joins them");
     }
     if (l_.network == ScaleOut::kRailOptimized || dst_rail == l_.rail_of(p.index)) {
@@ -255,9 +256,10 @@ Clos hb_fabric(const ParamSet& params, uint32_t k) {
   const auto g = static_cast<uint32_t>(params.integer("hb_leaf_gpus"));
   const auto s = static_cast<uint32_t>(params.integer("hb_spines"));
   if (k % g != 0 || g % s != 0) {
-    throw InputError(kSection + ".hb_leaf_gpus = " + std::to_string(g) + ", hb_spines = " +
-                     std::to_string(s) + ": expected hb_leaf_gpus to divide hb_size = " +
-                     std::to_string(k) + " and hb_spines to divide hb_leaf_gpus (each leaf's " +
+    throw InputError(kSection + ".hb_leaf_gpus = " + std::to_string(g) +
+                     ", hb_spines = " + std::to_string(s) +
+                     ": expected hb_leaf_gpus to divide hb_size = " + std::to_string(k) +
+                     " and hb_spines to divide hb_leaf_gpus (each leaf's " +
                      "up links split evenly over the spines)");
   }
   if (k == g) return Clos::single(k);
@@ -285,8 +287,9 @@ Network make_rail_only(const ParamSet& params) {
   const uint32_t terminals = l.network == ScaleOut::kRailOnly ? l.domains() : l.gpus;
   if (l.network != ScaleOut::kNone) {
     l.planes = l.network == ScaleOut::kRailOnly ? l.k : 1;
-    l.rail = sized_clos(terminals, radix, l.network == ScaleOut::kRailOptimized,
-                        kSection + ".radix", l.network == ScaleOut::kRailOnly ? "a rail" : "a network");
+    l.rail =
+        sized_clos(terminals, radix, l.network == ScaleOut::kRailOptimized, kSection + ".radix",
+                   l.network == ScaleOut::kRailOnly ? "a rail" : "a network");
   }
   if (uint64_t{l.gpus} + l.routers() >= (uint64_t{1} << 32)) {
     throw InputError(kSection + ".gpus = " + std::to_string(l.gpus) + ": too many components");
