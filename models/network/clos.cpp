@@ -8,8 +8,11 @@ namespace hx::net {
 
 Clos sized_clos(uint32_t terminals, uint32_t radix, bool wide_spines, const std::string& key,
                 const std::string& what) {
-  if (terminals <= radix) return Clos::single(terminals);
   const std::string at = key + " = " + std::to_string(radix) + ": ";
+  if (radix % 2 != 0) {
+    throw InputError(at + "expected an even radix (a leaf has as many ports up as down)");
+  }
+  if (terminals <= radix) return Clos::single(terminals);
   const std::string of = what + " of " + std::to_string(terminals) + " endpoints";
   const uint32_t h = radix / 2;
   if (terminals % h != 0) {

@@ -71,7 +71,7 @@ struct Clos {
   }
 };
 
-/// The Clos of `terminals` at switch radix `radix` (even): one switch when they fit, else leaves of
+/// The Clos of `terminals` at switch radix `radix` (even, else an InputError): one switch when they fit, else leaves of
 /// radix/2 terminals with radix/2 up links and as few spines as take those links at the radix.
 /// Beyond radix²/2 terminals two tiers of the radix do not suffice: with `wide_spines`, radix/2
 /// spines of a port per leaf stand in for the deeper Clos (same bisection, fewer hops); without,

@@ -295,10 +295,6 @@ Network make_infinitehbd(const ParamSet& params) {
   if (dcn == "switch") s.fabric = Clos::single(s.gpus());
   if (dcn == "fat_tree") {
     const auto radix = static_cast<uint32_t>(params.integer("dcn_radix"));
-    if (radix % 2 != 0) {
-      throw InputError(kSection + ".dcn_radix = " + std::to_string(radix) +
-                       ": expected an even radix (a leaf has as many ports up as down)");
-    }
     s.fabric = sized_clos(s.gpus(), radix, true, kSection + ".dcn_radix", "a DCN");
   }
   std::vector<uint32_t> failed =

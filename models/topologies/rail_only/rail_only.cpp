@@ -280,10 +280,6 @@ Network make_rail_only(const ParamSet& params) {
                                             : ScaleOut::kNone;
   l.hb = hb_fabric(params, l.k);
   const auto radix = static_cast<uint32_t>(params.integer("radix"));
-  if (radix % 2 != 0) {
-    throw InputError(kSection + ".radix = " + std::to_string(radix) +
-                     ": expected an even radix (a leaf has as many ports up as down)");
-  }
   const uint32_t terminals = l.network == ScaleOut::kRailOnly ? l.domains() : l.gpus;
   if (l.network != ScaleOut::kNone) {
     l.planes = l.network == ScaleOut::kRailOnly ? l.k : 1;
