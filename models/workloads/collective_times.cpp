@@ -39,6 +39,14 @@ double model(const CollectiveSpec& s, double v, double a, double b, double b_loc
         return (p - 1) * (a + v / (p * b));
       case Algorithm::kBinaryExchange:  // InfiniteHBD G.2: log2 p rounds of V/2 each
         return std::log2(p) * (a + v / (2 * b));
+      case Algorithm::kHierarchical: {
+        // Two stages, each all pairs at once: inside the node L - 1 peers get the blocks of a
+        // whole lane (n V / p each) at the local bandwidth, then n - 1 nodes get L blocks (L V /
+        // p) each at the global one.
+        const double l = s.local, n = p / l;
+        return (l > 1 ? a + (l - 1) * n * v / p / b_local : 0) +
+               (n > 1 ? a + (n - 1) * l * v / p / b : 0);
+      }
       default:
         return a + (p - 1) / p * v / b;
     }

@@ -280,6 +280,7 @@ class Emitter {
     const uint32_t p = size_of(s);
     const uint64_t v = s.bytes;
     if (s.algorithm == Algorithm::kBinaryExchange) return binary_exchange(s, q, tag, after);
+    if (s.algorithm == Algorithm::kHierarchical) return two_stage_all_to_all(s, q, tag, after);
     if (s.algorithm == Algorithm::kDirect) {
       Ops ready;
       for (uint32_t k = 1; k < p; ++k) {
@@ -300,6 +301,45 @@ class Emitter {
       ready = {sent, got};
     }
     return ready;
+  }
+
+  // Member q = node * L + l (L = s.local): first, inside its node, it gives each other member l'
+  // the blocks of every member with local rank l' (its node's GPU on that rail); then, among equal
+  // local ranks (along its rail), it gives each other node the L blocks its node holds for that
+  // node's member l. Each block crosses the network once, between equal local ranks; pairs of
+  // the two stages are disjoint, so one tag serves both (rail-only §3.1's forwarding, as a
+  // collective).
+  Ops two_stage_all_to_all(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
+    const uint32_t p = size_of(s), lanes = s.local, nodes = p / lanes;
+    const uint32_t node = q / lanes, l = q % lanes;
+    const uint64_t v = s.bytes;
+    const auto lane_bytes = [&](uint32_t lane) {  // the blocks for every node's member `lane`
+      uint64_t sum = 0;
+      for (uint32_t n = 0; n < nodes; ++n) sum += chunk(v, p, n * lanes + lane);
+      return sum;
+    };
+    const std::size_t first = out_.size();
+    Ops local;
+    for (uint32_t k = 1; k < lanes; ++k) {
+      const uint32_t to = (l + k) % lanes, from = (l + lanes - k) % lanes;
+      local.push_back(out_.send(s.members[node * lanes + to], wire(lane_bytes(to)), tag, s.group,
+                                after));
+      local.push_back(out_.recv(s.members[node * lanes + from], wire(lane_bytes(l)), tag,
+                                s.group, after));
+    }
+    for (std::size_t i = first; i < out_.size(); ++i) out_.ops[i].stage = Stage::kLocal;
+    const Ops& ready = local.empty() ? after : local;
+    const std::size_t second = out_.size();
+    Ops done;
+    for (uint32_t k = 1; k < nodes; ++k) {
+      const uint32_t to = (node + k) % nodes, from = (node + nodes - k) % nodes;
+      done.push_back(out_.send(s.members[to * lanes + l],
+                               wire(lanes * chunk(v, p, to * lanes + l)), tag, s.group, ready));
+      done.push_back(out_.recv(s.members[from * lanes + l],
+                               wire(lanes * chunk(v, p, node * lanes + l)), tag, s.group, ready));
+    }
+    for (std::size_t i = second; i < out_.size(); ++i) out_.ops[i].stage = Stage::kGlobal;
+    return done.empty() ? ready : done;
   }
 
   Ops binary_exchange(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
@@ -398,8 +438,8 @@ void check_collective(const CollectiveSpec& spec, const std::string& what) {
   const bool to_all = spec.op == Collective::kAllToAll;
   const bool a2a_only =
       spec.algorithm == Algorithm::kPairwise || spec.algorithm == Algorithm::kBinaryExchange;
-  const bool reduce_only =
-      spec.algorithm != Algorithm::kDirect && !a2a_only;  // rings and hierarchical
+  const bool reduce_only = spec.algorithm != Algorithm::kDirect &&
+                           spec.algorithm != Algorithm::kHierarchical && !a2a_only;  // rings
   if ((to_all && reduce_only) || (!to_all && a2a_only)) {
     fail("algorithm " + alg + " does not implement " + op);
   }
@@ -423,6 +463,7 @@ void check_collective(const CollectiveSpec& spec, const std::string& what) {
     fail("local = " + std::to_string(spec.local) + " does not divide the group size " +
          std::to_string(p));
   }
+  if (to_all) return;  // both stages exchange directly
   const uint32_t nodes = p / spec.local;
   if (spec.local_algorithm != Algorithm::kRing && spec.local_algorithm != Algorithm::kBidirRing) {
     fail("the local step of hierarchical cannot be " +

@@ -586,3 +586,41 @@ TEST(Collectives, NamesRoundTrip) {
 
 }  // namespace
 }  // namespace hx::wl
+
+namespace hx::wl {
+namespace {
+
+// The two-stage all-to-all (rail-only §3.1's forwarding as a collective): 3 nodes of 4 members,
+// V = 12 blocks of 10 bytes. Inside its node a member sends each of the 3 others the blocks of
+// every node's member of that lane, 3 x 10 bytes; then each of the 2 other nodes the 4 blocks
+// its node holds for it, 4 x 10 bytes: 90 + 80 bytes sent, local pairs in the node, global pairs
+// on one lane in another node. α–β: a + 3 x 3 x 10 / B_local + a + 2 x 4 x 10 / B.
+TEST(Collectives, TwoStageAllToAllForwardsInsideTheNode) {
+  CollectiveSpec s = make(Collective::kAllToAll, Algorithm::kHierarchical, 12, 120);
+  s.local = 4;
+  const Outcome run = execute(s);
+  for (uint32_t r = 0; r < 12; ++r) {
+    const uint32_t e = 3 + 5 * r;
+    EXPECT_EQ(run.sent.at(e), 3u * 30 + 2u * 40) << "member " << r;
+    for (const Op& op : run.programs.at(e).ops) {
+      if (op.kind != OpKind::kSend) continue;
+      const uint32_t peer = (op.peer - 3) / 5;
+      if (op.stage == Stage::kLocal) {
+        EXPECT_EQ(peer / 4, r / 4);
+        EXPECT_EQ(op.bytes, 30u);
+      } else {
+        EXPECT_EQ(op.stage, Stage::kGlobal);
+        EXPECT_EQ(peer % 4, r % 4);
+        EXPECT_NE(peer / 4, r / 4);
+        EXPECT_EQ(op.bytes, 40u);
+      }
+    }
+  }
+  EXPECT_EQ(run.rounds, 2u);
+  EXPECT_DOUBLE_EQ(alpha_beta_seconds(s, 1e-6, 10.0, 100.0), 2e-6 + 90.0 / 100 + 80.0 / 10);
+  s.local = 5;
+  EXPECT_THROW(check_collective(s, "test"), InputError);
+}
+
+}  // namespace
+}  // namespace hx::wl
