@@ -1,5 +1,4 @@
 // The CSV form of a fault schedule file (faults.h): header "at,action,element[,to]".
-#include <sstream>
 
 #include "core/error.h"
 #include "core/text.h"
@@ -16,9 +15,7 @@ std::vector<FaultRow> parse_faults_csv(std::istream& in, const std::string& name
     const std::string text = trim(line);
     if (text.empty() || text[0] == '#') continue;
     const std::string where = name + ":" + std::to_string(n);
-    std::vector<std::string> fields;
-    std::istringstream split(text);
-    for (std::string f; std::getline(split, f, ',');) fields.push_back(trim(f));
+    const std::vector<std::string> fields = csv_fields(text);
     if (!header) {
       with_to = fields == std::vector<std::string>{"at", "action", "element", "to"};
       if (fields != std::vector<std::string>{"at", "action", "element"} && !with_to) {

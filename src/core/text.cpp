@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
+#include <sstream>
 
 namespace hx {
 namespace {
@@ -32,6 +33,13 @@ std::string trim(const std::string& s) {
   if (first == std::string::npos) return "";
   const auto last = s.find_last_not_of(" \t\r\n");
   return s.substr(first, last - first + 1);
+}
+
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields;
+  std::istringstream split(line);
+  for (std::string f; std::getline(split, f, ',');) fields.push_back(trim(f));
+  return fields;
 }
 
 std::string with_commas(uint64_t n) {

@@ -8,7 +8,6 @@
 #include <functional>
 #include <limits>
 #include <numeric>
-#include <sstream>
 
 #include "core/error.h"
 #include "core/text.h"
@@ -189,9 +188,7 @@ FaultTrace parse_fault_trace_csv(std::istream& in, const std::string& name, uint
     const std::string text = trim(line);
     if (text.empty() || text[0] == '#') continue;
     const std::string where = name + ":" + std::to_string(n);
-    std::vector<std::string> fields;
-    std::istringstream split(text);
-    for (std::string f; std::getline(split, f, ',');) fields.push_back(trim(f));
+    const std::vector<std::string> fields = csv_fields(text);
     if (!header) {
       if (fields != std::vector<std::string>{"node", "start", "end"}) {
         throw InputError(where + ": expected the header line 'node,start,end', found '" + text +
