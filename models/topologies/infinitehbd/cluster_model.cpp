@@ -366,7 +366,7 @@ void register_cluster_model(Registry& registry) {
           ParamSpec::text("architectures",
                           "big_switch, infinitehbd_k2, infinitehbd_k3, nvl36, nvl72, nvl576, "
                           "tpuv4, sip_ring",
-                          "the HBDs to compare (docs/MODELS.md \"Cluster-level pieces\"), "
+                          "the HBDs to compare (docs/models/infinitehbd.md), "
                           "separated by ','"),
           ParamSpec::text("tps", "8, 16, 32, 64", "TP group sizes in GPUs, separated by ','"),
           ParamSpec::text("trace", "",

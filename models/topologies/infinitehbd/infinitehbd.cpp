@@ -1,4 +1,4 @@
-// InfiniteHBD as a network model (Shou et al., SIGCOMM '25; docs/MODELS.md "InfiniteHBD"): nodes
+// InfiniteHBD as a network model (Shou et al., SIGCOMM '25; docs/models/infinitehbd.md): nodes
 // of R GPUs whose OCS transceivers link each node to the nodes 1..K away (§4.2); the active
 // configuration cuts the line of healthy nodes into TP rings (rings.h), and a data-centre network
 // carries everything between rings: a fat tree of the GPUs' NICs (§6.1), or one ideal switch.

@@ -1,5 +1,5 @@
 // The rail-only cluster (Wang et al., "Optimized Network Architectures for Large Language Model
-// Training with Billions of Parameters"; docs/MODELS.md "Rail-only"): HB domains of K GPUs on a
+// Training with Billions of Parameters"; docs/models/rail_only.md): HB domains of K GPUs on a
 // non-blocking fabric, and a scale-out network of NICs that joins only the GPUs of one rail
 // (one Clos per rail, no spine across rails, §3.1). Traffic between different rails of different
 // domains is forwarded through an HB domain. The same family builds the rail-optimized any-to-any
