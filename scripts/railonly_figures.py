@@ -5,23 +5,24 @@
 
 The analytical model comes from `hxsim topo` on configs/rail_only/table2_32k.toml (Table 2, Eq.
 1-3; models/topologies/rail_only/analytic.h). The simulations run the LLM iteration of
-configs/rail_only/gpt3_16k.toml at flow level, each into DIR/<run>.h5 unless that file exists
-(delete it to redo):
+configs/rail_only/gpt3_16k.toml at flow level with other sizes, models and networks, each into
+DIR/<run>.h5 unless that file exists (delete it to redo). Every run folds to a few simulated GPUs
+(docs/MODELS.md "Folding"): the full set, about 60 runs, takes minutes.
 
     DIR/fig5.png     iteration time of the rail-optimized, trimmed (the rail-optimized run: the
-                     links it leaves idle carry nothing), rail-only and ideal networks
-    DIR/fig7.png     iteration time against the HB domain size K: Eq. 1 for GPT-3 and OPT-175B at
-                     N = 16,384, 32,768, 65,536 and Eq. 3; simulated points for GPT-3
+                     links it leaves idle carry nothing), rail-only and ideal networks (GPT-3,
+                     32,768 GPUs, K = 256)
+    DIR/fig7.png     iteration time against the HB domain size K for GPT-3 and OPT-175B at N =
+                     16,384, 32,768 and 65,536: Eq. 1, Eq. 3 and simulated (K = 32-1,024)
     DIR/fig8.png     PaLM-540B on 32,768 GPUs: iteration time and relative performance against
-                     the batch (Eq. 1 and 3)
+                     the batch (Eq. 1 and 3; simulated at 1,024 and 2,048 sequences, K = 256-1,024)
     DIR/fig3.png, DIR/fig4.png, DIR/traffic_types.csv
                      the traffic matrix of the simulated rail-only iteration (scripts/
                      hxanalysis.py traffic): pair types and bytes, heatmaps
 
 and DIR/summary.csv: one row per (figure, model, N, K, x) with hxsim's analytic value, its
 simulated value where there is one, and the paper's where it states one. docs/validation/
-rail_only.md compares them. --quick simulates 1,024 GPUs in HB domains of 64 instead of
-16,384 in domains of 256, in a few seconds.
+rail_only.md compares them. --quick simulates 1,024 GPUs in HB domains of 64, in seconds.
 """
 import argparse
 import csv
@@ -101,28 +102,33 @@ def analytic(hxsim, rows):
     return fig7, fig8
 
 
-# The simulated iteration: GPT-3 at the parallelism Eq. 2 picks (N_M = 16 for 16,384 GPUs, 4
-# for the quick 1,024), the DP all-reduce in two stages (in the HB domain, then along the rails),
-# 2 (quick: 1) micro-batches of one 2,048-token sequence per replica. The ideal network runs the
-# same two-stage all-reduce, both stages on its one fabric: a flat ring of all N / N_M DP members
-# is latency-bound (2,046 steps for 1,024), and the all-to-all based all-reduce Eq. 3 assumes is
-# 10^6 flows per DP group and layer.
-FULL = {"gpus": 16384, "hb_size": 256, "tp": 16, "micro_batches": 2, "fig7_k": (64, 256, 1024)}
-QUICK = {"gpus": 1024, "hb_size": 64, "tp": 4, "micro_batches": 1, "fig7_k": (16, 64)}
+# The simulated iteration: GPT-3 at the parallelism Eq. 2 picks (N_M = 16; 4 for the quick 1,024
+# GPUs), the DP all-reduce in two stages (in the HB domain, then along the rails), one
+# 2,048-token sequence per replica and micro-batch. The ideal network runs the same two-stage
+# all-reduce, both stages on its one fabric: a flat ring of all N / N_M DP members is
+# latency-bound (4,094 steps for 2,048), and the all-to-all based all-reduce Eq. 3 assumes is
+# 10^6 flows per DP group and layer. Every run folds to a few simulated GPUs (docs/MODELS.md
+# "Folding"), so the full figures take minutes.
+FULL = {"gpus": 32768, "hb_size": 256, "tp": 16, "micro_batches": 1,
+        "fig7_n": (16384, 32768, 65536), "fig7_k": (32, 64, 128, 256, 512, 1024),
+        "fig8_k": (256, 512, 1024), "fig8_batches": (1024, 2048)}
+QUICK = {"gpus": 1024, "hb_size": 64, "tp": 4, "micro_batches": 1,
+         "fig7_n": (1024,), "fig7_k": (16, 64), "fig8_k": (64,), "fig8_batches": (32,)}
 NETWORKS = {"rail_optimized": {"rail_only.network": "rail_optimized"},
             "rail_only": {"rail_only.network": "rail_only"},
             "ideal": {"rail_only.network": "none"}}
+# Fig. 8 runs PaLM-540B at Eq. 2's N_M = 32 with 32 heads of 576 instead of 48 of 384, so that
+# the TP group divides them (kv_heads stays 1; the weights grow by 0.15%).
+PALM_TP, PALM_HEADS = 32, 32
+SEQ = 2048
 
 
-def simulate(hxsim, out, scale, name, sets):
-    """One iteration at flow level into OUT/NAME.h5 (kept if it exists); its end time [s]."""
+def simulate(hxsim, out, name, sets):
+    """One iteration at flow level into OUT/NAME.h5 (kept if it exists): its end time [s] and
+    the share of the network's links (NIC and leaf-spine) that carry nothing."""
     path = os.path.join(out, name + ".h5")
-    base = {"rail_only.gpus": scale["gpus"], "rail_only.hb_size": scale["hb_size"],
-            "llm.tp": scale["tp"], "llm.dp": scale["gpus"] // scale["tp"],
-            "llm.micro_batches": scale["micro_batches"], "llm.dp_algorithm": "hierarchical"}
-    base.update(sets)
     if not os.path.exists(path):
-        hxrun.run_to_file(hxsim, ["run", ITERATION], path, base, label=name)
+        hxrun.run_to_file(hxsim, ["run", ITERATION], path, sets, label=name)
     with h5py.File(path, "r") as f:
         end = f["workload_totals"]["end_ps"][0] * 1e-12
         links = f["links"]
@@ -132,16 +138,36 @@ def simulate(hxsim, out, scale, name, sets):
     return end, (idle.sum() / network if network else 0.0)
 
 
+def iteration(n, k, tp, micro_batches, model="gpt3-175b", **more):
+    """The --set keys of one iteration: N GPUs in HB domains of K, TP x DP, two-stage DP.
+    GPT-3's vocabulary is padded as Megatron-LM pads it (50,257 to a multiple of 128), so that
+    its gradients split into equal chunks over up to 8,192 replicas and the run folds."""
+    sets = {"rail_only.gpus": n, "rail_only.hb_size": k, "llm.preset": model, "llm.tp": tp,
+            "llm.dp": n // tp, "llm.micro_batches": micro_batches,
+            "llm.dp_algorithm": "hierarchical"}
+    if model == "gpt3-175b":
+        sets["llm.vocab"] = 50304
+    sets.update(more)
+    return sets
+
+
+def ideal(sets, k, tp):
+    """The same iteration on one fabric of every GPU, its DP all-reduce split as K would."""
+    return dict(sets, **{"rail_only.network": "none", "rail_only.hb_size": sets["rail_only.gpus"],
+                         "llm.dp_local": k // tp})
+
+
 def simulated(hxsim, out, scale, rows):
-    """Fig. 5: the four networks on one iteration; Fig. 7: rail-only against K."""
-    n, k = scale["gpus"], scale["hb_size"]
-    batch = (n // scale["tp"]) * scale["micro_batches"] * 2048
+    """Fig. 5: the four networks on one iteration; Fig. 7: rail-only against K for GPT-3 and
+    OPT-175B; Fig. 8: PaLM-540B against K and the batch, and its relative performance."""
+    n, k, tp, nb = scale["gpus"], scale["hb_size"], scale["tp"], scale["micro_batches"]
+    batch = (n // tp) * nb * SEQ
     eq = topo(hxsim, {"gpus": n, "hb_size": k, "batch_tokens": batch})
+    base = iteration(n, k, tp, nb)
     times = {}
     for name, sets in NETWORKS.items():
-        if name == "ideal":  # one fabric for all, the two stages' split kept
-            sets = dict(sets, **{"rail_only.hb_size": n, "llm.dp_local": k // scale["tp"]})
-        times[name], idle = simulate(hxsim, out, scale, name, sets)
+        sets = ideal(base, k, tp) if name == "ideal" else dict(base, **sets)
+        times[name], idle = simulate(hxsim, out, name, sets)
         rows.append(["fig5_sim", "gpt3-175b", n, k, name + "_iter_s",
                      eq["eq3_ideal_s"] if name == "ideal" else eq["eq1_iter_s"], times[name], ""])
         if name == "rail_optimized":
@@ -152,14 +178,49 @@ def simulated(hxsim, out, scale, rows):
                  times["rail_only"] / times["ideal"], "1.28-1.65"])
     rows.append(["fig5_sim", "gpt3-175b", n, k, "rail_only_over_rail_optimized", 1.0,
                  times["rail_only"] / times["rail_optimized"], 1.0])
+
+    # Fig. 7: each model at its paper batch, or one sequence per replica where N / N_M replicas
+    # need more; Eq. 1 at the same batch beside it.
     fig7 = {}
-    for kk in scale["fig7_k"]:
-        name = f"rail_only_k{kk}"
-        fig7[kk] = times["rail_only"] if kk == k else simulate(
-            hxsim, out, scale, name, {"rail_only.hb_size": kk})[0]
-        v = topo(hxsim, {"gpus": n, "hb_size": kk, "batch_tokens": batch})
-        rows.append(["fig7_sim", "gpt3-175b", n, kk, "iter_s", v["eq1_iter_s"], fig7[kk], ""])
-    return times, fig7
+    for model in ("gpt3-175b", "opt-175b"):
+        for nn in scale["fig7_n"]:
+            v = topo(hxsim, {"gpus": nn, "llm": model})
+            mp = tp if nn == n and model == "gpt3-175b" else int(v["mp"])
+            replicas = nn // mp
+            micro = max(1, -(-int(v["batch_tokens"]) // (SEQ * replicas)))
+            tokens = replicas * micro * SEQ
+            for kk in scale["fig7_k"]:
+                if kk < mp:
+                    continue
+                sets = iteration(nn, kk, mp, micro, model)
+                name = f"fig7_{model}_n{nn}_k{kk}"
+                t = simulate(hxsim, out, name, sets)[0]
+                fig7[(model, nn, kk)] = t
+                e = topo(hxsim, {"gpus": nn, "hb_size": kk, "llm": model, "batch_tokens": tokens})
+                rows.append(["fig7_sim", model, nn, kk, f"iter_s_mp{mp}_b{tokens}",
+                             e["eq1_iter_s"], t, ""])
+            for (m, a, b), want in PAPER_FIG7.items():
+                if m == model and (model, nn, a) in fig7 and (model, nn, b) in fig7:
+                    rows.append(["fig7_sim", model, nn, f"{a}->{b}", "cut", "",
+                                 1 - fig7[(model, nn, b)] / fig7[(model, nn, a)], want])
+
+    # Fig. 8: PaLM-540B, N_M = 32, whole sequences per replica.
+    fig8 = {}
+    nn = FULL["gpus"] if scale is FULL else n
+    for seqs in scale["fig8_batches"]:
+        micro = seqs // (nn // PALM_TP)
+        for kk in scale["fig8_k"]:
+            sets = iteration(nn, kk, PALM_TP, micro, "palm-540b", **{"llm.heads": PALM_HEADS})
+            t = simulate(hxsim, out, f"fig8_b{seqs}_k{kk}", sets)[0]
+            t_ideal = simulate(hxsim, out, f"fig8_b{seqs}_k{kk}_ideal", ideal(sets, kk, PALM_TP))[0]
+            fig8[(kk, seqs)] = (t, t_ideal)
+            e = topo(hxsim, {"gpus": nn, "hb_size": kk, "llm": "palm-540b",
+                             "batch_tokens": seqs * SEQ})
+            rows.append(["fig8_sim", "palm-540b", nn, kk, f"{seqs}seq_iter_s", e["eq1_iter_s"],
+                         t, ""])
+            rows.append(["fig8_sim", "palm-540b", nn, kk, f"{seqs}seq_relative", e["relative"],
+                         t_ideal / t, PAPER_FIG8.get(seqs, "") if kk == 256 else ""])
+    return times, fig7, fig8
 
 
 def draw_fig5(times, path):
@@ -182,32 +243,39 @@ def draw_fig7(fig7, simulated, path):
             ks = sorted(curve)
             ax.plot(ks, [curve[k] for k in ks], "o-", color=f"C{i}", label=f"Eq. 1, N={n}")
             ax.axhline(ideal, color=f"C{i}", ls=":", lw=1)
-        if model == "gpt3-175b" and simulated:
-            ks = sorted(simulated)
-            ax.plot(ks, [simulated[k] for k in ks], "s--", color="k", label="simulated (flow)")
+            ks = sorted(k for (m, nn, k) in simulated if m == model and nn == n)
+            if ks:
+                ax.plot(ks, [simulated[(model, n, k)] for k in ks], "s--", color=f"C{i}",
+                        mfc="none", label=f"simulated (flow), N={n}")
         ax.set_xscale("log", base=2)
         ax.set_xlabel("HB domain size K")
         ax.set_ylabel("iteration time [s]")
         ax.set_title(f"{model} (dotted: Eq. 3, ideal)")
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=6)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
 
 
-def draw_fig8(fig8, path):
+def draw_fig8(fig8, simulated, path):
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
     for i, (k, points) in enumerate(sorted(fig8.items())):
         seqs = [p[0] for p in points]
-        a.plot(seqs, [p[1] for p in points], "o-", color=f"C{i}", label=f"K={k}")
-        b.plot(seqs, [100 * p[3] for p in points], "o-", color=f"C{i}", label=f"K={k}")
+        a.plot(seqs, [p[1] for p in points], "o-", color=f"C{i}", label=f"Eq. 1, K={k}")
+        b.plot(seqs, [100 * p[3] for p in points], "o-", color=f"C{i}", label=f"Eq. 1/3, K={k}")
+        sim = sorted((s, t, t_ideal) for (kk, s), (t, t_ideal) in simulated.items() if kk == k)
+        if sim:
+            a.plot([p[0] for p in sim], [p[1] for p in sim], "s--", color=f"C{i}", mfc="none",
+                   label=f"simulated, K={k}")
+            b.plot([p[0] for p in sim], [100 * p[2] / p[1] for p in sim], "s--", color=f"C{i}",
+                   mfc="none", label=f"simulated, K={k}")
     a.plot(seqs, [p[2] for p in fig8[256]], "k:", label="ideal (Eq. 3)")
     a.set_ylabel("iteration time [s]")
     b.set_ylabel("relative performance [%]")
     for ax in (a, b):
         ax.set_xlabel("batch [sequences of 2,048 tokens]")
-        ax.legend(fontsize=8)
-    fig.suptitle("PaLM-540B on 32,768 GPUs (Eq. 1 and 3)")
+        ax.legend(fontsize=7)
+    fig.suptitle("PaLM-540B on 32,768 GPUs (Eq. 1 and 3; simulated at flow level)")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -222,10 +290,11 @@ def main(argv):
     os.makedirs(args.out, exist_ok=True)
     rows = []
     fig7, fig8 = analytic(args.hxsim, rows)
-    times, fig7_sim = simulated(args.hxsim, args.out, QUICK if args.quick else FULL, rows)
+    times, fig7_sim, fig8_sim = simulated(args.hxsim, args.out, QUICK if args.quick else FULL,
+                                          rows)
     draw_fig5(times, os.path.join(args.out, "fig5.png"))
     draw_fig7(fig7, fig7_sim, os.path.join(args.out, "fig7.png"))
-    draw_fig8(fig8, os.path.join(args.out, "fig8.png"))
+    draw_fig8(fig8, fig8_sim, os.path.join(args.out, "fig8.png"))
     tm = os.path.join(args.out, "rail_only.h5")
     analysis = [sys.executable, os.path.join(ROOT, "scripts", "hxanalysis.py")]
     k = (QUICK if args.quick else FULL)["hb_size"]

@@ -123,34 +123,46 @@ Rate MaxMinSolver::load(uint64_t link) const {
 
 const std::vector<MaxMinSolver::FlowId>& MaxMinSolver::solve() {
   changed_.clear();
-  // The flows and links connected to a changed link: only their rates can move.
+  const Rate settled = settled_level();
+  // Flows fixed below the settled level keep their rates (settled_level()). Above it, filling
+  // continues on the links the other flows leave free, and it runs apart on each set of flows
+  // joined by shared links: only the sets that reach a changed link can move. So the walk goes
+  // from the changed links through the flows to refill only, and takes each link it reaches
+  // with its capacity less what the kept flows on it use.
   ++walk_;
   std::vector<uint32_t> links;
-  std::vector<FlowId> component;
-  for (const uint32_t link : dirty_links_) {
-    if (links_[link].mark == walk_) continue;
-    links_[link].mark = walk_;
-    links.push_back(link);
-  }
+  std::vector<FlowId> refill;
+  const auto reach = [&](uint32_t i) {
+    Link& l = links_[i];
+    if (l.mark == walk_) return;
+    l.mark = walk_;
+    links.push_back(i);
+  };
+  for (const uint32_t link : dirty_links_) reach(link);
   dirty_links_.clear();
   for (std::size_t i = 0; i < links.size(); ++i) {
-    for (const Crossing& c : links_[links[i]].crossing) {
+    Link& l = links_[links[i]];
+    l.remaining = l.capacity;
+    l.unfixed = 0;
+    for (const Crossing& c : l.crossing) {
       Flow& f = flows_[c.flow];
+      const uint32_t count = f.uses[c.use].count;
+      if (!f.fresh && f.rate < settled) {
+        l.remaining -= f.rate * count;
+        continue;
+      }
+      l.unfixed += count;
       if (f.mark == walk_) continue;
       f.mark = walk_;
-      component.push_back(c.flow);
-      for (const Use& u : f.uses) {
-        if (links_[u.link].mark == walk_) continue;
-        links_[u.link].mark = walk_;
-        links.push_back(u.link);
-      }
+      refill.push_back(c.flow);
+      for (const Use& u : f.uses) reach(u.link);
     }
   }
-  fill(links, component, settled_level());
+  fill(links);
   for (const FlowId id : fresh_) flows_[id].fresh = false;
   fresh_.clear();
   settled_below_ = std::numeric_limits<Rate>::max();
-  recomputed_ += component.size();
+  recomputed_ += refill.size();
   std::sort(changed_.begin(), changed_.end());
   return changed_;
 }
@@ -176,28 +188,9 @@ Rate MaxMinSolver::settled_level() const {
   return level;
 }
 
-void MaxMinSolver::fill(const std::vector<uint32_t>& links, const std::vector<FlowId>& component,
-                        Rate settled) {
-  // A flow is fixed once its mark moves past this walk's.
+void MaxMinSolver::fill(const std::vector<uint32_t>& links) {
+  // The flows to refill carry this walk's mark; a flow is fixed once its mark moves past it.
   const uint32_t fixed = walk_ + 1;
-  for (const uint32_t i : links) {
-    links_[i].remaining = links_[i].capacity;
-    links_[i].unfixed = 0;
-  }
-  // Flows below the settled level keep their rates; the others are filled again.
-  for (const FlowId id : component) {
-    Flow& f = flows_[id];
-    const bool keeps = !f.fresh && f.rate < settled;
-    if (keeps) f.mark = fixed;
-    for (const Use& u : f.uses) {
-      Link& l = links_[u.link];
-      if (keeps) {
-        l.remaining -= f.rate * u.count;
-      } else {
-        l.unfixed += u.count;
-      }
-    }
-  }
   std::priority_queue<Share, std::vector<Share>, LaterShare> heap;
   for (const uint32_t i : links) {
     const Link& l = links_[i];
@@ -242,7 +235,7 @@ void MaxMinSolver::fill(const std::vector<uint32_t>& links, const std::vector<Fl
     for (const uint32_t link : batch) {
       for (const Crossing& c : links_[link].crossing) {
         Flow& f = flows_[c.flow];
-        if (f.mark == fixed) continue;
+        if (f.mark != walk_) continue;  // kept, or fixed already
         f.mark = fixed;
         if (f.rate != level) changed_.push_back(c.flow);
         f.rate = level;

@@ -9,11 +9,13 @@
 // is used up fixes every unfixed flow that crosses it at that level. Rates are rounded down to
 // whole bytes per second at each level.
 //
-// Incremental: after flows are added or removed, solve() recomputes only the flows connected to
-// the change through shared links (SimGrid's lazy approach); the others keep their rates. Links
-// that run full at the same level fix their flows together, so the rates depend only on the
-// flows present, not on the order links were declared or flows added, and a class of equal
-// flows over a class of equal links gets the rates its members would get one by one.
+// Incremental: after flows are added or removed, solve() recomputes only what the change can
+// move: flows below the level the change cannot reach keep their rates, and of the others only
+// those joined to a changed link through shared links are filled again (SimGrid's lazy
+// approach, restricted to the flows above that level). Links that run full at the same level
+// fix their flows together, so the rates depend only on the flows present, not on the order
+// links were declared or flows added, and a class of equal flows over a class of equal links
+// gets the rates its members would get one by one.
 #pragma once
 
 #include <cstdint>
@@ -63,16 +65,16 @@ class MaxMinSolver {
 
  private:
   struct Use {
-    uint32_t link;   // internal link index
+    uint32_t link;  // internal link index
     uint32_t count;
-    uint32_t slot;   // this flow's position in the link's crossing list
+    uint32_t slot;  // this flow's position in the link's crossing list
   };
   struct Flow {
     std::vector<Use> uses;
     Rate rate = 0;
     bool live = false;
     bool fresh = false;  // added since the last solve
-    uint32_t mark = 0;  // last component walk that reached it
+    uint32_t mark = 0;   // last component walk that reached it
   };
   struct Crossing {
     FlowId flow;
@@ -91,8 +93,7 @@ class MaxMinSolver {
   uint32_t index_of(uint64_t link) const;
   void touch_link(uint32_t link);
   Rate settled_level() const;
-  void fill(const std::vector<uint32_t>& links, const std::vector<FlowId>& component,
-            Rate settled);
+  void fill(const std::vector<uint32_t>& links);
 
   std::unordered_map<uint64_t, uint32_t> index_;  // global link id -> internal index
   std::vector<Link> links_;

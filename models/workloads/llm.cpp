@@ -168,9 +168,17 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
 
   // Fold a digit only where folds() proves the programs equivariant. Never P: stages run
   // different programs. Never E, nor D_e when ep > 1: MoE is left for later (its DP groups span
-  // E and D_e).
+  // E and D_e). A two-stage DP all-reduce of L members per HB domain splits D into the member's
+  // place in its domain (DP2, the domain's ring) and its domain (DP1, the rail's ring).
   std::vector<Digit> candidates = {{"TP", 1, par.tp}, {"CP", par.tp, par.cp}};
-  if (par.ep == 1) candidates.push_back({"DP", par.tp * par.cp, par.dp});
+  // (With CP the domain's members span C and D: not split, the DP FFN group refuses it anyway.)
+  const uint32_t L = dp_fold_local();
+  if (par.ep == 1 && par.cp == 1 && L > 0 && par.dp % L == 0) {
+    candidates.push_back({"DP2", par.tp * par.cp, L});
+    candidates.push_back({"DP1", par.tp * par.cp * L, par.dp / L});
+  } else if (par.ep == 1) {
+    candidates.push_back({"DP", par.tp * par.cp, par.dp});
+  }
   std::vector<Digit> digits;
   for (const Digit& d : candidates) {
     if (d.size >= 2 && folds(d)) digits.push_back(d);
@@ -203,6 +211,19 @@ void LlmWorkload::set_dp_locals(const DomainOf& domain) {
           "llm.dp_algorithm = \"hierarchical\": no HB domains known; set llm.dp_local");
     }
   }
+}
+
+// The members per domain of the two-stage DP all-reduces, when there are some and they all
+// split alike; 0 otherwise (the DP digit is then offered whole, and folds() refuses it for a
+// two-stage row).
+uint32_t LlmWorkload::dp_fold_local() const {
+  uint32_t L = 0;
+  for (const Row r : {kDpVoc, kDpQkv, kDpFfn, kDpFfnDense}) {
+    if (row_[r] < 0 || local_[r] == 0) continue;
+    if (L != 0 && L != local_[r]) return 0;
+    L = local_[r];
+  }
+  return L;
 }
 
 uint32_t LlmWorkload::dp_local(const std::string& label) const {
@@ -251,6 +272,10 @@ bool LlmWorkload::folds(const Digit& d) const {
     const CommVolume& v = volumes_[row_[r]];
     const RankGroup& g = v.group;
     if (!touches(g.size, g.stride) && !touches(g.outer_size, g.outer_stride)) continue;
+    if (local_[r] > 0) {
+      if (!folds_two_stage(v, local_[r], d)) return false;
+      continue;
+    }
     // A shift of d rotates the group's ring when d is the ring's digit, its upper part, or its
     // outer digit (members run inner index fastest, so a shift by one of the upper part moves
     // every position by the lower part's size: the DP ring of C x D_e members under a D_e shift).
@@ -270,6 +295,30 @@ bool LlmWorkload::folds(const Digit& d) const {
     }
   }
   return true;
+}
+
+// The two-stage all-reduce (collectives.cpp, hierarchical) of a group of p members, L per
+// domain: member q = n * L + l runs a ring of the L members of its domain n at place l, then a
+// ring of the p / L members at place l of every domain (along its rail) at place n. A shift of
+// l alone (d is exactly the group's lowest L places) rotates every domain's ring and carries
+// the ring at place l onto the ring at place l + 1; a shift of n (d within the places above)
+// rotates the rails' rings and carries each domain's ring onto the next domain's. Both keep
+// every member's ops alike when every chunk is equal: V / L inside the domain, V / p along
+// the rail, which V % p == 0 gives.
+bool LlmWorkload::folds_two_stage(const CommVolume& v, uint32_t L, const Digit& d) const {
+  // The group's places as one digit: its inner one, or its outer one when the inner is 1 (the
+  // DP FFN group without CP).
+  const RankGroup& g = v.group;
+  if (g.outer_size > 1 && g.size > 1) return false;
+  const uint32_t stride = g.size > 1 ? g.stride : g.outer_stride;
+  if (v.pattern == Pattern::kAllToAll || v.pattern == Pattern::kPointToPoint ||
+      v.bytes % g.members() != 0) {
+    return false;
+  }
+  const bool place = d.stride == stride && d.size == L;
+  const bool domain = d.stride % (uint64_t{stride} * L) == 0 &&
+                      uint64_t{d.stride} * d.size == uint64_t{stride} * g.members();
+  return place || domain;
 }
 
 int64_t LlmWorkload::compute_ps(double flops) const {

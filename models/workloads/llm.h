@@ -35,8 +35,8 @@ struct LlmConfig {
   /// HB domain (the DomainOf the workload is given).
   uint32_t dp_local = 0;
   Schedule schedule = Schedule::kOneFOneB;
-  double alpha_s = 0;    // α for the analytic times, seconds
-  double bandwidth = 0;  // B for the analytic times, bytes/s; 0: analytic times are 0
+  double alpha_s = 0;          // α for the analytic times, seconds
+  double bandwidth = 0;        // B for the analytic times, bytes/s; 0: analytic times are 0
   double local_bandwidth = 0;  // B_F of the two-stage DP all-reduce, bytes/s; 0: B
 };
 
@@ -64,7 +64,8 @@ class LlmWorkload : public Workload {
   /// "DP2" (the first stage of a hierarchical one, across HB domains, and its second, inside).
   std::vector<std::string> traffic_types() const override;
   uint32_t traffic_type(const Op& send) const override;
-  /// Shifts of the TP, CP and DP digits that provably leave the programs equivariant
+  /// Shifts of the TP, CP and DP digits (a two-stage DP all-reduce's split into DP2, the place
+  /// in the HB domain, and DP1, the domain) that provably leave the programs equivariant
   /// (llm.cpp, folds()); nullptr when none does or the mapping leaves an endpoint of
   /// [0, ranks) without a rank.
   const Symmetry* symmetry() const override { return symmetry_ ? &*symmetry_ : nullptr; }
@@ -94,11 +95,13 @@ class LlmWorkload : public Workload {
   uint32_t stage_of(uint32_t rank) const;
   uint32_t steps_phases(uint32_t stage) const;
   bool folds(const Digit& d) const;
+  bool folds_two_stage(const CommVolume& v, uint32_t local, const Digit& d) const;
+  uint32_t dp_fold_local() const;
 
   LlmConfig config_;
   Mapping mapping_;
   std::vector<CommVolume> volumes_;
-  int row_[kRows];  // index into volumes_ and groups_, -1 when the row is absent
+  int row_[kRows];              // index into volumes_ and groups_, -1 when the row is absent
   uint32_t local_[kRows] = {};  // kHierarchical DP rows: members per node
   std::vector<OpGroup> groups_;
   uint32_t compute_forward_ = 0, compute_backward_ = 0;  // group indices

@@ -123,6 +123,32 @@ TEST(MaxMin, OnlyTheComponentOfAChangeIsRecomputed) {
   EXPECT_EQ(s.rate(b), 50u);
 }
 
+// x and y share a thin link (0) and stay at 5 each; p and q fill the rest of links 1 and 2. A
+// flow added on link 1 cannot move anything below its share there (100 / 3), so x keeps its
+// rate and the change does not cross it: q and y, joined to link 1 only through x, are not
+// recomputed.
+TEST(MaxMin, AChangeDoesNotCrossFlowsBelowTheLevelItCannotMove) {
+  MaxMinSolver s;
+  s.set_capacity(0, 10);
+  s.set_capacity(1, 100);
+  s.set_capacity(2, 100);
+  const auto x = s.add(Uses{{0, 1}, {1, 1}});
+  const auto y = s.add(Uses{{0, 1}, {2, 1}});
+  const auto p = s.add(Uses{{1, 1}});
+  const auto q = s.add(Uses{{2, 1}});
+  s.solve();
+  EXPECT_EQ(s.rate(p), 95u);
+  const uint64_t before = s.recomputed();
+  const auto r = s.add(Uses{{1, 1}});
+  EXPECT_EQ(s.solve(), (std::vector<MaxMinSolver::FlowId>{p, r}));
+  EXPECT_EQ(s.recomputed() - before, 2u);  // p and r
+  EXPECT_EQ(s.rate(p), 47u);
+  EXPECT_EQ(s.rate(r), 47u);
+  EXPECT_EQ(s.rate(x), 5u);
+  EXPECT_EQ(s.rate(y), 5u);
+  EXPECT_EQ(s.rate(q), 95u);
+}
+
 TEST(MaxMin, BadInputIsRefused) {
   MaxMinSolver s;
   EXPECT_THROW(s.set_capacity(0, 0), std::invalid_argument);

@@ -187,11 +187,22 @@ std::vector<Case> cases() {
   // MoE: T still folds (the EP all-to-all keeps its group and positions under a T shift).
   v.push_back(
       {config(small_moe(), {2, 1, 2, 2, 2, 1, 2}, bidir, ring), Mapping::linear(16, 16), "TP"});
-  // The two-stage DP all-reduce (nodes of 2 DP members): T folds, its stages carried along.
+  // The two-stage DP all-reduce (nodes of 2 DP members): T folds, its stages carried along;
+  // D splits into the place in the node (DP2) and the node (DP1), each a rotation of one
+  // stage's rings.
   Case two_stage{config(small_dense(), {2, 1, 1, 4, 2, 1, 2}, bidir, Algorithm::kHierarchical),
-                 Mapping::linear(16, 16), "TP"};
+                 Mapping::linear(16, 16), "TP x DP2 x DP1"};
   two_stage.config.dp_local = 2;
   v.push_back(std::move(two_stage));
+  Case nodes_of_four{config(small_dense(), {2, 1, 1, 8, 1, 1, 2}, ring, Algorithm::kHierarchical),
+                     Mapping::node_major({4, 4}, {2, 2}), "TP x DP2 x DP1"};
+  nodes_of_four.config.dp_local = 4;
+  v.push_back(std::move(nodes_of_four));
+  // With CP the node's members span C and D: only T folds.
+  Case with_cp{config(small_dense(), {2, 2, 1, 2, 2, 1, 2}, ring, Algorithm::kHierarchical),
+               Mapping::linear(16, 16), "TP"};
+  with_cp.config.dp_local = 2;
+  v.push_back(std::move(with_cp));
   return v;
 }
 
@@ -209,7 +220,7 @@ TEST(LlmSymmetry, EveryElementMapsEveryProgramOntoItsImage) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 4 + 16 + 4 + 8 + 4 + 8 + 8 + 4 + 2 + 2);
+  EXPECT_EQ(checked, 4 + 16 + 4 + 8 + 4 + 8 + 8 + 4 + 2 + 8 + 16 + 2);
 }
 
 TEST(LlmSymmetry, TheComparisonCatchesWhatIsNotEquivariant) {
