@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <queue>
 #include <stdexcept>
 #include <string>
 
@@ -12,26 +11,27 @@ namespace {
 
 __extension__ using u128 = unsigned __int128;  // __extension__: -Wpedantic accepts it
 
-// A link's fair share remaining / unfixed, as the heap holds it when pushed.
-struct Share {
-  uint64_t remaining;
-  uint64_t unfixed;
-  uint64_t id;    // the link's, for ties
-  uint32_t link;  // its index
-};
+}  // namespace
+
+MaxMinSolver::Share MaxMinSolver::Share::of(uint64_t remaining, uint64_t unfixed, uint64_t id,
+                                            uint32_t link) {
+  return {remaining / unfixed, remaining, unfixed, id, link};
+}
+
+bool MaxMinSolver::Share::same(const Share& o) const {
+  return level == o.level &&
+         static_cast<u128>(remaining) * o.unfixed == static_cast<u128>(o.remaining) * unfixed;
+}
 
 // Min-heap order: the smaller share first (compared exactly, as fractions), ties by link id so
 // that the order depends neither on the heap's layout nor on the order links were declared.
-struct LaterShare {
-  bool operator()(const Share& a, const Share& b) const {
-    const u128 lhs = static_cast<u128>(a.remaining) * b.unfixed;
-    const u128 rhs = static_cast<u128>(b.remaining) * a.unfixed;
-    if (lhs != rhs) return lhs > rhs;
-    return a.id > b.id;
-  }
-};
-
-}  // namespace
+bool MaxMinSolver::Share::later(const Share& a, const Share& b) {
+  if (a.level != b.level) return a.level > b.level;
+  const u128 lhs = static_cast<u128>(a.remaining) * b.unfixed;
+  const u128 rhs = static_cast<u128>(b.remaining) * a.unfixed;
+  if (lhs != rhs) return lhs > rhs;
+  return a.id > b.id;
+}
 
 void MaxMinSolver::set_capacity(uint64_t link, Rate capacity) {
   if (capacity == 0) {
@@ -80,7 +80,7 @@ MaxMinSolver::FlowId MaxMinSolver::add(std::span<const LinkUse> uses) {
     }
     Link& l = links_[link];
     f.uses.push_back({link, u.count, static_cast<uint32_t>(l.crossing.size())});
-    l.crossing.push_back({id, static_cast<uint32_t>(f.uses.size() - 1)});
+    l.crossing.push_back({id, static_cast<uint32_t>(f.uses.size() - 1), u.count});
     touch_link(link);
   }
   f.rate = 0;
@@ -116,7 +116,7 @@ void MaxMinSolver::touch_link(uint32_t link) { dirty_links_.push_back(link); }
 Rate MaxMinSolver::load(uint64_t link) const {
   Rate sum = 0;
   for (const Crossing& c : links_[index_of(link)].crossing) {
-    sum += flows_[c.flow].rate * flows_[c.flow].uses[c.use].count;
+    sum += flows_[c.flow].rate * c.count;
   }
   return sum;
 }
@@ -130,39 +130,36 @@ const std::vector<MaxMinSolver::FlowId>& MaxMinSolver::solve() {
   // from the changed links through the flows to refill only, and takes each link it reaches
   // with its capacity less what the kept flows on it use.
   ++walk_;
-  std::vector<uint32_t> links;
-  std::vector<FlowId> refill;
+  walked_.clear();
   const auto reach = [&](uint32_t i) {
     Link& l = links_[i];
     if (l.mark == walk_) return;
     l.mark = walk_;
-    links.push_back(i);
+    walked_.push_back(i);
   };
   for (const uint32_t link : dirty_links_) reach(link);
   dirty_links_.clear();
-  for (std::size_t i = 0; i < links.size(); ++i) {
-    Link& l = links_[links[i]];
+  for (std::size_t i = 0; i < walked_.size(); ++i) {
+    Link& l = links_[walked_[i]];
     l.remaining = l.capacity;
     l.unfixed = 0;
     for (const Crossing& c : l.crossing) {
       Flow& f = flows_[c.flow];
-      const uint32_t count = f.uses[c.use].count;
       if (!f.fresh && f.rate < settled) {
-        l.remaining -= f.rate * count;
+        l.remaining -= f.rate * c.count;
         continue;
       }
-      l.unfixed += count;
+      l.unfixed += c.count;
       if (f.mark == walk_) continue;
       f.mark = walk_;
-      refill.push_back(c.flow);
+      ++recomputed_;
       for (const Use& u : f.uses) reach(u.link);
     }
   }
-  fill(links);
+  fill();
   for (const FlowId id : fresh_) flows_[id].fresh = false;
   fresh_.clear();
   settled_below_ = std::numeric_limits<Rate>::max();
-  recomputed_ += refill.size();
   std::sort(changed_.begin(), changed_.end());
   return changed_;
 }
@@ -181,21 +178,28 @@ Rate MaxMinSolver::settled_level() const {
     for (const Use& u : f.uses) {
       const Link& l = links_[u.link];
       uint64_t counts = 0;
-      for (const Crossing& c : l.crossing) counts += flows_[c.flow].uses[c.use].count;
+      for (const Crossing& c : l.crossing) counts += c.count;
       level = std::min<Rate>(level, l.capacity / counts);
     }
   }
   return level;
 }
 
-void MaxMinSolver::fill(const std::vector<uint32_t>& links) {
+void MaxMinSolver::fill() {
   // The flows to refill carry this walk's mark; a flow is fixed once its mark moves past it.
   const uint32_t fixed = walk_ + 1;
-  std::priority_queue<Share, std::vector<Share>, LaterShare> heap;
-  for (const uint32_t i : links) {
+  std::vector<Share>& heap = heap_;
+  const auto later = &Share::later;
+  heap.clear();
+  for (const uint32_t i : walked_) {
     const Link& l = links_[i];
-    if (l.unfixed > 0) heap.push({l.remaining, l.unfixed, l.id, i});
+    if (l.unfixed > 0) heap.push_back(Share::of(l.remaining, l.unfixed, l.id, i));
   }
+  std::make_heap(heap.begin(), heap.end(), later);
+  const auto pop = [&] {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    heap.pop_back();
+  };
   // Fixing a flow at the current level only raises the shares of its other links, so an entry
   // is at most its link's share: one whose link has moved on is pushed again, at its share,
   // when it comes to the top, rather than at every change.
@@ -205,33 +209,31 @@ void MaxMinSolver::fill(const std::vector<uint32_t>& links) {
   // would depend on which went first. Batches make them a function of the shares alone, which
   // is what lets a class of equal flows on a class of equal links (folding) get exactly the
   // rates its members would get one by one.
-  std::vector<uint32_t> batch;
+  std::vector<uint32_t>& batch = batch_;
   while (!heap.empty()) {
     batch.clear();
     Share lowest{};
     while (!heap.empty()) {
-      const Share s = heap.top();
+      const Share s = heap.front();
       const Link& l = links_[s.link];
       if (l.unfixed == 0) {
-        heap.pop();
+        pop();
         continue;
       }
       if (l.unfixed != s.unfixed || l.remaining != s.remaining) {
-        heap.pop();
-        heap.push({l.remaining, l.unfixed, l.id, s.link});
+        pop();
+        heap.push_back(Share::of(l.remaining, l.unfixed, l.id, s.link));
+        std::push_heap(heap.begin(), heap.end(), later);
         continue;
       }
-      if (!batch.empty() && static_cast<u128>(s.remaining) * lowest.unfixed !=
-                                static_cast<u128>(lowest.remaining) * s.unfixed) {
-        break;
-      }
+      if (!batch.empty() && !s.same(lowest)) break;
       if (batch.empty()) lowest = s;
       batch.push_back(s.link);
-      heap.pop();
+      pop();
     }
     if (batch.empty()) break;
     // The level every unfixed flow has reached when these links run full.
-    const Rate level = lowest.remaining / lowest.unfixed;
+    const Rate level = lowest.level;
     for (const uint32_t link : batch) {
       for (const Crossing& c : links_[link].crossing) {
         Flow& f = flows_[c.flow];

@@ -78,7 +78,8 @@ class MaxMinSolver {
   };
   struct Crossing {
     FlowId flow;
-    uint32_t use;  // index into the flow's uses
+    uint32_t use;    // index into the flow's uses
+    uint32_t count;  // the use's count, kept here for the walks over a link's flows
   };
   struct Link {
     uint64_t id = 0;  // the caller's
@@ -90,10 +91,24 @@ class MaxMinSolver {
     uint64_t unfixed = 0;  // sum of the counts of unfixed flows
   };
 
+  // A link's fair share remaining / unfixed, as fill()'s heap holds it when pushed: its whole
+  // part first (one integer comparison settles most orders), the fraction compared exactly on a
+  // tie.
+  struct Share {
+    uint64_t level;  // remaining / unfixed, rounded down
+    uint64_t remaining;
+    uint64_t unfixed;
+    uint64_t id;    // the link's, for ties
+    uint32_t link;  // its index
+    static Share of(uint64_t remaining, uint64_t unfixed, uint64_t id, uint32_t link);
+    bool same(const Share& o) const;
+    static bool later(const Share& a, const Share& b);  // a after b in the heap's order
+  };
+
   uint32_t index_of(uint64_t link) const;
   void touch_link(uint32_t link);
   Rate settled_level() const;
-  void fill(const std::vector<uint32_t>& links);
+  void fill();
 
   std::unordered_map<uint64_t, uint32_t> index_;  // global link id -> internal index
   std::vector<Link> links_;
@@ -104,6 +119,11 @@ class MaxMinSolver {
   // Removed flows' lowest rate since the last solve (0 after a capacity change).
   Rate settled_below_ = std::numeric_limits<Rate>::max();
   std::vector<FlowId> changed_;
+  // solve()'s scratch, kept to reuse its memory: the links the walk reached, fill()'s heap
+  // of their shares and the links of its current level.
+  std::vector<uint32_t> walked_;
+  std::vector<Share> heap_;
+  std::vector<uint32_t> batch_;
   std::size_t live_ = 0;
   uint32_t walk_ = 0;
   uint64_t recomputed_ = 0;
