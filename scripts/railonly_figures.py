@@ -16,9 +16,10 @@ DIR/<run>.h5 unless that file exists (delete it to redo). Every run folds to a f
                      16,384, 32,768 and 65,536: Eq. 1, Eq. 3 and simulated (K = 32-1,024)
     DIR/fig8.png     PaLM-540B on 32,768 GPUs: iteration time and relative performance against
                      the batch (Eq. 1 and 3; simulated at 1,024 and 2,048 sequences, K = 256-1,024)
-    DIR/fig3.png, DIR/fig4.png, DIR/traffic_types.csv
+    DIR/fig3.png, DIR/fig4.png, DIR/fig4_zoom.png, DIR/fig4_opt_zoom.png, DIR/traffic_types.csv
                      the traffic matrix of the simulated rail-only iteration (scripts/
-                     hxanalysis.py traffic): pair types and bytes, heatmaps
+                     hxanalysis.py traffic): pair types and bytes, heatmaps (GPT-3; the
+                     first four domains for GPT-3 and OPT-175B)
 
 and DIR/summary.csv: one row per (figure, model, N, K, x) with hxsim's analytic value, its
 simulated value where there is one, and the paper's where it states one. docs/validation/
@@ -297,11 +298,16 @@ def main(argv):
     draw_fig8(fig8, fig8_sim, os.path.join(args.out, "fig8.png"))
     tm = os.path.join(args.out, "rail_only.h5")
     analysis = [sys.executable, os.path.join(ROOT, "scripts", "hxanalysis.py")]
-    k = (QUICK if args.quick else FULL)["hb_size"]
+    scale = QUICK if args.quick else FULL
+    k = scale["hb_size"]
+    # Fig. 4's OPT-175B panel: its Fig. 7 run at the same N and K.
+    opt = os.path.join(args.out, f"fig7_opt-175b_n{scale['gpus']}_k{k}.h5")
     for command in (["traffic-types", tm, "-o", os.path.join(args.out, "fig3.png")],
                     ["traffic-types", tm, "-o", os.path.join(args.out, "traffic_types.csv")],
                     ["traffic", tm, "-o", os.path.join(args.out, "fig4.png"), "--grid", str(k)],
                     ["traffic", tm, "-o", os.path.join(args.out, "fig4_zoom.png"), "--first",
+                     str(4 * k), "--grid", str(k)],
+                    ["traffic", opt, "-o", os.path.join(args.out, "fig4_opt_zoom.png"), "--first",
                      str(4 * k), "--grid", str(k)]):
         subprocess.run(analysis + command, check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(args.out, "traffic_types.csv")) as f:

@@ -42,8 +42,7 @@ std::string pair_name(uint32_t src, uint32_t dst) {
 
 // Every (representative, peer) pair the representatives' programs send a message between.
 std::vector<std::pair<uint32_t, uint32_t>> pairs_used(const wl::Workload& workload,
-                                                      const wl::Symmetry& sym,
-                                                      uint32_t endpoints) {
+                                                      const wl::Symmetry& sym, uint32_t endpoints) {
   std::vector<std::pair<uint32_t, uint32_t>> pairs;
   wl::Program program;
   std::vector<uint32_t> peers;
@@ -102,9 +101,7 @@ class AllPairs {
     const std::size_t i = std::size_t{c} * order() + g;
     return {crossings_.data() + begin_[i], begin_[i + 1] - begin_[i]};
   }
-  const Shape& shape(uint32_t c, uint32_t g) const {
-    return shapes_[std::size_t{c} * order() + g];
-  }
+  const Shape& shape(uint32_t c, uint32_t g) const { return shapes_[std::size_t{c} * order() + g]; }
 
  private:
   const wl::Symmetry& sym_;
@@ -147,6 +144,22 @@ std::optional<Quotient> try_fold(const AllPairs& all, const wl::Symmetry& h,
       members.emplace_back(split.begin() + i, split.begin() + j);
       class_of.push_back(c);
       i = j;
+    }
+  }
+
+  // Check 3's cheap part first: the pairs of a class cross as many links, on as many paths, with
+  // as many hops and the same latency. Most subgroups the network does not share fail here,
+  // before the per-link counts are built.
+  for (uint32_t k = 0; k < members.size(); ++k) {
+    const uint32_t c = class_of[k], g0 = members[k].front().g;
+    for (const Member& m : members[k]) {
+      if (all.crossings(c, m.g).size() != all.crossings(c, g0).size() ||
+          !(all.shape(c, m.g) == all.shape(c, g0))) {
+        const auto [a, b] = all.pair(c, m.g);
+        const auto [a0, b0] = all.pair(c, g0);
+        why = pair_name(a, b) + " is routed otherwise than " + pair_name(a0, b0);
+        return std::nullopt;
+      }
     }
   }
 
@@ -205,9 +218,8 @@ std::optional<Quotient> try_fold(const AllPairs& all, const wl::Symmetry& h,
   for (uint32_t k = 0; k < members.size(); ++k) {
     const uint32_t c = class_of[k];
     // The pair whose source is the representative stands for the class.
-    const auto own = std::find_if(members[k].begin(), members[k].end(), [&](const Member& m) {
-      return all.pair(c, m.g).first == m.rep;
-    });
+    const auto own = std::find_if(members[k].begin(), members[k].end(),
+                                  [&](const Member& m) { return all.pair(c, m.g).first == m.rep; });
     const uint32_t g0 = own->g;
     groups_crossed(c, g0, first);
     for (const Member& m : members[k]) {
@@ -232,8 +244,9 @@ std::optional<Quotient> try_fold(const AllPairs& all, const wl::Symmetry& h,
         continue;
       }
       const auto& list = by_link[x.link];
-      const auto at = std::lower_bound(list.begin(), list.end(), k,
-                                       [](const ClassCount& y, uint32_t cls) { return y.cls < cls; });
+      const auto at =
+          std::lower_bound(list.begin(), list.end(), k,
+                           [](const ClassCount& y, uint32_t cls) { return y.cls < cls; });
       fp->uses.push_back({group, at->count});
       fp->link_classes.push_back(link_class[x.link]);
     }
@@ -264,9 +277,9 @@ std::shared_ptr<const Footprint> Folding::footprint(uint32_t src, uint32_t dst) 
 }
 
 std::string Folding::describe() const {
-  return symmetry_->describe() + ", " + std::to_string(representatives_.size()) +
-         " simulated, " + std::to_string(classes_.size()) + " classes of flows on " +
-         std::to_string(groups()) + " link groups";
+  return symmetry_->describe() + ", " + std::to_string(representatives_.size()) + " simulated, " +
+         std::to_string(classes_.size()) + " classes of flows on " + std::to_string(groups()) +
+         " link groups";
 }
 
 std::unique_ptr<const Folding> Folding::build(const net::Topology& topology,
@@ -298,8 +311,8 @@ std::unique_ptr<const Folding> Folding::build(const net::Topology& topology,
       link_class[topology.first_link(id) + p] = ports[p].link_class;
     }
   }
-  const AllPairs all(topology, routing, *sym, pairs_used(workload, *sym, endpoints),
-                     router_delay, max_hops);
+  const AllPairs all(topology, routing, *sym, pairs_used(workload, *sym, endpoints), router_delay,
+                     max_hops);
 
   // The finest shift of each digit the network shares, then all of them together.
   std::vector<wl::Digit> kept;

@@ -7,7 +7,7 @@ set -euo pipefail
 hxsim=$1 script=$2 scratch=$3
 rm -rf "$scratch" && mkdir -p "$scratch"
 /usr/bin/python3 "$script" --hxsim "$hxsim" --quick --out "$scratch" >/dev/null
-for png in fig3 fig4 fig4_zoom fig5 fig7 fig8; do test -s "$scratch/$png.png"; done
+for png in fig3 fig4 fig4_zoom fig4_opt_zoom fig5 fig7 fig8; do test -s "$scratch/$png.png"; done
 /usr/bin/python3 - "$scratch" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(f"{sys.argv[1]}/summary.csv")))
