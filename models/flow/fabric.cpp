@@ -112,8 +112,8 @@ void Fabric::handle(const Event& e) {
 
 void Fabric::start(uint32_t src, const FlowStart& s) {
   if (s.dst >= net_.topology->num_endpoints()) {
-    refuse_input("endpoint " + std::to_string(src) + " sends to endpoint " +
-                 std::to_string(s.dst) + ", which has no route from it");
+    refuse_input("endpoint " + std::to_string(src) + " sends to endpoint " + std::to_string(s.dst) +
+                 ", which has no route from it");
     return;
   }
   uint32_t slot;
@@ -247,8 +247,8 @@ void Fabric::end_due() {
     const Flow& f = flows_[n.slot];
     const SimTime extra = std::max(SimTime::zero(), f.footprint->latency - kPortLatency);
     const float hops = f.footprint->paths > 0 ? static_cast<float>(f.footprint->hops) /
-                                                   static_cast<float>(f.footprint->paths)
-                                             : 0.0f;
+                                                    static_cast<float>(f.footprint->paths)
+                                              : 0.0f;
     send(port_to(n.to), kFlowArrived,
          FlowArrived{f.message, f.bytes, f.created, f.started, f.path_compute, n.peer, hops},
          extra);
@@ -272,11 +272,10 @@ void Fabric::on_fault_change() {
   view_.at = now();
   footprints_.clear();
   const auto same_load = [](const Footprint& a, const Footprint& b) {
-    return a.paths == b.paths &&
-           std::equal(a.uses.begin(), a.uses.end(), b.uses.begin(), b.uses.end(),
-                      [](const LinkUse& x, const LinkUse& y) {
-                        return x.link == y.link && x.count == y.count;
-                      });
+    return a.paths == b.paths && std::equal(a.uses.begin(), a.uses.end(), b.uses.begin(),
+                                            b.uses.end(), [](const LinkUse& x, const LinkUse& y) {
+                                              return x.link == y.link && x.count == y.count;
+                                            });
   };
   for (uint32_t slot = 0; slot < flows_.size(); ++slot) {
     Flow& f = flows_[slot];
@@ -314,8 +313,8 @@ void Fabric::lose(uint32_t slot, const Footprint* old) {
   const uint32_t action = net_.faults->cause(link, view_.at);
   const ComponentId owner = sender(link);
   drops_->add_owned_row(owner, drops_seen_[owner]++,
-                        {now().count_ps(), link, uint64_t{f.src}, uint64_t{f.dst}, f.message,
-                         flits, uint64_t{action}});
+                        {now().count_ps(), link, uint64_t{f.src}, uint64_t{f.dst}, f.message, flits,
+                         uint64_t{action}});
   totals_->add_to(0, net::totals::kPacketsDropped, packets);
   if (net_.timeseries_bins > 0) timeseries_->add_to(net_.timeseries_row(now()), 2, packets);
   if (action < net_.faults->actions().size()) faults_->add_to(action, 3, packets);
@@ -326,10 +325,11 @@ void Fabric::lose(uint32_t slot, const Footprint* old) {
 }
 
 // The link a lost flow is counted on: of the links of `old` that are down now, the one most of
-// its paths crossed (the lowest id of those), else the same of its fault-free footprint (at its
-// start it had no paths, and after a repair the routing can take a way that dead-ends
-// elsewhere). The fault-free footprint always has one down: if every link of it is up, the
-// exploration over live links meets the same candidates at every state and finds its paths.
+// its paths crossed (the lowest id of those), else the same of its fault-free footprint in the
+// configurations live now (at its start it had no paths, after a repair the routing can take a
+// way that dead-ends elsewhere, and a reconfiguration can move it onto circuits still switching).
+// That footprint always has one down: if every link of it is up, the exploration over live links
+// meets the same candidates at every state and finds its paths.
 // Most paths, not the first: a failed destination's last link carries them all, while a link
 // down since earlier may carry only some.
 uint64_t Fabric::lost_on(const Footprint* old, uint32_t src, uint32_t dst) const {
@@ -345,8 +345,18 @@ uint64_t Fabric::lost_on(const Footprint* old, uint32_t src, uint32_t dst) const
   if (old != nullptr) {
     if (const uint64_t link = most_used_down(*old); link != kNone) return link;
   }
-  const uint64_t link = most_used_down(flow_footprint(
-      *net_.topology, *net_.routing, src, dst, net_.router.pipeline, hop_limit(*net_.topology)));
+  // The routing's view now, with every link up.
+  struct LiveConfigurations final : net::RouterView {
+    explicit LiveConfigurations(const net::LinksAt& v) : view(v) {}
+    uint32_t load(PortId) const override { return 0; }
+    uint32_t configuration(uint32_t element, uint32_t instance) const override {
+      return view.configuration(element, instance);
+    }
+    const net::LinksAt& view;
+  } live(view_);
+  const uint64_t link =
+      most_used_down(flow_footprint(*net_.topology, *net_.routing, src, dst, net_.router.pipeline,
+                                    hop_limit(*net_.topology), &live));
   if (link == kNone) {
     throw std::logic_error("fabric: the flow from endpoint " + std::to_string(src) + " to " +
                            std::to_string(dst) + " is lost with every link of its paths up");
@@ -401,10 +411,11 @@ void Fabric::finish() {
       if (net_.folding) {
         const uint32_t group = net_.folding->group_of(link);
         if (group == Folding::kNone) {
-          links_->add_row(t.first_link(c) + p, {uint64_t{c}, uint64_t{p}, uint64_t{ports[p].peer},
-                                 uint64_t{ports[p].peer_port}, uint64_t{ports[p].link_class},
-                                 uint64_t{0}, uint64_t{0}, uint64_t{0}, int64_t{0}, 0.0,
-                                 int64_t{0}, uint64_t{0}, int64_t{0}});
+          links_->add_row(
+              t.first_link(c) + p,
+              {uint64_t{c}, uint64_t{p}, uint64_t{ports[p].peer}, uint64_t{ports[p].peer_port},
+               uint64_t{ports[p].link_class}, uint64_t{0}, uint64_t{0}, uint64_t{0}, int64_t{0},
+               0.0, int64_t{0}, uint64_t{0}, int64_t{0}});
           continue;
         }
         link = group;
@@ -415,11 +426,12 @@ void Fabric::finish() {
       const auto busy = static_cast<int64_t>(link_bytes_[link] / capacity(ports[p].link_class));
       const int64_t down =
           net_.faults ? net_.faults->down_time(link, SimTime::zero(), now()).count_ps() : 0;
-      links_->add_row(t.first_link(c) + p, {uint64_t{c}, uint64_t{p}, uint64_t{ports[p].peer},
-                             uint64_t{ports[p].peer_port}, uint64_t{ports[p].link_class},
-                             link_flows_[link], flits, bytes, busy,
-                             window > 0 ? static_cast<double>(busy) / window : 0.0, int64_t{0},
-                             link_dropped_[link], down});
+      links_->add_row(
+          t.first_link(c) + p,
+          {uint64_t{c}, uint64_t{p}, uint64_t{ports[p].peer}, uint64_t{ports[p].peer_port},
+           uint64_t{ports[p].link_class}, link_flows_[link], flits, bytes, busy,
+           window > 0 ? static_cast<double>(busy) / window : 0.0, int64_t{0}, link_dropped_[link],
+           down});
     }
   }
   // The routers and endpoints offer the /faults rows at packet level; here the fabric does.
@@ -433,17 +445,17 @@ void Fabric::finish() {
 
 void Fabric::serialize(StateArchive& ar) {
   uint64_t count = flows_.size();
-  ar & count;
+  ar& count;
   if (ar.loading()) flows_.assign(count, Flow{});
   for (Flow& f : flows_) {
-    ar & f.live & f.src & f.dst & f.op & f.bytes & f.message & f.created & f.path_compute &
-        f.started & f.updated & f.rate & f.end;
+    ar& f.live& f.src& f.dst& f.op& f.bytes& f.message& f.created& f.path_compute& f.started& f
+        .updated& f.rate& f.end;
     uint64_t high = static_cast<uint64_t>(f.left >> 64), low = static_cast<uint64_t>(f.left);
-    ar & high & low;
+    ar& high& low;
     f.left = static_cast<u128>(high) << 64 | low;
   }
-  ar & free_ & flows_done_ & link_flows_ & wake_version_ & wake_at_ & link_dropped_ &
-      drops_seen_ & view_.at;
+  ar& free_& flows_done_& link_flows_& wake_version_& wake_at_& link_dropped_& drops_seen_& view_
+      .at;
   if (link_flows_.size() != link_bytes_.size() || link_dropped_.size() != link_bytes_.size()) {
     throw InputError("fabric: the checkpoint's record is of a network with " +
                      std::to_string(link_flows_.size()) + " links, this one has " +

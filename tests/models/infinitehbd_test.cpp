@@ -38,6 +38,14 @@ const std::vector<Settings> kShapes = {
     // A two-tier fat-tree DCN: ToRs of 4 GPUs (one node) under 4 spines.
     {{"nodes", "8"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "8"}, {"dcn_radix", "8"}},
     {{"nodes", "8"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "8"}, {"dcn", "switch"}},
+    // A second OCSTrx configuration around node 7 as well: both configurations' routes, and
+    // the union of their channel graphs (routes start in either).
+    {{"nodes", "12"},
+     {"gpus_per_node", "4"},
+     {"k", "2"},
+     {"tp", "8"},
+     {"failed_nodes", "3"},
+     {"bypass_nodes", "7"}},
 };
 
 TEST(InfiniteHbd, StructureRoutesAndChannelGraphs) {
@@ -79,8 +87,8 @@ TEST(InfiniteHbd, RingsFoldThroughConsecutiveHealthyNodes) {
 
 // A configuration given as groups: exactly those rings, the rest loop back.
 TEST(InfiniteHbd, GivenGroupsAreTheRings) {
-  const Network net = build({{"nodes", "8"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "8"},
-                             {"groups", "6, 4; 1-2"}});
+  const Network net = build(
+      {{"nodes", "8"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "8"}, {"groups", "6, 4; 1-2"}});
   const std::vector<uint32_t> order = net.topology->ring_order();
   // Ring {6, 4}: node 6's upper GPUs, node 4's upper and lower, node 6's lower.
   EXPECT_EQ(std::vector<uint32_t>(order.begin(), order.begin() + 8),
@@ -116,8 +124,8 @@ TEST(InfiniteHbd, RoutesStayOnTheRingOrCrossTheDcn) {
 
 // dcn = "none": the rings alone (any size); a route between rings is an input error.
 TEST(InfiniteHbd, WithoutADcnOnlyRingsAreRouted) {
-  const Network net = build({{"nodes", "6"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "8"},
-                             {"dcn", "none"}});
+  const Network net =
+      build({{"nodes", "6"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "8"}, {"dcn", "none"}});
   const Topology& t = *net.topology;
   testing::check_structure(t);
   EXPECT_EQ(t.num_routers(), 24u);
@@ -134,6 +142,44 @@ TEST(InfiniteHbd, WithoutADcnOnlyRingsAreRouted) {
                   "infinitehbd.dcn = \"none\": endpoints 0 and 8 are on different rings");
 }
 
+// Node 3 failed, node 7 bypassed: the placed rings are {0,1} {2,4} {5,6} {7,8} {9,10}, the bypass
+// ones {0,1} {2,4} {5,6} {8,9} {10,11}. GPU 33 (node 8, upper half) ends node 8's run in the
+// placed ring {7,8}, so its next GPU is 34 over the loopback; in the bypass ring {8,9} it is 36
+// on node 9, over an OCSTrx path. Each configuration has its own ports (1-2 and 3-4; the NIC is
+// 5), which are the circuits of element "ocstrx".
+TEST(InfiniteHbd, TheBypassConfigurationReformsTheRingsOnPortsOfItsOwn) {
+  const Network net = build(kShapes.back());
+  const Topology& t = *net.topology;
+  const std::vector<Reconfigurable> elements = t.reconfigurables();
+  ASSERT_EQ(elements.size(), 1u);
+  EXPECT_EQ(elements[0].name, "ocstrx");
+  EXPECT_EQ(elements[0].configurations, (std::vector<std::string>{"placed", "bypass"}));
+  EXPECT_EQ(elements[0].switching, SimTime::us(70));
+  const ComponentId gpu33 = t.router_component(33);
+  EXPECT_EQ(t.node(t.port(gpu33, 1).peer).index, 34u);
+  EXPECT_EQ(t.node(t.port(gpu33, 3).peer).index, 36u);
+  EXPECT_EQ(t.link_classes()[t.port(gpu33, 3).link_class].name, "optical");
+  EXPECT_EQ(t.port(gpu33, 3).peer_port, 4);  // 36's previous GPU in the bypass ring
+  Circuit c;
+  ASSERT_TRUE(t.circuit(gpu33, 3, c));
+  EXPECT_EQ(c.configuration, 1u);
+  ASSERT_TRUE(t.circuit(gpu33, 2, c));
+  EXPECT_EQ(c.configuration, 0u);
+  EXPECT_FALSE(t.circuit(gpu33, 0, c));  // the endpoint
+  EXPECT_FALSE(t.circuit(gpu33, 5, c));  // the NIC
+  // 33 to 36: through the DCN while the placed rings are live, round the bypass ring after.
+  Packet p;
+  p.src = 33;
+  p.dst = 36;
+  for (const auto& [config, port] : {std::pair<uint8_t, PortId>{0, 5}, {1, 3}}) {
+    p.route_aux = config;
+    Candidates out;
+    net.routing->route(33, 0, p, out);
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].port, port) << "configuration " << int{config};
+  }
+}
+
 TEST(InfiniteHbd, InputErrors) {
   const auto error = [](const Settings& s) { return error_of([&] { build(s); }); };
   EXPECT_CONTAINS(error({{"gpus_per_node", "4"}, {"k", "5"}}), "infinitehbd.k = 5");
@@ -143,8 +189,8 @@ TEST(InfiniteHbd, InputErrors) {
   EXPECT_CONTAINS(error({{"nodes", "4"}, {"failed_nodes", "1, 4"}}), "'4' is not a node");
   EXPECT_CONTAINS(error({{"failed_nodes", "x"}}), "'x' is not a node");
   // A given configuration must use existing, healthy paths.
-  const Settings base = {{"nodes", "8"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "8"},
-                         {"failed_nodes", "2"}};
+  const Settings base = {
+      {"nodes", "8"}, {"gpus_per_node", "4"}, {"k", "2"}, {"tp", "8"}, {"failed_nodes", "2"}};
   const auto with = [&](const std::string& groups) {
     Settings s = base;
     s.push_back({"groups", groups});
@@ -156,6 +202,17 @@ TEST(InfiniteHbd, InputErrors) {
   EXPECT_CONTAINS(with("0-1; 1, 3"), "uses node 1 a second time");
   EXPECT_CONTAINS(with("0-2"), "has 3 nodes; tp = 8 takes 2");
   EXPECT_CONTAINS(with("0, 9"), "'9' is not a node");
+  // The bypass configuration.
+  Settings bypass = base;
+  bypass.push_back({"bypass_groups", "0-1"});
+  EXPECT_CONTAINS(error(bypass), "infinitehbd.bypass_groups: applies with bypass_nodes");
+  bypass.back() = {"bypass_nodes", "2"};
+  EXPECT_CONTAINS(error(bypass), "every one is in failed_nodes already");
+  bypass.back() = {"bypass_nodes", "5"};
+  bypass.push_back({"bypass_groups", "4-5"});
+  EXPECT_CONTAINS(error(bypass),
+                  "infinitehbd.bypass_groups = \"4-5\": group '4-5' uses failed node 5 "
+                  "(failed_nodes and bypass_nodes)");
 }
 
 }  // namespace

@@ -3,16 +3,22 @@
 // configuration cuts the line of healthy nodes into TP rings (rings.h), and a data-centre network
 // carries everything between rings: a fat tree of the GPUs' NICs (§6.1), or one ideal switch.
 //
+// With bypass_nodes the OCSTrx have a second configuration, "bypass": the rings Algorithm 2 (or
+// bypass_groups) forms around those nodes too, wired on ports of their own and switched to at run
+// time by the fault schedule (docs/FAULTS.md "Reconfiguration"), as §4.3's backup paths re-form
+// a ring around a failed node.
+//
 // Components: GPU g's router is component 2g and its endpoint 2g + 1 (GPU g is GPU g % R of node
 // g / R); DCN switch s (models/network/clos.h, terminal g = GPU g) is router G + s, component
 // 2G + s (G = nodes R). A GPU router's ports: 0 its endpoint, 1 the next GPU of its ring, 2 the
-// previous one, 3 its NIC. Link classes: "endpoint", "intra" (ring hops inside a node, loopbacks
-// included), "optical" (ring hops between nodes, over an active OCSTrx path), "dcn" (NICs and
-// the links between DCN switches). Directed links: 5 per GPU (its router's 4, then its
-// endpoint's), then the DCN switches' in their order.
+// previous one (3 and 4 the same in the bypass configuration), then its NIC. Link classes:
+// "endpoint", "intra" (ring hops inside a node, loopbacks included), "optical" (ring hops between
+// nodes, over an OCSTrx path), "dcn" (NICs and the links between DCN switches). Directed links
+// per GPU: its router's ports, then its endpoint's; then the DCN switches' in their order.
 #include "models/topologies/infinitehbd/infinitehbd.h"
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -33,26 +39,38 @@ using infinitehbd::Rings;
 const std::string kSection = "infinitehbd";
 
 constexpr uint16_t kEndpointClass = 0, kIntraClass = 1, kOpticalClass = 2, kDcnClass = 3;
-constexpr PortId kNext = 1, kPrev = 2, kDcn = 3;
+
+// A GPU router's ring ports in OCSTrx configuration c.
+PortId next_port(uint32_t c) { return static_cast<PortId>(1 + 2 * c); }
+PortId prev_port(uint32_t c) { return static_cast<PortId>(2 + 2 * c); }
 
 struct Sizes {
   uint32_t nodes = 0, r = 0, k = 0, tp = 0;
-  bool dcn = true;  // without it, rings only
-  Clos fabric;      // the DCN, terminal g = GPU g
+  bool dcn = true;       // without it, rings only
+  uint32_t configs = 1;  // OCSTrx configurations: "placed", and "bypass" with bypass_nodes
+  SimTime switching;     // an OCSTrx's switching time
+  Clos fabric;           // the DCN, terminal g = GPU g
   uint32_t gpus() const { return nodes * r; }
   ComponentId dcn_base() const { return 2 * ComponentId{gpus()}; }
-  uint32_t gpu_links() const { return dcn ? 5 : 4; }  // a GPU router's ports and its endpoint's
+  PortId dcn_port() const { return static_cast<PortId>(1 + 2 * configs); }
+  // A GPU router's ports and its endpoint's.
+  uint32_t gpu_links() const { return 2 + 2 * configs + (dcn ? 1 : 0); }
 };
+
+using RingSet = std::vector<std::shared_ptr<const Rings>>;  // per OCSTrx configuration
 
 class InfiniteHbd final : public ConcentratedTopology {
  public:
-  InfiniteHbd(Sizes s, std::shared_ptr<const Rings> rings, std::vector<LinkClass> classes)
+  InfiniteHbd(Sizes s, RingSet rings, std::vector<LinkClass> classes)
       : ConcentratedTopology(1), s_(s), rings_(std::move(rings)), classes_(std::move(classes)) {}
 
   std::string describe() const override {
-    return "infinitehbd nodes=" + std::to_string(s_.nodes) + " R=" + std::to_string(s_.r) +
-           " K=" + std::to_string(s_.k) + " tp=" + std::to_string(s_.tp) + ": " +
-           std::to_string(s_.gpus()) + " GPUs, " + std::to_string(rings_->count()) + " rings";
+    std::string out = "infinitehbd nodes=" + std::to_string(s_.nodes) +
+                      " R=" + std::to_string(s_.r) + " K=" + std::to_string(s_.k) +
+                      " tp=" + std::to_string(s_.tp) + ": " + std::to_string(s_.gpus()) +
+                      " GPUs, " + std::to_string(rings_[0]->count()) + " rings";
+    if (s_.configs > 1) out += " (" + std::to_string(rings_[1]->count()) + " when bypassing)";
+    return out;
   }
   uint32_t num_routers() const override { return s_.gpus() + s_.fabric.switches(); }
   uint32_t num_endpoints() const override { return s_.gpus(); }
@@ -76,27 +94,45 @@ class InfiniteHbd final : public ConcentratedTopology {
       return;
     }
     if (!terminal_ports(id, me, classes_[kEndpointClass].latency, kEndpointClass, out)) return;
-    for (const PortId p : {kNext, kPrev}) out.push_back(port(id, p));
-    if (s_.dcn) out.push_back(port(id, kDcn));
+    for (uint32_t c = 0; c < s_.configs; ++c) {
+      for (const PortId p : {next_port(c), prev_port(c)}) out.push_back(port(id, p));
+    }
+    if (s_.dcn) out.push_back(port(id, s_.dcn_port()));
   }
   // In closed form: an ideal DCN switch has a port per GPU, which a list per call would rebuild.
   PortSpec port(ComponentId id, PortId p) const override {
     const SimTime dcn = classes_[kDcnClass].latency;
     if (id >= s_.dcn_base()) {
       const Clos::Peer peer = s_.fabric.peer(static_cast<uint32_t>(id - s_.dcn_base()), p);
-      if (peer.terminal) return {2 * ComponentId{peer.index}, kDcn, dcn, kDcnClass};
+      if (peer.terminal) return {2 * ComponentId{peer.index}, s_.dcn_port(), dcn, kDcnClass};
       return {s_.dcn_base() + peer.index, static_cast<PortId>(peer.port), dcn, kDcnClass};
     }
     const uint32_t r = id / 2;
     if (id % 2 == 1) return {2 * r, 0, classes_[kEndpointClass].latency, kEndpointClass};
     if (p == 0) return {id + 1, 0, classes_[kEndpointClass].latency, kEndpointClass};
-    if (p == kDcn) {
+    if (p == s_.dcn_port()) {
       return {s_.dcn_base() + s_.fabric.leaf_of(r), static_cast<PortId>(r % s_.fabric.per_leaf),
               dcn, kDcnClass};
     }
-    const uint32_t peer = p == kNext ? rings_->next(r) : rings_->prev(r);
+    const uint32_t config = (p - 1) / 2;
+    const bool next = p == next_port(config);
+    const Rings& rings = *rings_[config];
+    const uint32_t peer = next ? rings.next(r) : rings.prev(r);
     const uint16_t c = peer / s_.r == r / s_.r ? kIntraClass : kOpticalClass;
-    return {2 * peer, p == kNext ? kPrev : kNext, classes_[c].latency, c};
+    return {2 * peer, next ? prev_port(config) : next_port(config), classes_[c].latency, c};
+  }
+
+  // One OCSTrx element for the whole line: the schedule switches every GPU's paths at once.
+  std::vector<Reconfigurable> reconfigurables() const override {
+    if (s_.configs < 2) return {};
+    return {{"ocstrx", 1, {"placed", "bypass"}, s_.switching}};
+  }
+  bool circuit(ComponentId id, PortId p, Circuit& out) const override {
+    if (s_.configs < 2 || id >= s_.dcn_base() || id % 2 == 1 || p == 0 || p >= s_.dcn_port()) {
+      return false;
+    }
+    out = {0, 0, static_cast<uint32_t>((p - 1) / 2)};
+    return true;
   }
 
   uint64_t first_link(ComponentId id) const override {
@@ -134,22 +170,26 @@ class InfiniteHbd final : public ConcentratedTopology {
   }
   std::vector<uint32_t> endpoint_dims() const override { return {s_.r, s_.nodes}; }
 
+  // The placed configuration's rings.
   std::vector<uint32_t> ring_order() const override {
+    const Rings& rings = *rings_[0];
     std::vector<uint32_t> order;
-    for (uint32_t ring = 0; ring < rings_->count(); ++ring) {
-      for (uint32_t i = 0; i < rings_->size(ring); ++i) order.push_back(rings_->at(ring, i));
+    for (uint32_t ring = 0; ring < rings.count(); ++ring) {
+      for (uint32_t i = 0; i < rings.size(ring); ++i) order.push_back(rings.at(ring, i));
     }
     return order;
   }
 
-  // Half the longest ring, or through the DCN: GPU, leaf (spine, leaf), GPU.
+  // Half the longest ring of any configuration, or through the DCN: GPU, leaf (spine, leaf), GPU.
   uint32_t diameter() const override {
-    return std::max(rings_->longest() / 2, s_.fabric.spines > 0 ? 4u : 2u);
+    uint32_t longest = 0;
+    for (const auto& rings : rings_) longest = std::max(longest, rings->longest());
+    return std::max(longest / 2, s_.fabric.spines > 0 ? 4u : 2u);
   }
 
  private:
   Sizes s_;
-  std::shared_ptr<const Rings> rings_;
+  RingSet rings_;
   std::vector<LinkClass> classes_;
 };
 
@@ -157,16 +197,33 @@ class InfiniteHbd final : public ConcentratedTopology {
 // moves from VC 0 to VC 1 when it wraps from the ring's last position to its first (or back), so
 // each ring's channel graph is acyclic. Between rings through the DCN, on VC 0: the switch
 // delivers to the destination's router, which ejects; no channel leads from the DCN onto a ring.
+// With the bypass configuration a packet keeps the rings live (or being switched to) at its first
+// router, in route_aux, as RailX's reconfigured rails do (docs/FAULTS.md): one still heading for
+// circuits that went dark is lost there. Each configuration's rings are on ports of their own, so
+// the union of their channel graphs stays acyclic.
 class RingRouting final : public Routing {
  public:
-  RingRouting(std::shared_ptr<const Rings> rings, bool dcn, Clos fabric)
-      : rings_(std::move(rings)), dcn_(dcn), fabric_(fabric) {}
+  RingRouting(RingSet rings, bool dcn, Clos fabric, PortId dcn_port)
+      : rings_(std::move(rings)), dcn_(dcn), fabric_(fabric), dcn_port_(dcn_port) {}
 
   std::string name() const override { return "ring"; }
   uint8_t vcs() const override { return 2; }
 
+  void start(uint32_t /*router*/, const RouterView& view, Rng& /*rng*/,
+             Packet& packet) const override {
+    if (rings_.size() > 1) packet.route_aux = static_cast<uint8_t>(view.configuration(0, 0));
+  }
+  void start_states(uint32_t /*router*/, const RouterView* view, const Packet& packet,
+                    std::vector<Packet>& out) const override {
+    for (uint32_t c = 0; c < rings_.size(); ++c) {
+      if (view != nullptr && rings_.size() > 1 && c != view->configuration(0, 0)) continue;
+      out.push_back(packet);
+      out.back().route_aux = static_cast<uint8_t>(c);
+    }
+  }
+
   void route(uint32_t router, PortId in_port, Packet& packet, Candidates& out) const override {
-    const Rings& rings = *rings_;
+    const Rings& rings = *rings_[packet.route_aux];
     if (router >= rings.gpus()) {
       return out.add(static_cast<PortId>(fabric_.route(router - rings.gpus(), packet.dst)), 0);
     }
@@ -181,7 +238,7 @@ class RingRouting final : public Routing {
                          " are on different rings and no "
                          "DCN joins them (set it to \"switch\", or keep traffic within rings)");
       }
-      return out.add(kDcn, 0);
+      return out.add(dcn_port_, 0);
     }
     const uint32_t n = rings.size(rings.ring(router)), here = rings.position(router);
     const uint32_t ahead = (rings.position(packet.dst) + n - here) % n;
@@ -189,13 +246,15 @@ class RingRouting final : public Routing {
         2 * ahead < n || (2 * ahead == n && ((packet.src * 2654435761u ^ packet.dst) >> 16 & 1));
     const bool wraps = forward ? here == n - 1 : here == 0;
     const uint8_t cls = in_port == 0 ? 0 : packet.vc;
-    out.add(forward ? kNext : kPrev, static_cast<uint8_t>(cls == 1 || wraps ? 1 : 0));
+    out.add(forward ? next_port(packet.route_aux) : prev_port(packet.route_aux),
+            static_cast<uint8_t>(cls == 1 || wraps ? 1 : 0));
   }
 
  private:
-  std::shared_ptr<const Rings> rings_;
+  RingSet rings_;
   bool dcn_;
   Clos fabric_;
+  PortId dcn_port_;
 };
 
 // "3, 17" or "0-3, 6" -> the nodes in the order given; InputError naming `key` on anything that
@@ -227,17 +286,18 @@ std::vector<uint32_t> node_list(const std::string& key, const std::string& list,
 
 // infinitehbd.groups: the active configuration as given, each group checked against the OCSTrx
 // paths that exist (nodes at most K apart) and the failed nodes.
-std::vector<std::vector<uint32_t>> given_groups(const std::string& text, const Sizes& s,
+std::vector<std::vector<uint32_t>> given_groups(const std::string& key, const std::string& text,
+                                                const Sizes& s,
                                                 const std::vector<uint32_t>& failed) {
   std::vector<std::vector<uint32_t>> groups;
   std::vector<bool> used(s.nodes, false);
   std::string item;
   std::istringstream in(text);
   while (std::getline(in, item, ';')) {
-    std::vector<uint32_t> group = node_list("groups", text, item, s.nodes);
+    std::vector<uint32_t> group = node_list(key, text, item, s.nodes);
     if (group.empty()) continue;
     const auto bad = [&](const std::string& why) {
-      return InputError(kSection + ".groups = \"" + text + "\": group '" + item + "' " + why);
+      return InputError(kSection + "." + key + " = \"" + text + "\": group '" + item + "' " + why);
     };
     if (group.size() != s.tp / s.r) {
       throw bad("has " + std::to_string(group.size()) + " nodes; tp = " + std::to_string(s.tp) +
@@ -246,7 +306,8 @@ std::vector<std::vector<uint32_t>> given_groups(const std::string& text, const S
     for (std::size_t i = 0; i < group.size(); ++i) {
       const uint32_t n = group[i];
       if (std::binary_search(failed.begin(), failed.end(), n)) {
-        throw bad("uses failed node " + std::to_string(n));
+        throw bad("uses failed node " + std::to_string(n) +
+                  (key == "groups" ? "" : " (failed_nodes and bypass_nodes)"));
       }
       if (used[n]) throw bad("uses node " + std::to_string(n) + " a second time");
       used[n] = true;
@@ -297,16 +358,41 @@ Network make_infinitehbd(const ParamSet& params) {
     const auto radix = static_cast<uint32_t>(params.integer("dcn_radix"));
     s.fabric = sized_clos(s.gpus(), radix, true, kSection + ".dcn_radix", "a DCN");
   }
-  std::vector<uint32_t> failed =
-      node_list("failed_nodes", params.text("failed_nodes"), params.text("failed_nodes"), s.nodes);
-  std::sort(failed.begin(), failed.end());
-  failed.erase(std::unique(failed.begin(), failed.end()), failed.end());
-  const std::string& given = params.text("groups");
-  auto rings = std::make_shared<const Rings>(
-      s.nodes, s.r,
-      given.empty()
-          ? infinitehbd::orchestrate_dcn_free({s.nodes, s.k, false}, failed, {s.tp, s.r}).groups
-          : given_groups(given, s, failed));
+  const auto nodes_of = [&](const std::string& key) {
+    std::vector<uint32_t> out = node_list(key, params.text(key), params.text(key), s.nodes);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  };
+  // Configuration "placed" around failed_nodes, "bypass" around bypass_nodes as well.
+  const std::vector<uint32_t> failed = nodes_of("failed_nodes"), bypass = nodes_of("bypass_nodes");
+  const auto rings_around = [&](const std::vector<uint32_t>& out, const std::string& key) {
+    const std::string& given = params.text(key);
+    return std::make_shared<const Rings>(
+        s.nodes, s.r,
+        given.empty()
+            ? infinitehbd::orchestrate_dcn_free({s.nodes, s.k, false}, out, {s.tp, s.r}).groups
+            : given_groups(key, given, s, out));
+  };
+  RingSet rings = {rings_around(failed, "groups")};
+  if (!params.text("bypass_groups").empty() && bypass.empty()) {
+    throw InputError(kSection +
+                     ".bypass_groups: applies with bypass_nodes (the nodes the bypass "
+                     "configuration routes around)");
+  }
+  if (!bypass.empty()) {
+    std::vector<uint32_t> both;
+    std::set_union(failed.begin(), failed.end(), bypass.begin(), bypass.end(),
+                   std::back_inserter(both));
+    if (both.size() == failed.size()) {
+      throw InputError(kSection + ".bypass_nodes = \"" + params.text("bypass_nodes") +
+                       "\": every one is in failed_nodes already, so the bypass configuration "
+                       "would be the placed one");
+    }
+    rings.push_back(rings_around(both, "bypass_groups"));
+    s.configs = 2;
+    s.switching = positive_time(params, kSection, "ocstrx_switching");
+  }
   std::vector<LinkClass> classes = {
       {"endpoint", positive_time(params, kSection, "endpoint_latency"),
        params.real("endpoint_speed")},
@@ -314,7 +400,7 @@ Network make_infinitehbd(const ParamSet& params) {
       {"optical", positive_time(params, kSection, "optical_latency"), params.real("hbd_speed")},
       {"dcn", positive_time(params, kSection, "dcn_latency"), params.real("dcn_speed")}};
   Network net;
-  net.routing = std::make_unique<RingRouting>(rings, s.dcn, s.fabric);
+  net.routing = std::make_unique<RingRouting>(rings, s.dcn, s.fabric, s.dcn_port());
   net.topology = std::make_unique<InfiniteHbd>(s, std::move(rings), std::move(classes));
   return net;
 }
@@ -363,6 +449,17 @@ TopologyFamily infinitehbd_family() {
                           "the active configuration: TP groups separated by ';', each its tp/R "
                           "nodes in ring order, e.g. \"0-3; 4, 6-8\" (consecutive nodes at most "
                           "k apart, none failed); \"\": Algorithm 2 places them"),
+          ParamSpec::text("bypass_nodes", "",
+                          "nodes a second OCSTrx configuration, \"bypass\", re-forms the rings "
+                          "around (Sec. 4.3's backup paths), e.g. \"5\"; the fault schedule "
+                          "switches element \"ocstrx\" to it at run time (docs/FAULTS.md); \"\": "
+                          "one configuration"),
+          ParamSpec::text("bypass_groups", "",
+                          "the bypass configuration's TP groups, as groups (none of failed_nodes "
+                          "or bypass_nodes); \"\": Algorithm 2 places them"),
+          ParamSpec::time("ocstrx_switching", "70us",
+                          "how long the OCSTrx carry nothing while switching configurations "
+                          "(Sec. 5.1: 60-80 us)"),
           ParamSpec::choice("dcn", "fat_tree", {"fat_tree", "switch", "none"},
                             "the data-centre network between rings: a fat tree of the GPUs' NICs "
                             "(Sec. 6.1; models/network/clos.h, radix dcn_radix), an ideal "
