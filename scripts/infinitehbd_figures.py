@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Regenerates InfiniteHBD's fault-resilience evaluation (§6.2: Fig. 13-16, 20-22) with hxsim.
+"""Regenerates InfiniteHBD's fault-resilience evaluation (§6.2, 6.5: Fig. 13-17d, 20-23) with hxsim.
 
-    scripts/infinitehbd_figures.py [--out DIR] [--quick] [--hxsim PATH]
+    scripts/infinitehbd_figures.py [--out DIR] [--quick] [--hxsim PATH] [--gpu-cost USD]
 
 Runs configs/infinitehbd/cluster_faults.toml (model hbd_cluster: every compared HBD re-placing
 TP-8..64 groups over a 348-day node fault trace, and under Bernoulli node faults) into
@@ -13,6 +13,11 @@ DIR/cluster.h5, unless that file exists (delete it to redo), and draws from it:
     DIR/fig16.png     fault-waiting time per job size, TP-32
     DIR/fig20.png     the waste ratio over the trace, TP-32
     DIR/fig23.png     fault-waiting time per job size, a panel per TP size
+    DIR/fig17d.png    aggregate cost per GPU against the node fault ratio, TP-32 (§6.5:
+                      GPU cost x (wasted + faulty GPUs) + interconnect cost, Table 6's), from a
+                      second run, DIR/fig17d.h5, of Bernoulli faults of 1-20%. The paper gives no
+                      GPU price: without --gpu-cost the price is the one that puts the K = 2 / K = 3
+                      crossover at the paper's 12.1%, and the script reports it
 
 and DIR/summary.csv: one row per (figure, architecture, TP, x) with hxsim's value and, where
 §1 states one, the paper's. docs/validation/infinitehbd.md compares them. --quick replays 60
@@ -20,7 +25,9 @@ days with 10 fault sets per Bernoulli ratio, for a first look in a second.
 """
 import argparse
 import csv
+import json
 import os
+import subprocess
 import sys
 
 import h5py
@@ -35,6 +42,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFIG = os.path.join(ROOT, "configs", "infinitehbd", "cluster_faults.toml")
 # §1: TP-32 GPU waste over the production trace.
 PAPER_TP32 = {"infinitehbd_k2": 0.0053, "infinitehbd_k3": 0.0053, "nvl72": 0.1004, "tpuv4": 0.0756}
+# §6.5: below this node fault ratio InfiniteHBD K = 2's aggregate cost is below K = 3's.
+PAPER_CROSSOVER = 0.121
+# Table 6's architectures (`hxsim topo` on an infinitehbd config prints their cost per GPU).
+COSTED = ("infinitehbd_k2", "infinitehbd_k3", "nvl36", "nvl72", "nvl576", "tpuv4")
 
 
 def load(path):
@@ -62,11 +73,70 @@ def per_run(table, runs):
     return out
 
 
+def crossing(x, a, b):
+    """The first x where the curve a - b changes sign (linear between points), or None."""
+    d = np.asarray(a) - np.asarray(b)
+    for i in range(1, len(d)):
+        if d[i - 1] <= 0 < d[i] or d[i - 1] >= 0 > d[i]:
+            return x[i - 1] + (x[i] - x[i - 1]) * d[i - 1] / (d[i - 1] - d[i])
+    return None
+
+
+def fig17d(args, rows):
+    """Fig. 17d: Cost_GPU x (N_wasted + N_faulty) + Cost_interconnect per GPU, TP-32."""
+    path = os.path.join(args.out, "fig17d.h5")
+    ratios = ", ".join(f"{i / 100:.2f}" for i in range(1, 21))
+    if not os.path.exists(path):
+        hxrun.run_to_file(args.hxsim, ["run", CONFIG], path,
+                          {"hbd_cluster.tps": "32", "hbd_cluster.duration": "1d",
+                           "hbd_cluster.bernoulli": ratios, "hbd_cluster.job_scales": "0.9",
+                           "hbd_cluster.samples": "200"}, label="fig17d")  # about a second
+    names, runs, _, _, bern = load(path)
+    arch = [names[int(a)] for a in runs["arch"]]
+    curves = {arch[r]: b for r, b in enumerate(per_run(bern, runs)) if arch[r] in COSTED}
+    topo = subprocess.run([args.hxsim, "topo", os.path.join(ROOT, "configs", "infinitehbd",
+                                                            "tp_ring_allreduce.toml"), "--json"],
+                          check=True, capture_output=True, text=True)
+    usd = json.loads(topo.stdout)["value"]
+    x = curves["infinitehbd_k2"]["node_fault_ratio"]
+    gap = np.interp(PAPER_CROSSOVER, x, curves["infinitehbd_k2"]["waste_ratio"] -
+                    curves["infinitehbd_k3"]["waste_ratio"])
+    fitted = (usd["infinitehbd_k3_usd"] - usd["infinitehbd_k2_usd"]) / gap
+    price = args.gpu_cost or fitted
+    rows.append({"figure": "17d_fitted_gpu_usd", "architecture": "", "tp": 32, "x": "",
+                 "hxsim": fitted, "paper": ""})
+    cost = {a: usd[a + "_usd"] + price * (c["waste_ratio"] + c["node_fault_ratio"])
+            for a, c in curves.items()}
+    rows.append({"figure": "17d_k2_k3_crossover", "architecture": "", "tp": 32,
+                 "x": f"gpu_usd={price:.0f}",
+                 "hxsim": crossing(x, cost["infinitehbd_k2"], cost["infinitehbd_k3"]),
+                 "paper": PAPER_CROSSOVER})
+    lowest = [min(cost, key=lambda a: cost[a][i]) for i in range(len(x))]
+    rows.append({"figure": "17d_infinitehbd_lowest_share", "architecture": "", "tp": 32,
+                 "x": f"gpu_usd={price:.0f}",
+                 "hxsim": sum(a.startswith("infinitehbd") for a in lowest) / len(lowest),
+                 "paper": 1.0})
+    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    for a, c in cost.items():
+        ax.plot(x * 100, c / 1000, marker="o", ms=3, label=a)
+        for ratio, value in zip(x, c):
+            rows.append({"figure": "17d_aggregate_usd_per_gpu", "architecture": a, "tp": 32,
+                         "x": float(ratio), "hxsim": float(value), "paper": ""})
+    ax.axvline(PAPER_CROSSOVER * 100, color="k", ls=":", lw=1)
+    ax.set(xlabel="node fault ratio (%)", ylabel="aggregate cost per GPU (k$)", yscale="log",
+           title=f"TP-32, GPU at ${price:,.0f}" + (" (fitted)" if not args.gpu_cost else ""))
+    ax.legend(fontsize=6)
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "fig17d.png"), dpi=120)
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default="infinitehbd_figures")
     p.add_argument("--quick", action="store_true")
     p.add_argument("--hxsim", default=os.path.join(ROOT, "build", "src", "app", "hxsim"))
+    p.add_argument("--gpu-cost", type=float, default=0,
+                   help="a GPU's price in USD for Fig. 17d (default: fitted to the paper's 12.1%%)")
     args = p.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(args.out, "cluster.h5")
@@ -174,6 +244,7 @@ def main(argv):
     fig.tight_layout()
     fig.savefig(os.path.join(args.out, "fig23.png"), dpi=120)
 
+    fig17d(args, rows)
     with open(os.path.join(args.out, "summary.csv"), "w", newline="") as f:
         out = csv.DictWriter(f, fieldnames=["figure", "architecture", "tp", "x", "hxsim", "paper"])
         out.writeheader()

@@ -2,12 +2,13 @@
 # scripts/infinitehbd_figures.py --quick end to end: the six PNGs and summary.csv, with every
 # architecture and TP size of the config present; at TP-32 the paper's §1 figures beside
 # hxsim's, InfiniteHBD K = 3 wasting no more than NVL-72 (the paper's claim) and every waste
-# ratio in [0, 1]; a second call reuses cluster.h5.
+# ratio in [0, 1]; Fig. 17d: the GPU price fitted to the paper's 12.1% crossover puts it there,
+# and InfiniteHBD is the cheapest at every fault ratio; a second call reuses cluster.h5.
 set -euo pipefail
 hxsim=$1 script=$2 scratch=$3
 rm -rf "$scratch" && mkdir -p "$scratch"
 /usr/bin/python3 "$script" --hxsim "$hxsim" --quick --out "$scratch" >/dev/null
-for png in fig13_21 fig14_22 fig15 fig16 fig20 fig23; do test -s "$scratch/$png.png"; done
+for png in fig13_21 fig14_22 fig15 fig16 fig17d fig20 fig23; do test -s "$scratch/$png.png"; done
 /usr/bin/python3 - "$scratch" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(f"{sys.argv[1]}/summary.csv")))
@@ -24,6 +25,10 @@ papers = {r["architecture"] for r in rows if r["figure"] == "13_mean_waste" and 
 assert papers == {"infinitehbd_k2", "infinitehbd_k3", "nvl72", "tpuv4"}, papers
 bern = [r for r in rows if r["figure"] == "14_waste_vs_fault_ratio"]
 assert len(bern) == 5 * (len(archs) * 4 - 1), len(bern)
+d = {r["figure"]: r for r in rows if r["figure"].startswith("17d_") and not r["architecture"]}
+assert 5000 < float(d["17d_fitted_gpu_usd"]["hxsim"]) < 200000, d
+assert abs(float(d["17d_k2_k3_crossover"]["hxsim"]) - 0.121) < 1e-6, d
+assert float(d["17d_infinitehbd_lowest_share"]["hxsim"]) == 1.0, d
 PY
 before=$(stat -c %Y "$scratch/cluster.h5")
 /usr/bin/python3 "$script" --hxsim "$hxsim" --quick --out "$scratch" >/dev/null
