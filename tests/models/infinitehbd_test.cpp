@@ -46,6 +46,9 @@ const std::vector<Settings> kShapes = {
      {"tp", "8"},
      {"failed_nodes", "3"},
      {"bypass_nodes", "7"}},
+    // Appendix G's wiring: nodes 1, 2 and 4 apart, around the ends of a line of 8 and of 7.
+    {{"nodes", "8"}, {"gpus_per_node", "4"}, {"k", "3"}, {"wiring", "binary"}, {"dcn", "none"}},
+    {{"nodes", "7"}, {"gpus_per_node", "4"}, {"k", "3"}, {"wiring", "binary"}, {"dcn", "none"}},
 };
 
 TEST(InfiniteHbd, StructureRoutesAndChannelGraphs) {
@@ -148,7 +151,7 @@ TEST(InfiniteHbd, WithoutADcnOnlyRingsAreRouted) {
 // on node 9, over an OCSTrx path. Each configuration has its own ports (1-2 and 3-4; the NIC is
 // 5), which are the circuits of element "ocstrx".
 TEST(InfiniteHbd, TheBypassConfigurationReformsTheRingsOnPortsOfItsOwn) {
-  const Network net = build(kShapes.back());
+  const Network net = build(kShapes[kShapes.size() - 3]);
   const Topology& t = *net.topology;
   const std::vector<Reconfigurable> elements = t.reconfigurables();
   ASSERT_EQ(elements.size(), 1u);
@@ -180,6 +183,43 @@ TEST(InfiniteHbd, TheBypassConfigurationReformsTheRingsOnPortsOfItsOwn) {
   }
 }
 
+// Appendix G's wiring on 8 nodes of 4 GPUs, K = 3: GPU g < 3 of node i reaches GPU g of nodes
+// i +- 2^g (node 0's GPU 0: nodes 1 and 7; GPU 2: node 4 both ways), GPU 3 only its node.
+// Node 0's GPU 0 to node 3's GPU 1: 3 = 2 + 1 forward, so first a mesh hop to GPU 1 for its
+// 2-apart bundle, on VC 0; to node 6's GPU 0: 2 back across the wrap, a mesh hop to GPU 1 on
+// VC 2 (backward), then the bundle on VC 3 (past the wrap).
+TEST(InfiniteHbd, TheBinaryWiringLinksNodesPowersOfTwoApart) {
+  const Network net = build(kShapes[kShapes.size() - 2]);
+  const Topology& t = *net.topology;
+  const auto peer = [&](uint32_t gpu, PortId p) { return t.node(t.port(2 * gpu, p).peer).index; };
+  std::vector<PortSpec> ports;
+  t.ports(t.router_component(0), ports);
+  EXPECT_EQ(ports.size(), 6u);  // endpoint, 3 mesh, 2 optical
+  EXPECT_EQ(peer(0, 1), 1u);    // the node's GPU 1
+  EXPECT_EQ(peer(0, 4), 4u);    // node 1's GPU 0
+  EXPECT_EQ(peer(0, 5), 28u);   // node 7's GPU 0
+  EXPECT_EQ(peer(2, 4), 18u);   // node 4's GPU 2
+  EXPECT_EQ(peer(2, 5), 18u);
+  EXPECT_EQ(t.link_classes()[t.port(2 * 2, 4).link_class].name, "optical");
+  ports.clear();
+  t.ports(t.router_component(3), ports);
+  EXPECT_EQ(ports.size(), 4u);  // no bundle
+  const auto first = [&](uint32_t router, uint32_t dst, PortId in_port, uint8_t vc) {
+    Packet p;
+    p.src = 0;
+    p.dst = dst;
+    p.vc = vc;
+    Candidates out;
+    net.routing->route(router, in_port, p, out);
+    EXPECT_EQ(out.size(), 1u);
+    return std::pair<PortId, uint8_t>{out[0].port, out[0].vc};
+  };
+  EXPECT_EQ(first(0, 13, 0, 0), (std::pair<PortId, uint8_t>{1, 0}));
+  EXPECT_EQ(first(1, 13, 3, 0), (std::pair<PortId, uint8_t>{4, 0}));  // GPU 1's bundle, +2
+  EXPECT_EQ(first(0, 24, 0, 0), (std::pair<PortId, uint8_t>{1, 2}));
+  EXPECT_EQ(first(1, 24, 3, 2), (std::pair<PortId, uint8_t>{5, 3}));  // -2 across the wrap
+}
+
 TEST(InfiniteHbd, InputErrors) {
   const auto error = [](const Settings& s) { return error_of([&] { build(s); }); };
   EXPECT_CONTAINS(error({{"gpus_per_node", "4"}, {"k", "5"}}), "infinitehbd.k = 5");
@@ -202,6 +242,18 @@ TEST(InfiniteHbd, InputErrors) {
   EXPECT_CONTAINS(with("0-1; 1, 3"), "uses node 1 a second time");
   EXPECT_CONTAINS(with("0-2"), "has 3 nodes; tp = 8 takes 2");
   EXPECT_CONTAINS(with("0, 9"), "'9' is not a node");
+  // The binary wiring.
+  const Settings binary = {
+      {"nodes", "8"}, {"gpus_per_node", "4"}, {"k", "3"}, {"wiring", "binary"}, {"dcn", "none"}};
+  const auto binary_with = [&](const std::string& key, const std::string& value) {
+    Settings s = binary;
+    s.push_back({key, value});
+    return error(s);
+  };
+  EXPECT_CONTAINS(binary_with("failed_nodes", "2"),
+                  "infinitehbd.failed_nodes: applies to wiring = \"k_hop\"");
+  EXPECT_CONTAINS(binary_with("dcn", "fat_tree"), "the binary wiring builds no DCN");
+  EXPECT_CONTAINS(binary_with("nodes", "4"), "must be shorter than the line of 4 nodes");
   // The bypass configuration.
   Settings bypass = base;
   bypass.push_back({"bypass_groups", "0-1"});

@@ -46,31 +46,41 @@ struct Config {
 std::vector<TableSpec> cluster_tables(uint64_t runs) {
   using T = ColumnType;
   return {
-      {"hbd_runs", "run", "one row per (architecture, TP size) replayed over the fault trace",
+      {"hbd_runs",
+       "run",
+       "one row per (architecture, TP size) replayed over the fault trace",
        {{"arch", T::kU64, "1", "the architecture: line `arch` of /hbd_architectures"},
         {"tp", T::kU64, "1", "TP group size in GPUs"},
         {"steps", T::kU64, "1", "fault states replayed (the trace's changes, and time 0)"},
         {"mean_waste", T::kF64, "1", "time-weighted mean of the GPU waste ratio (Sec. 2.1)"},
         {"p99_waste", T::kF64, "1", "the least ratio the waste stays at or below 99% of the time"},
         {"max_waste", T::kF64, "1", "largest waste ratio"},
-        {"min_placed", T::kU64, "1", "fewest GPUs placed in TP groups: the largest job always fits"},
-        {"duration_s", T::kI64, "s", "the trace's span: the last state of /hbd_series lasts until it"}},
+        {"min_placed", T::kU64, "1",
+         "fewest GPUs placed in TP groups: the largest job always fits"},
+        {"duration_s", T::kI64, "s",
+         "the trace's span: the last state of /hbd_series lasts until it"}},
        TableKind::kById,
        runs},
-      {"hbd_series", "step", "the waste over time: one row per fault state of each run",
+      {"hbd_series",
+       "step",
+       "the waste over time: one row per fault state of each run",
        {{"time_s", T::kI64, "s", "when the state begins"},
         {"faulty_gpus", T::kU64, "1", "GPUs of faulty nodes"},
         {"placed", T::kU64, "1", "GPUs in TP groups"},
         {"wasted", T::kU64, "1", "healthy GPUs in no TP group"}},
        TableKind::kPerOwner,
        runs},
-      {"hbd_waiting", "job", "fault-waiting time of each job size (Fig. 16), per run",
+      {"hbd_waiting",
+       "job",
+       "fault-waiting time of each job size (Fig. 16), per run",
        {{"job_scale", T::kF64, "1", "the job's share of the cluster's GPUs"},
         {"job_gpus", T::kU64, "1", "its GPUs: whole TP groups"},
         {"wait_s", T::kI64, "s", "time the placed GPUs are fewer than the job's"}},
        TableKind::kPerOwner,
        runs},
-      {"hbd_bernoulli", "point", "expected waste under Bernoulli node faults (Fig. 14, 22)",
+      {"hbd_bernoulli",
+       "point",
+       "expected waste under Bernoulli node faults (Fig. 14, 22)",
        {{"node_fault_ratio", T::kF64, "1", "each node faulty with this probability"},
         {"waste_ratio", T::kF64, "1", "mean GPU waste ratio over hbd_cluster.samples fault sets"},
         {"placed", T::kF64, "1", "mean GPUs placed"}},
@@ -137,8 +147,7 @@ class Replay final : public Component {
       worst = std::max(worst, u.waste_ratio());
       min_placed = std::min(min_placed, u.placed);
       by_waste.emplace_back(u.waste_ratio(), dt);
-      series_->add_owned_row(id(), k,
-                             {steps[k].from.count_s(), u.faulty, u.placed, u.wasted});
+      series_->add_owned_row(id(), k, {steps[k].from.count_s(), u.faulty, u.placed, u.wasted});
     }
     std::sort(by_waste.begin(), by_waste.end());
     double p99 = 0, covered = 0;
@@ -162,14 +171,13 @@ class Replay final : public Component {
     for (std::size_t j = 0; j < c_.ratios.size(); ++j) {
       // One stream per ratio: every run sees the same fault sets at a given ratio.
       Rng rng(c_.seed, j, static_cast<uint64_t>(RngPurpose::kFaults));
-      const std::vector<MeanUsage> m =
-          expected_usage(std::span<const HbdArch>(&arch, 1), c_.cluster, run.tp, c_.ratios[j],
-                         c_.samples, rng);
+      const std::vector<MeanUsage> m = expected_usage(
+          std::span<const HbdArch>(&arch, 1), c_.cluster, run.tp, c_.ratios[j], c_.samples, rng);
       bernoulli_->add_owned_row(id(), j, {c_.ratios[j], m[0].waste_ratio, m[0].placed});
     }
   }
 
-  void handle(const Event& /*e*/) override {}        // it gets none: the replay is at finish()
+  void handle(const Event& /*e*/) override {}       // it gets none: the replay is at finish()
   void serialize(StateArchive& /*ar*/) override {}  // and holds no state before it
   bool knows_event(uint16_t /*kind*/) const override { return false; }
 
@@ -185,9 +193,7 @@ class ClusterModel final : public Model {
  public:
   explicit ClusterModel(Config c) : c_(std::move(c)) {}
 
-  ComponentId num_components() const override {
-    return static_cast<ComponentId>(c_.runs.size());
-  }
+  ComponentId num_components() const override { return static_cast<ComponentId>(c_.runs.size()); }
   std::vector<GroupLevel> group_levels() const override { return {{"run", c_.runs.size()}}; }
   ComponentRange group_range(std::size_t /*level*/, uint64_t group) const override {
     return {static_cast<ComponentId>(group), static_cast<ComponentId>(group + 1)};
@@ -205,18 +211,19 @@ class ClusterModel final : public Model {
     return {{"hbd_architectures", names}};
   }
 
-  std::vector<std::string> report(const StatsRegistry& stats, const RunEnd& /*end*/) const override {
+  std::vector<std::string> report(const StatsRegistry& stats,
+                                  const RunEnd& /*end*/) const override {
     const Table& t = stats.table("hbd_runs");
     const auto pct = [](double v) {
       char text[32];
       std::snprintf(text, sizeof text, "%.2f%%", 100 * v);
       return std::string(text);
     };
-    std::vector<std::string> lines = {
-        "hbd_cluster: " + std::to_string(c_.cluster.gpus()) + " GPUs (" +
-        std::to_string(c_.cluster.nodes) + " nodes), " +
-        std::to_string(c_.trace.intervals().size()) + " faults over " +
-        format_trace_time(c_.trace.duration()) + "; GPU waste ratio mean / P99 / max, largest job"};
+    std::vector<std::string> lines = {"hbd_cluster: " + std::to_string(c_.cluster.gpus()) +
+                                      " GPUs (" + std::to_string(c_.cluster.nodes) + " nodes), " +
+                                      std::to_string(c_.trace.intervals().size()) +
+                                      " faults over " + format_trace_time(c_.trace.duration()) +
+                                      "; GPU waste ratio mean / P99 / max, largest job"};
     for (std::size_t r = 0; r < t.rows(); ++r) {
       lines.push_back("  " + c_.archs[t.u64(0)[r]].name + " TP-" + std::to_string(t.u64(1)[r]) +
                       ": " + pct(t.f64(3)[r]) + " / " + pct(t.f64(4)[r]) + " / " +
@@ -260,7 +267,8 @@ FaultTrace cluster_trace(const ParamSet& p, const Cluster& cluster, uint64_t see
   if (tg != cluster.gpus_per_node && !(tg == 8 && cluster.gpus_per_node == 4)) {
     throw InputError(kSection + ".trace_gpus_per_node = " + std::to_string(tg) +
                      ": a trace maps onto nodes of as many GPUs, or from 8-GPU onto 4-GPU nodes "
-                     "(Appendix A); gpus_per_node = " + std::to_string(cluster.gpus_per_node));
+                     "(Appendix A); gpus_per_node = " +
+                     std::to_string(cluster.gpus_per_node));
   }
   const uint32_t per = cluster.gpus_per_node == tg ? 1 : 2;
   const TraceTime duration = parse_trace_time(kSection + ".duration", p.text("duration"));
@@ -287,8 +295,9 @@ FaultTrace cluster_trace(const ParamSet& p, const Cluster& cluster, uint64_t see
   }
   if (trace.nodes() < cluster.nodes) {
     throw InputError(kSection + ": the trace covers " + std::to_string(trace.nodes()) +
-                     " nodes of " + std::to_string(cluster.gpus_per_node) + " GPUs; the cluster has " +
-                     std::to_string(cluster.nodes) + " (set trace_nodes)");
+                     " nodes of " + std::to_string(cluster.gpus_per_node) +
+                     " GPUs; the cluster has " + std::to_string(cluster.nodes) +
+                     " (set trace_nodes)");
   }
   const TraceTime repair = parse_trace_time(kSection + ".repair", p.text("repair"));
   std::vector<FaultInterval> kept;
@@ -312,8 +321,8 @@ std::unique_ptr<Model> make_cluster_model(const ModelParams& mp) {
   c.seed = static_cast<uint64_t>(mp.sim->integer("seed"));
   const std::vector<HbdArch> known = compared_architectures();
   for (const std::string& name : items(p.text("architectures"))) {
-    const auto it = std::find_if(known.begin(), known.end(),
-                                 [&](const HbdArch& a) { return a.name == name; });
+    const auto it =
+        std::find_if(known.begin(), known.end(), [&](const HbdArch& a) { return a.name == name; });
     if (it == known.end()) {
       std::vector<std::string> names;
       for (const HbdArch& a : known) names.push_back(a.name);
@@ -345,7 +354,8 @@ std::unique_ptr<Model> make_cluster_model(const ModelParams& mp) {
   for (const std::string& s : items(p.text("job_scales"))) {
     c.job_scales.push_back(fraction("job_scales", s));
   }
-  for (const std::string& s : items(p.text("bernoulli"))) c.ratios.push_back(fraction("bernoulli", s));
+  for (const std::string& s : items(p.text("bernoulli")))
+    c.ratios.push_back(fraction("bernoulli", s));
   c.samples = static_cast<uint32_t>(p.integer("samples"));
   c.trace = cluster_trace(p, c.cluster, c.seed);
   return std::make_unique<ClusterModel>(std::move(c));
@@ -372,8 +382,7 @@ void register_cluster_model(Registry& registry) {
           ParamSpec::text("trace", "",
                           "a node fault trace, CSV node,start,end (times with s, min, h or d); "
                           "\"\": generate one (faulty_ratio, mean_repair, burst_*)"),
-          ParamSpec::integer("trace_nodes", 0,
-                             "nodes the trace covers (0: enough for the cluster)")
+          ParamSpec::integer("trace_nodes", 0, "nodes the trace covers (0: enough for the cluster)")
               .range(0, 1 << 24),
           ParamSpec::integer("trace_gpus_per_node", 8,
                              "GPUs per node of the trace (8: the paper's; onto 4-GPU nodes it "

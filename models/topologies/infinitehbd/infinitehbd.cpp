@@ -28,6 +28,7 @@
 #include "models/network/clos.h"
 #include "models/network/concentrated_topology.h"
 #include "models/topologies/infinitehbd/analytic.h"
+#include "models/topologies/infinitehbd/binary_wiring.h"
 #include "models/topologies/infinitehbd/orchestration.h"
 #include "models/topologies/infinitehbd/rings.h"
 
@@ -322,6 +323,39 @@ std::vector<std::vector<uint32_t>> given_groups(const std::string& key, const st
   return groups;
 }
 
+std::vector<LinkClass> link_classes_of(const ParamSet& params) {
+  return {{"endpoint", positive_time(params, kSection, "endpoint_latency"),
+           params.real("endpoint_speed")},
+          {"intra", positive_time(params, kSection, "intra_latency"), params.real("intra_speed")},
+          {"optical", positive_time(params, kSection, "optical_latency"), params.real("hbd_speed")},
+          {"dcn", positive_time(params, kSection, "dcn_latency"), params.real("dcn_speed")}};
+}
+
+// wiring = "binary" (binary_wiring.h): no rings, so none of the ring keys, and no DCN.
+Network make_binary(const ParamSet& params, const Sizes& s) {
+  for (const char* key : {"failed_nodes", "groups", "bypass_nodes", "bypass_groups"}) {
+    if (!params.text(key).empty()) {
+      throw InputError(kSection + "." + key +
+                       ": applies to wiring = \"k_hop\"; the binary "
+                       "wiring (Appendix G) forms no rings");
+    }
+  }
+  if (params.text("dcn") != "none") {
+    throw InputError(kSection + ".dcn = \"" + params.text("dcn") +
+                     "\": the binary wiring builds no DCN (every pair is reachable along the "
+                     "line); set it to \"none\"");
+  }
+  if (s.k > 31 || (1u << (s.k - 1)) >= s.nodes) {
+    throw InputError(kSection + ".k = " + std::to_string(s.k) +
+                     ": the binary wiring's longest "
+                     "path, 2^(k-1) nodes, must be shorter than the line of " +
+                     std::to_string(s.nodes) + " nodes");
+  }
+  std::vector<LinkClass> classes = link_classes_of(params);
+  classes.pop_back();  // no DCN
+  return infinitehbd::make_binary_wiring({s.nodes, s.r, s.k}, std::move(classes));
+}
+
 Network make_infinitehbd(const ParamSet& params) {
   Sizes s;
   s.nodes = static_cast<uint32_t>(params.integer("nodes"));
@@ -337,6 +371,7 @@ Network make_infinitehbd(const ParamSet& params) {
     throw InputError(kSection + ".k = " + std::to_string(s.k) + ": a node reaches at most R = " +
                      std::to_string(s.r) + " nodes each way (K <= R, Sec. 4.2)");
   }
+  if (params.text("wiring") == "binary") return make_binary(params, s);
   if (s.tp % s.r != 0 || s.tp / s.r > s.nodes) {
     throw InputError(kSection + ".tp = " + std::to_string(s.tp) +
                      ": a TP ring takes whole nodes: expected a multiple of gpus_per_node = " +
@@ -393,12 +428,7 @@ Network make_infinitehbd(const ParamSet& params) {
     s.configs = 2;
     s.switching = positive_time(params, kSection, "ocstrx_switching");
   }
-  std::vector<LinkClass> classes = {
-      {"endpoint", positive_time(params, kSection, "endpoint_latency"),
-       params.real("endpoint_speed")},
-      {"intra", positive_time(params, kSection, "intra_latency"), params.real("intra_speed")},
-      {"optical", positive_time(params, kSection, "optical_latency"), params.real("hbd_speed")},
-      {"dcn", positive_time(params, kSection, "dcn_latency"), params.real("dcn_speed")}};
+  std::vector<LinkClass> classes = link_classes_of(params);
   Network net;
   net.routing = std::make_unique<RingRouting>(rings, s.dcn, s.fabric, s.dcn_port());
   net.topology = std::make_unique<InfiniteHbd>(s, std::move(rings), std::move(classes));
@@ -442,6 +472,11 @@ TopologyFamily infinitehbd_family() {
                              "(Sec. 4.2, K <= R; the paper evaluates 2 and 3)")
               .range(1, 64),
           ParamSpec::integer("tp", 16, "GPUs per TP ring, a multiple of R").range(2, 1 << 20),
+          ParamSpec::choice("wiring", "k_hop", {"k_hop", "binary"},
+                            "k_hop: each node's OCSTrx reach the nodes 1..K away, configured "
+                            "into TP rings (Sec. 4.2); binary: the nodes 1, 2, 4, .., 2^(K-1) "
+                            "away, every path wired, for the Binary Exchange all-to-all "
+                            "(Appendix G.3; routing binary, no rings, dcn = \"none\")"),
           ParamSpec::text("failed_nodes", "",
                           "nodes left out of the rings, e.g. \"3, 17\" (they loop back on "
                           "themselves); a TP group skips up to K-1 failed nodes in a row"),
@@ -473,7 +508,8 @@ TopologyFamily infinitehbd_family() {
               .range(4, 65534),
           ParamSpec::choice("routing", "ring", {"ring"},
                             "ring: the shorter way round a TP ring (a dateline VC), to another "
-                            "ring through the DCN"),
+                            "ring through the DCN (wiring = binary routes its own way: "
+                            "binary_wiring.cpp)"),
           ParamSpec::real("hbd_speed", 1.0,
                           "bandwidth of a ring hop between nodes per direction, flits/cycle "
                           "(the unit: a GPU's HBD bandwidth per ring direction)")

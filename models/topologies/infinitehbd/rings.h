@@ -26,7 +26,9 @@ class Rings {
   uint32_t position(uint32_t gpu) const { return position_[gpu]; }
   uint32_t size(uint32_t ring) const { return start_[ring + 1] - start_[ring]; }
   uint32_t at(uint32_t ring, uint32_t position) const { return member_[start_[ring] + position]; }
-  uint32_t next(uint32_t gpu) const { return at(ring_[gpu], (position_[gpu] + 1) % size(ring_[gpu])); }
+  uint32_t next(uint32_t gpu) const {
+    return at(ring_[gpu], (position_[gpu] + 1) % size(ring_[gpu]));
+  }
   uint32_t prev(uint32_t gpu) const {
     const uint32_t n = size(ring_[gpu]);
     return at(ring_[gpu], (position_[gpu] + n - 1) % n);
