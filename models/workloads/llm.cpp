@@ -1,4 +1,4 @@
-// The LLM iteration generator (docs/WORKLOADS.md): phases are pipeline steps (one layer
+// The LLM iteration generator (docs/workloads/llm.md): phases are pipeline steps (one layer
 // of one micro-batch, or one pipeline send or receive) followed by the data-parallel
 // all-reduces, so an endpoint never holds more than one layer's ops.
 #include "models/workloads/llm.h"

@@ -1,6 +1,6 @@
 // One training iteration of a transformer under 5D parallelism as a message-DAG workload
 // (RailX §5, Table 4): per-layer TP/CP/EP communication interleaved with compute, pipeline
-// sends between stages, data-parallel all-reduces at the end (docs/WORKLOADS.md).
+// sends between stages, data-parallel all-reduces at the end (docs/workloads/llm.md).
 #pragma once
 
 #include <cstdint>

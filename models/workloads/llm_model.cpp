@@ -1,4 +1,4 @@
-// Model presets, Table 4 volumes and model FLOPs (docs/WORKLOADS.md).
+// Model presets, Table 4 volumes and model FLOPs (docs/workloads/llm.md).
 #include "models/workloads/llm_model.h"
 
 #include <cmath>

@@ -1,7 +1,7 @@
 // Flow-trace replay: a list of flows (source, destination, bytes, earliest start, flows to wait
 // for) becomes one program per endpoint. Reading the files lives in io/trace_file.h (HDF5 must
 // stay out of models/); this part parses CSV text, validates flows and generates the programs.
-// Formats and rules: docs/WORKLOADS.md.
+// Formats and rules: docs/workloads/traces.md.
 #pragma once
 
 #include <cstdint>
