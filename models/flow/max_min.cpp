@@ -189,7 +189,8 @@ void MaxMinSolver::fill() {
   // The flows to refill carry this walk's mark; a flow is fixed once its mark moves past it.
   const uint32_t fixed = walk_ + 1;
   std::vector<Share>& heap = heap_;
-  const auto later = &Share::later;
+  // A lambda, not &Share::later: the heap algorithms inline it.
+  const auto later = [](const Share& a, const Share& b) { return Share::later(a, b); };
   heap.clear();
   for (const uint32_t i : walked_) {
     const Link& l = links_[i];
