@@ -90,7 +90,8 @@ class Routing {
   virtual void start(uint32_t /*router*/, const RouterView& /*view*/, Rng& /*rng*/,
                      Packet& /*packet*/) const {}
   /// Every packet state start() can produce at `router`: with `view`, in the state it shows
-  /// (the flow level's paths); with nullptr, in any state (`hxsim verify`). Default: {packet}.
+  /// (the flow level's paths; `hxsim verify` under faults, state by state); with nullptr, in
+  /// any state of a network with no failed links (`hxsim verify`). Default: {packet}.
   virtual void start_states(uint32_t router, const RouterView* view, const Packet& packet,
                             std::vector<Packet>& out) const;
 

@@ -199,7 +199,7 @@ class ChannelExplorer {
         packet.vc = vc;
         packet.flits = 1;
         starts_.clear();
-        routing_.start_states(in.router, nullptr, packet, starts_);
+        routing_.start_states(in.router, view_, packet, starts_);
         for (const Packet& s : starts_) push({in.router, in.in_port, s});
       }
     }
@@ -273,11 +273,10 @@ class ChannelExplorer {
   void push(const State& s) {
     const Packet& p = s.packet;
     const uint64_t key_a = static_cast<uint64_t>(s.router) << 32 | p.intermediate;
-    const uint64_t key_b = static_cast<uint64_t>(s.in_port) << 48 |
-                           static_cast<uint64_t>(p.vc) << 40 |
-                           static_cast<uint64_t>(p.route_aux) << 32 |
-                           static_cast<uint64_t>(p.hops) << 16 |
-                           static_cast<uint64_t>(p.phase) << 8 | p.flags;
+    const uint64_t key_b =
+        static_cast<uint64_t>(s.in_port) << 48 | static_cast<uint64_t>(p.vc) << 40 |
+        static_cast<uint64_t>(p.route_aux) << 32 | static_cast<uint64_t>(p.hops) << 16 |
+        static_cast<uint64_t>(p.phase) << 8 | p.flags;
     if (seen_.insert(key_a, key_b, p.route_data)) stack_.push_back(s);
   }
 

@@ -14,8 +14,7 @@
 // column), whose configurations are railx.x and its alternatives. Each configuration's rail
 // ports are ports of their own (shape.h's blocks); the fault schedule says which is live.
 //
-// Directed link ids: node by node; inside one, chip by chip, the chip's ports then its
-// endpoint's port 0. Every node has the same layout, so one table of m^2 offsets serves all.
+// Directed link ids: Shape::first_link (the routing checks links by them under faults).
 #include "models/topologies/railx/railx.h"
 
 #include <algorithm>
@@ -65,12 +64,7 @@ class RailX final : public ConcentratedTopology {
         shapes_(std::move(shapes)),
         s_(shapes_[0]),
         configs_(std::move(configs)),
-        classes_(std::move(classes)) {
-    links_before_.push_back(0);
-    for (uint32_t q = 0; q < s_.chips_per_node(); ++q) {
-      links_before_.push_back(links_before_.back() + s_.num_ports(q % s_.m, q / s_.m) + 1);
-    }
-  }
+        classes_(std::move(classes)) {}
 
   std::string describe() const override {
     return "railx m=" + std::to_string(s_.m) + " n=" + std::to_string(s_.n) +
@@ -108,13 +102,9 @@ class RailX final : public ConcentratedTopology {
       for (const bool plus : {true, false}) {
         uint32_t first = 0;
         for (uint32_t i = 0, count = s.rails_at(x, y, a, plus, first); i < count; ++i) {
-          const RailPort here{static_cast<uint16_t>(first + i), plus};
-          const RailPort there{here.rail, !plus};
-          uint32_t px, py;
-          s.chip_of(a, there, px, py);
-          const uint32_t far = s.far_node(node_index, a, here);
-          out.push_back({router_component(far * mm + py * s.m + px),
-                         static_cast<PortId>(s.rail_port(px, py, a, there)),
+          uint32_t far = 0, far_port = 0;
+          s.far_end(node_index, a, RailPort{static_cast<uint16_t>(first + i), plus}, far, far_port);
+          out.push_back({router_component(far), static_cast<PortId>(far_port),
                          classes_[link_class].latency, link_class});
         }
       }
@@ -147,11 +137,9 @@ class RailX final : public ConcentratedTopology {
 
   uint64_t first_link(ComponentId id) const override {
     const uint32_t router = id / 2, q = router % s_.chips_per_node();
-    const uint64_t base =
-        uint64_t{router / s_.chips_per_node()} * links_per_node() + links_before_[q];
-    return id % 2 == 0 ? base : base + (links_before_[q + 1] - links_before_[q] - 1);
+    return s_.first_link(router) + (id % 2 == 0 ? 0 : s_.num_ports(q % s_.m, q / s_.m));
   }
-  uint64_t num_links() const override { return uint64_t{s_.nodes()} * links_per_node(); }
+  uint64_t num_links() const override { return uint64_t{s_.nodes()} * s_.links_per_node(); }
 
   std::vector<GroupLevel> group_levels() const override {
     return {{"row", s_.sy}, {"node", s_.nodes()}, {"chip", s_.chips()}};
@@ -189,7 +177,6 @@ class RailX final : public ConcentratedTopology {
   }
 
  private:
-  uint64_t links_per_node() const { return links_before_.back(); }
   // The shape whose configuration block b holds (Shape::configurations numbering).
   const Shape& shape_of(uint32_t b) const {
     const auto xs = static_cast<uint32_t>(configs_.x.size()),
@@ -202,7 +189,6 @@ class RailX final : public ConcentratedTopology {
   const Shape& s_;
   Configurations configs_;
   std::vector<LinkClass> classes_;
-  std::vector<uint64_t> links_before_;  // directed links of the chips before q in a node
 };
 
 const std::string kSection = "railx";
@@ -252,7 +238,8 @@ Network make_railx(const ParamSet& params) {
                                                       : railx::MeshRouting::kNorthLast;
   const auto hops = static_cast<uint32_t>(params.integer("hops"));
   if (shapes.size() > 1 && options.adaptive) {
-    throw InputError(kSection + ".routing = 'adaptive' with alternative configurations: "
+    throw InputError(kSection +
+                     ".routing = 'adaptive' with alternative configurations: "
                      "reconfiguration is built for minimal routing");
   }
   if (options.adaptive) {
@@ -289,8 +276,8 @@ Network make_railx(const ParamSet& params) {
   if (configs.x.size() > 1) elements.x = 0;
   if (configs.y.size() > 1) elements.y = configs.x.size() > 1 ? 1 : 0;
   Network net;
-  net.routing = railx::make_routing(shapes, static_cast<uint32_t>(configs.y.size()), elements,
-                                    options);
+  net.routing =
+      railx::make_routing(shapes, static_cast<uint32_t>(configs.y.size()), elements, options);
   net.topology = std::make_unique<RailX>(std::move(shapes), std::move(configs), std::move(classes));
   return net;
 }

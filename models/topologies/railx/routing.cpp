@@ -40,6 +40,21 @@
 // the row of the global hop): at most 3 optical hops, each adding a class, so 4 VCs (d_o + 1),
 // and the same argument as for the hyperx makes the graph acyclic.
 //
+// Around failed chips and rails (start, under a fault schedule). A packet's first router
+// follows its minimal route over the links live then; if a link on it is down, it tries other
+// routes of the same kind and keeps the first that is live, in route_data: per axis, the side
+// of its hops (a torus ring's way round, the long way included; a hyperx's + or - ports) and,
+// where it enters a Y dimension from an X one, the chip column it leaves from. A ring is still
+// walked forward and crosses its dateline at most once. The walks at the source and along a
+// ring stay straight: in VC class 0 a walk towards a port of another line would share mesh
+// links with the deliveries of the ring's other direction (a +Y delivery walks along the south
+// edge row, where a -Y source walk to another column would go on to a -Y port), joining the
+// ring's two directions in a cycle `hxsim verify` finds. The entering walk may take any column
+// because its Y hop is in the next class, so in its own class it leads only out. So the
+// argument above holds for every choice, and `hxsim verify` checks each fault state's. A
+// packet with no live choice takes its minimal route and is lost where it meets the failure,
+// as is one whose route fails after it started.
+//
 // Adaptive (§4.1.2's first method: a VC per inter-node hop). Only on hyperx dimensions. At the
 // chip of its minimal rail port, a packet may instead leave by another of that chip's ports of
 // the same dimension (a detour to a third node of the line, from which it goes on minimally) if
@@ -68,10 +83,56 @@ class RailRouting final : public Routing {
       : s_(shape),
         o_(options),
         hops_(o_.hops ? o_.hops : minimal_hops(shape) + 1),
-        vcs_(o_.vc_limit ? o_.vc_limit : needed_vcs(shape, options)) {}
+        vcs_(o_.vc_limit ? o_.vc_limit : needed_vcs(shape, options)) {
+    for (const Dim& d : s_.dims) {
+      std::vector<Line>& lines = lines_.emplace_back();
+      for (uint32_t i = 0; d.kind == Kind::kTorus && i < d.rails.size(); ++i) {
+        const uint32_t line = d.rails[i] / s_.n;
+        if (lines.empty() || lines.back().line != line) lines.push_back({line, i, i});
+        lines.back().last = i + 1;
+      }
+    }
+  }
 
   std::string name() const override { return o_.adaptive ? "adaptive" : "minimal"; }
   uint8_t vcs() const override { return vcs_; }
+
+  void start(uint32_t router, const RouterView& view, Rng& /*rng*/, Packet& packet) const override {
+    plan(router, view, packet);
+  }
+  void start_states(uint32_t router, const RouterView* view, const Packet& packet,
+                    std::vector<Packet>& out) const override {
+    out.push_back(packet);
+    if (view != nullptr) plan(router, *view, out.back());
+  }
+
+  // The packet's route around failed links (the header comment), in route_data: the X choice
+  // (a side: 0 either, 1 +, 2 -) + 3 x the Y choice (Choice); 0 is the minimal route. For each
+  // X choice that gets the packet past its X hops, the Y choices in turn.
+  void plan(uint32_t router, const RouterView& view, Packet& packet) const {
+    packet.route_data = 0;
+    if (!view.any_faults()) return;
+    Reach reach = reaches(router, packet, view);
+    if (reach == Reach::kReached) return;
+    // Chip r's endpoint is endpoint r, on the chip's port 0: with it down nothing reaches it.
+    if (!view.link_up(s_.first_link(packet.dst))) return;
+    const uint32_t m = s_.m, rotate = packet.src * 2654435761u ^ packet.dst;
+    for (uint32_t i = 0; i < 3; ++i) {
+      const uint32_t x = i == 0 ? 0 : 1 + (i - 1 + rotate) % 2;
+      packet.route_data = x;
+      if (i > 0) reach = reaches(router, packet, view);
+      if (reach == Reach::kReached) return;
+      if (reach == Reach::kLostOnX) continue;
+      // The lines with either side, then with each side.
+      for (uint32_t j = 1; j <= 3 * m; ++j) {
+        const uint32_t y =
+            j <= m ? 1 + (j - 1 + rotate / 7) % m : 1 + m + (j - 1 - m + rotate / 7) % (2 * m);
+        packet.route_data = x + 3 * y;
+        if (reaches(router, packet, view) == Reach::kReached) return;
+      }
+    }
+    packet.route_data = 0;
+  }
 
   void route(uint32_t router, PortId in_port, Packet& packet, Candidates& out) const override {
     const uint32_t mm = s_.chips_per_node(), node = router / mm, x = router % mm % s_.m,
@@ -133,6 +194,20 @@ class RailRouting final : public Routing {
     leave(node, x, y, 0, b, last, cls, false, packet, out);
   }
 
+  // A route around failed links on an axis (the header comment): the side of its hops and, on
+  // entering a Y dimension from an X one, the line (chip column) it takes them from. In
+  // route_data: X 0 (either side), 1 + or 2 -; Y 0 (either side, any line) or 1 + line + m side.
+  struct Choice {
+    uint32_t line = kAny;
+    uint32_t side = 0;  // 0 either, 1 +, 2 -
+  };
+  static constexpr uint32_t kAny = ~0u;
+  Choice choice(const Packet& packet, Axis axis) const {
+    if (axis == kX) return Choice{kAny, packet.route_data % 3};
+    const uint32_t c = packet.route_data / 3;
+    return c == 0 ? Choice{} : Choice{(c - 1) % s_.m, (c - 1) / s_.m};
+  }
+
   // Towards coordinate t in dimension d; `last`: d is the only dimension left to correct.
   void leave(uint32_t node, uint32_t x, uint32_t y, uint32_t d, uint32_t t, bool last, uint8_t cls,
              bool detours, const Packet& packet, Candidates& out) const {
@@ -141,6 +216,8 @@ class RailRouting final : public Routing {
     RailLinks links;    // hyperx, dragonfly: the ports reaching t
     bool plus = true;
     const bool entering = packet.phase != 0 && packet.phase != d + 1;
+    Choice chosen = choice(packet, dim.axis);
+    if (!entering) chosen.line = kAny;  // walks at the source and along a ring stay straight
     const bool ring = dim.kind == Kind::kTorus;
     if (!ring) {
       links = s_.links(node, d, t);
@@ -151,6 +228,7 @@ class RailRouting final : public Routing {
       const uint32_t ahead = (t + dim.size - c) % dim.size;
       plus = 2 * ahead < dim.size ||
              (2 * ahead == dim.size && (packet.src * 2654435761u ^ packet.dst * 40503u) >> 16 & 1);
+      if (chosen.side != 0) plus = chosen.side == 1;
       const bool dateline = plus ? c == dim.size - 1 : c == 0;
       step = entering + dateline;
       last = last && (plus ? ahead == 1 : ahead == dim.size - 1);  // one step from t
@@ -172,21 +250,63 @@ class RailRouting final : public Routing {
     };
     const bool spread = ring && entering;
     const uint32_t rotate = (packet.src * 2654435761u ^ packet.dst) % count;
+    // A route around failed links takes the ports of its line and side, if any reaches t.
+    const auto chosen_port = [&](RailPort p) {
+      return (chosen.line == kAny || p.rail / s_.n == chosen.line) &&
+             (chosen.side == 0 || p.plus == (chosen.side == 1));
+    };
     uint32_t best_x = 0, best_y = 0, best = ~0u, best_walk = 0;
-    for (uint32_t k = 0; k < count; ++k) {
-      const RailPort p = port((k + rotate) % count);
-      uint32_t px, py, ax = 0, ay = 0;
-      s_.chip_of(dim.axis, p, px, py);
-      const uint32_t walk_here = dist(px, py, x, y);
-      uint32_t cost = walk_here;
-      if (spread) {
-        s_.chip_of(dim.axis, RailPort{p.rail, !p.plus}, ax, ay);
-        cost += dist(ax, ay, dx, dy);
+    uint32_t best_rank = 0;
+    for (const bool only_chosen : {true, false}) {
+      if (best != ~0u) break;
+      if (ring) {
+        // The same search a line at a time: a ring's ports on one line are one chip's, a run
+        // of the dimension's rails, and the line's place in the rotated order is its first
+        // rail's there.
+        for (const Line& l : lines_[d]) {
+          if (only_chosen && chosen.line != kAny && l.line != chosen.line) continue;
+          const RailPort p{dim.rails[l.first], plus};
+          uint32_t px, py, ax = 0, ay = 0;
+          s_.chip_of(dim.axis, p, px, py);
+          const uint32_t walk_here = dist(px, py, x, y);
+          uint32_t cost = walk_here;
+          if (spread) {
+            s_.chip_of(dim.axis, RailPort{p.rail, !p.plus}, ax, ay);
+            cost += dist(ax, ay, dx, dy);
+          }
+          const uint32_t rank =
+              rotate >= l.first && rotate < l.last ? 0 : (l.first + count - rotate) % count;
+          if (cost < best || (cost == best && rank < best_rank)) {
+            best = cost, best_rank = rank, best_x = px, best_y = py, best_walk = walk_here;
+          }
+        }
+        continue;
       }
-      if (cost < best) best = cost, best_x = px, best_y = py, best_walk = walk_here;
+      for (uint32_t k = 0; k < count; ++k) {
+        const RailPort p = port((k + rotate) % count);
+        if (only_chosen && !chosen_port(p)) continue;
+        uint32_t px, py, ax = 0, ay = 0;
+        s_.chip_of(dim.axis, p, px, py);
+        const uint32_t walk_here = dist(px, py, x, y);
+        uint32_t cost = walk_here;
+        if (spread) {
+          s_.chip_of(dim.axis, RailPort{p.rail, !p.plus}, ax, ay);
+          cost += dist(ax, ay, dx, dy);
+        }
+        if (cost < best) best = cost, best_x = px, best_y = py, best_walk = walk_here;
+      }
     }
     if (best_walk > 0) return walk(x, y, best_x, best_y, cls, out);
     const uint8_t vc = fold(o_.delivery && last ? vcs_ - 1u : cls + step);
+    if (ring) {  // this chip's line of the dimension's rails
+      for (const Line& l : lines_[d]) {
+        if (l.line != (dim.axis == kX ? y : x)) continue;
+        for (uint32_t i = l.first; i < l.last; ++i) {
+          out.add(static_cast<PortId>(s_.rail_port(x, y, dim.axis, port(i))), vc);
+        }
+      }
+      return;
+    }
     for (uint32_t i = 0; i < count; ++i) {
       uint32_t px, py;
       s_.chip_of(dim.axis, port(i), px, py);
@@ -226,10 +346,83 @@ class RailRouting final : public Routing {
 
   uint8_t fold(uint32_t vc) const { return static_cast<uint8_t>(std::min<uint32_t>(vc, vcs_ - 1)); }
 
+  // Whether `packet`, from its first router, reaches its destination over the links `view`
+  // shows up, taking the first live candidate at each router (a minimal route's candidates at a
+  // router all lead to the same chip); if not, whether it was lost before its X hops were done.
+  enum class Reach { kReached, kLostOnX, kLostOnY };
+  Reach reaches(uint32_t router, Packet packet, const RouterView& view) const {
+    PortId in = 0;
+    packet.vc = 0;
+    packet.phase = 0;
+    Candidates out;
+    // Optical hops (a ring the long way round: S - 1) with a walk of at most 2m mesh hops
+    // before each and after the last.
+    uint32_t hops = 1;
+    for (const Dim& d : s_.dims) hops += d.kind == Kind::kTorus ? d.size : 2;
+    for (uint32_t step = 0; step < hops * (2 * s_.m + 1); ++step) {
+      out.clear();
+      route(router, in, packet, out);
+      const uint64_t first = s_.first_link(router);
+      const Candidate* live = nullptr;
+      for (const Candidate& c : out) {
+        if (view.link_up(first + c.port)) {
+          live = &c;
+          break;
+        }
+      }
+      if (live == nullptr) return on_x(router, packet.dst) ? Reach::kLostOnX : Reach::kLostOnY;
+      if (live->port == 0) return Reach::kReached;  // the destination endpoint's port
+      packet.vc = live->vc;
+      next(router, live->port, router, in);
+    }
+    return Reach::kLostOnY;
+  }
+
+  // Whether a packet at `router` still has X dimensions to correct.
+  bool on_x(uint32_t router, uint32_t dst) const {
+    const uint32_t mm = s_.chips_per_node();
+    for (uint32_t d = 0; d < s_.dims.size(); ++d) {
+      if (s_.dims[d].axis == kX && s_.coord(router / mm, d) != s_.coord(dst / mm, d)) return true;
+    }
+    return false;
+  }
+
+  // The router and port a link from `port` of `router` arrives at.
+  void next(uint32_t router, PortId port, uint32_t& to, PortId& in) const {
+    const uint32_t mm = s_.chips_per_node(), node = router / mm, x = router % mm % s_.m,
+                   y = router % mm / s_.m;
+    Axis axis;
+    RailPort rail;
+    uint32_t block, far = 0, far_port = 0;
+    int16_t dim;
+    if (s_.port_rail(x, y, port, axis, rail, block, dim)) {
+      s_.far_end(node, axis, rail, far, far_port);
+      to = far;
+      in = static_cast<PortId>(far_port);
+      return;
+    }
+    const bool present[4] = {x + 1 < s_.m, x > 0, y + 1 < s_.m, y > 0};
+    const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+    for (uint32_t dir = 0; dir < 4; ++dir) {
+      if (!present[dir] || s_.mesh_port(x, y, dir) != port) continue;
+      const auto qx = static_cast<uint32_t>(static_cast<int>(x) + dx[dir]),
+                 qy = static_cast<uint32_t>(static_cast<int>(y) + dy[dir]);
+      to = node * mm + qy * s_.m + qx;
+      in = static_cast<PortId>(s_.mesh_port(qx, qy, dir ^ 1));
+      return;
+    }
+  }
+
   Shape s_;
   RoutingOptions o_;
   uint32_t hops_;  // adaptive: a
   uint8_t vcs_;
+  // Per torus dimension, its rails by line (chip row of an X rail, column of a Y rail): the
+  // indices [first, last) into Dim::rails.
+  struct Line {
+    uint32_t line, first, last;
+  };
+  std::vector<std::vector<Line>> lines_;
 };
 
 // With alternative configurations (shape.h): one RailRouting per pair of X and Y configurations,
@@ -258,9 +451,9 @@ class SwitchedRouting final : public Routing {
   std::string name() const override { return plans_[0]->name(); }
   uint8_t vcs() const override { return plans_[0]->vcs(); }
 
-  void start(uint32_t router, const RouterView& view, Rng& /*rng*/,
-             Packet& packet) const override {
+  void start(uint32_t router, const RouterView& view, Rng& /*rng*/, Packet& packet) const override {
     packet.route_aux = live(router, view, packet);
+    plans_[packet.route_aux]->plan(router, view, packet);
   }
   void start_states(uint32_t router, const RouterView* view, const Packet& packet,
                     std::vector<Packet>& out) const override {
@@ -268,20 +461,22 @@ class SwitchedRouting final : public Routing {
       if (view != nullptr && pair != live(router, *view, packet)) continue;
       out.push_back(packet);
       out.back().route_aux = static_cast<uint8_t>(pair);
+      if (view != nullptr) plans_[pair]->plan(router, *view, out.back());
     }
   }
   void route(uint32_t router, PortId in_port, Packet& packet, Candidates& out) const override {
     plans_[packet.route_aux]->route(router, in_port, packet, out);
   }
+
  private:
   uint8_t live(uint32_t router, const RouterView& view, const Packet& packet) const {
     const uint32_t mm = s_.chips_per_node();
     const uint32_t cx = elements_.x < 0 ? 0
-                        : view.configuration(static_cast<uint32_t>(elements_.x),
-                                             s_.axis_pos(router / mm, kY));
+                                        : view.configuration(static_cast<uint32_t>(elements_.x),
+                                                             s_.axis_pos(router / mm, kY));
     const uint32_t cy = elements_.y < 0 ? 0
-                        : view.configuration(static_cast<uint32_t>(elements_.y),
-                                             s_.axis_pos(packet.dst / mm, kX));
+                                        : view.configuration(static_cast<uint32_t>(elements_.y),
+                                                             s_.axis_pos(packet.dst / mm, kX));
     return static_cast<uint8_t>(cx * ys_ + cy);
   }
 

@@ -106,7 +106,7 @@ struct Shape {
     uint32_t used = 0;              // that configuration's used[axis]
     std::vector<int16_t> rail_dim;  // its rail_dim[axis]
   };
-  std::vector<Block> blocks;  // one configuration: {X, Y}
+  std::vector<Block> blocks;   // one configuration: {X, Y}
   uint32_t block[2] = {0, 1};  // this shape's block of each axis
 
   /// The shapes of every pair of configurations, cx * ys.size() + cy for X configuration cx and
@@ -193,14 +193,29 @@ struct Shape {
     uint16_t rail = 0;
     uint8_t block = 0, axis = 0, plus = 0;
   };
-  std::vector<uint32_t> ports_;            // m^2 + 1 offsets into port_rails_
+  std::vector<uint32_t> ports_;  // m^2 + 1 offsets into port_rails_
   std::vector<PortRail> port_rails_;
-  std::vector<uint32_t> first_port_;       // (q, block, side): the side's first port on chip q
+  std::vector<uint32_t> first_port_;  // (q, block, side): the side's first port on chip q
 
  public:
-
   /// The node a rail port's circuit reaches.
   uint32_t far_node(uint32_t node, Axis a, RailPort p) const;
+  /// Where the circuit of rail port p of `node` (this shape's configuration) lands: the router
+  /// and its port.
+  void far_end(uint32_t node, Axis a, RailPort p, uint32_t& router, uint32_t& port) const {
+    const RailPort there{p.rail, !p.plus};
+    uint32_t px, py;
+    chip_of(a, there, px, py);
+    router = far_node(node, a, p) * chips_per_node() + py * m + px;
+    port = rail_port(px, py, a, there);
+  }
+  /// Directed link ids (Topology::first_link): node by node; inside one, chip by chip, the
+  /// chip's ports, then its endpoint's port 0. The first of router `router`'s.
+  uint64_t first_link(uint32_t router) const {
+    const uint32_t mm = chips_per_node(), q = router % mm;
+    return uint64_t{router / mm} * links_per_node() + ports_[q] + q;
+  }
+  uint64_t links_per_node() const { return ports_[m * m] + m * m; }
   /// hyperx, dragonfly dimension d: the rail ports of `node` whose circuits reach coordinate v.
   RailLinks links(uint32_t node, uint32_t d, uint32_t v) const {
     const Dim& dim = dims[d];
