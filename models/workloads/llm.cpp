@@ -361,20 +361,28 @@ uint32_t LlmWorkload::steps_phases(uint32_t stage) const {
   return stage_layers_ + (stage > 0 ? 1 : 0) + (stage + 1 < config_.par.pp ? 1 : 0);
 }
 
+// The pipeline steps' phases; with dp_overlap the last step (the backward of the last
+// micro-batch, in either schedule) is one phase, which holds the DP all-reduces too.
+uint32_t LlmWorkload::pass_phases(uint32_t stage) const {
+  const uint32_t n = steps_phases(stage);
+  return 2 * config_.par.micro_batches * n - (config_.dp_overlap ? n - 1 : 0);
+}
+
 uint32_t LlmWorkload::phases(uint32_t e) const {
   const uint32_t rank = mapping_.rank_of(e);
   if (rank == Mapping::kNone) return 0;
-  return 2 * config_.par.micro_batches * steps_phases(stage_of(rank)) +
-         static_cast<uint32_t>(dp_phases_.size());
+  return pass_phases(stage_of(rank)) +
+         (config_.dp_overlap ? 0 : static_cast<uint32_t>(dp_phases_.size()));
 }
 
 void LlmWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {
   const uint32_t rank = mapping_.rank_of(e);
   const uint32_t stage = stage_of(rank), P = config_.par.pp, NB = config_.par.micro_batches;
-  const uint32_t n = steps_phases(stage);
-  if (phase >= 2 * NB * n) {
+  const uint32_t n = steps_phases(stage), passes = pass_phases(stage);
+  if (config_.dp_overlap && phase + 1 == passes) return overlapped_backward(rank, out);
+  if (phase >= passes) {
     Chain chain{out};
-    collective(dp_phases_[phase - 2 * NB * n], Collective::kAllReduce, rank, chain);
+    collective(dp_phases_[phase - passes], Collective::kAllReduce, rank, chain);
     return;
   }
   // Step `step` of the stage's schedule: after `warmup` forwards, forwards and backwards
@@ -390,11 +398,51 @@ void LlmWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {
   }
   // Forward receives from stage - 1 and sends to stage + 1; backward the other way round.
   const bool receives = forward ? stage > 0 : stage + 1 < P;
-  if (receives && k == 0) return pipeline_transfer(rank, forward, mb, false, out);
+  if (receives && k == 0) {
+    pipeline_transfer(rank, forward, mb, false, out);
+    return;
+  }
   const uint32_t layer = k - (receives ? 1 : 0);
-  if (layer == stage_layers_) return pipeline_transfer(rank, forward, mb, true, out);
+  if (layer == stage_layers_) {
+    pipeline_transfer(rank, forward, mb, true, out);
+    return;
+  }
   if (forward) return forward_layer(rank, layer, out);
-  backward_layer(rank, stage_layers_ - 1 - layer, out);
+  Chain chain{out};
+  backward_layer(rank, stage_layers_ - 1 - layer, chain);
+}
+
+// The backward pass of the last micro-batch with the DP all-reduces beside it (dp_overlap):
+// the pass is one chain (receive, the layers from the last, send), and each layer's all-reduces
+// (DP QKV, then DP FFN) start once the pass has done that layer and the previous all-reduce is
+// done, DP VOC after the first layer, as Megatron's overlapped gradient reduction does with one
+// bucket per layer and Table 4 row, on one communication stream. The pass's send to the
+// previous stage does not wait for them.
+void LlmWorkload::overlapped_backward(uint32_t rank, Program& out) const {
+  const uint32_t stage = stage_of(rank), mb = config_.par.micro_batches - 1;
+  const LlmModel& m = config_.model;
+  Chain pass{out};
+  if (stage + 1 < config_.par.pp) pass.then(pipeline_transfer(rank, false, mb, false, out));
+  std::vector<uint32_t> done(stage_layers_);
+  for (uint32_t j = stage_layers_; j-- > 0;) {
+    backward_layer(rank, j, pass);
+    done[j] = pass.last;
+  }
+  if (stage > 0) pipeline_transfer(rank, false, mb, true, out, pass.after());
+  Chain dp{out};
+  dp.tag = pass.tag;  // the phase's tags above the pass's
+  const auto reduce = [&](Row row, uint32_t ready) {
+    if (row_[row] < 0) return;
+    const uint32_t after[2] = {ready, dp.last};
+    dp.then(out.wait(static_cast<uint32_t>(row_[row]),
+                     std::span<const uint32_t>(after, dp.started ? 2 : 1)));
+    collective(row, Collective::kAllReduce, rank, dp);
+  };
+  for (uint32_t j = stage_layers_; j-- > 0;) {
+    reduce(kDpQkv, done[j]);
+    reduce(m.experts == 1 || is_moe_layer(m, j) ? kDpFfn : kDpFfnDense, done[j]);
+  }
+  reduce(kDpVoc, done[0]);
 }
 
 void LlmWorkload::collective(Row row, Collective op, uint32_t rank, Chain& chain) const {
@@ -430,8 +478,9 @@ void LlmWorkload::cp_exchange(uint32_t rank, bool forward, Chain& chain) const {
   chain.then(chain.out.wait(group, std::vector<uint32_t>{s, r}));
 }
 
-void LlmWorkload::pipeline_transfer(uint32_t rank, bool forward, uint32_t micro_batch, bool send,
-                                    Program& out) const {
+uint32_t LlmWorkload::pipeline_transfer(uint32_t rank, bool forward, uint32_t micro_batch,
+                                        bool send, Program& out,
+                                        std::span<const uint32_t> after) const {
   const CommVolume& v = volumes_[row_[kPp]];
   const uint32_t stride = v.group.stride;  // T*C*D: the same rank one stage further
   const bool to_next = forward == send;
@@ -439,11 +488,8 @@ void LlmWorkload::pipeline_transfer(uint32_t rank, bool forward, uint32_t micro_
   // Distinct tags per micro-batch and direction, so a message can only match its own receive.
   const uint32_t tag = (forward ? 0 : config_.par.micro_batches) + micro_batch;
   const auto group = static_cast<uint32_t>(row_[kPp]);
-  if (send) {
-    out.send(peer, v.bytes, tag, group);
-  } else {
-    out.recv(peer, v.bytes, tag, group);
-  }
+  return send ? out.send(peer, v.bytes, tag, group, after)
+              : out.recv(peer, v.bytes, tag, group, after);
 }
 
 // Megatron order with sequence parallelism: all-gather before each block, reduce-scatter after.
@@ -467,11 +513,10 @@ void LlmWorkload::forward_layer(uint32_t rank, uint32_t layer, Program& out) con
 }
 
 // The mirror of forward_layer: an all-gather's gradient is a reduce-scatter and vice versa.
-void LlmWorkload::backward_layer(uint32_t rank, uint32_t layer, Program& out) const {
+void LlmWorkload::backward_layer(uint32_t rank, uint32_t layer, Chain& chain) const {
   const LlmModel& m = config_.model;
   const bool moe = is_moe_layer(m, layer);
   const Row ffn = m.experts == 1 || moe ? kTpFfn : kTpFfnDense;
-  Chain chain{out};
   const bool last = stage_of(rank) + 1 == config_.par.pp && layer + 1 == stage_layers_;
   if (last) compute(2 * logits_ps_, false, chain);
   collective(ffn, Collective::kAllGather, rank, chain);
@@ -517,6 +562,9 @@ std::vector<ParamSpec> llm_params() {
       size("micro_batch", "sequences per micro-batch B"),
       size("micro_batches", "micro-batches per iteration N_B"),
       ParamSpec::choice("schedule", "1f1b", {"1f1b", "gpipe"}, "pipeline schedule"),
+      ParamSpec::flag("dp_overlap", false,
+                      "DP all-reduces beside the last backward pass, each as soon as its "
+                      "layer's gradients are done; false: after the backward pass"),
       ParamSpec::real("chip_flops", 989e12, "FLOP/s of one chip (H100 bf16 dense)").range(0, 1e18),
       ParamSpec::real("efficiency", 1.0, "fraction of chip_flops the compute achieves").range(0, 1),
       ParamSpec::choice("tp_algorithm", "bidir_ring", algorithm_names(),
@@ -567,6 +615,7 @@ std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapp
   override_with("micro_batch", p.micro_batch);
   override_with("micro_batches", p.micro_batches);
   c.schedule = llm.text("schedule") == "gpipe" ? Schedule::kGPipe : Schedule::kOneFOneB;
+  c.dp_overlap = llm.flag("dp_overlap");
   c.chip_flops = llm.real("chip_flops");
   c.efficiency = llm.real("efficiency");
   c.tp_algorithm = algorithm_from_name(llm.text("tp_algorithm"), "llm.tp_algorithm");

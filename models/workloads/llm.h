@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct LlmConfig {
   /// HB domain (the DomainOf the workload is given).
   uint32_t dp_local = 0;
   Schedule schedule = Schedule::kOneFOneB;
+  /// The DP all-reduces beside the last backward pass, each as soon as its layer's gradients
+  /// are done (llm.cpp, overlapped_backward); false: after the whole backward pass.
+  bool dp_overlap = false;
   double alpha_s = 0;          // α for the analytic times, seconds
   double bandwidth = 0;        // B for the analytic times, bytes/s; 0: analytic times are 0
   double local_bandwidth = 0;  // B_F of the two-stage DP all-reduce, bytes/s; 0: B
@@ -82,9 +86,10 @@ class LlmWorkload : public Workload {
   struct Chain;  // the ops of a phase, each after the previous one
 
   void forward_layer(uint32_t rank, uint32_t layer, Program& out) const;
-  void backward_layer(uint32_t rank, uint32_t layer, Program& out) const;
-  void pipeline_transfer(uint32_t rank, bool forward, uint32_t micro_batch, bool send,
-                         Program& out) const;
+  void backward_layer(uint32_t rank, uint32_t layer, Chain& chain) const;
+  void overlapped_backward(uint32_t rank, Program& out) const;
+  uint32_t pipeline_transfer(uint32_t rank, bool forward, uint32_t micro_batch, bool send,
+                             Program& out, std::span<const uint32_t> after = {}) const;
   void collective(Row row, Collective op, uint32_t rank, Chain& chain) const;
   void cp_exchange(uint32_t rank, bool forward, Chain& chain) const;
   void compute(int64_t ps, bool forward, Chain& chain) const;
@@ -94,6 +99,7 @@ class LlmWorkload : public Workload {
   int64_t compute_ps(double flops) const;
   uint32_t stage_of(uint32_t rank) const;
   uint32_t steps_phases(uint32_t stage) const;
+  uint32_t pass_phases(uint32_t stage) const;
   bool folds(const Digit& d) const;
   bool folds_two_stage(const CommVolume& v, uint32_t local, const Digit& d) const;
   uint32_t dp_fold_local() const;

@@ -189,13 +189,15 @@ double member_bytes(const CommVolume& v) {
   }
 }
 
-void check_iteration(const LlmConfig& c) {
+// `max_ops`: the most ops a phase may hold (an overlapped last backward pass holds the stage's
+// layers and its DP all-reduces).
+void check_iteration(const LlmConfig& c, size_t max_ops = 200) {
   const uint32_t chips = c.par.chips();
   const Mapping mapping = scattered(chips);
   const LlmWorkload w(c, mapping);
   Interpreter run{w, 40, {}, {}, {}, 0, {}};
   ASSERT_TRUE(run.run()) << "deadlock";
-  EXPECT_LT(run.max_phase_ops, 200u);
+  EXPECT_LT(run.max_phase_ops, max_ops);
   const std::vector<CommVolume>& rows = w.volumes();
   ASSERT_EQ(w.groups().size(), rows.size() + 2);
   for (uint32_t g = 0; g < rows.size(); ++g) {
@@ -268,6 +270,60 @@ TEST(Llm, DenseIterationCompletes) {
   c.model.ffn_matrices = 2;
   c.par = {4, 2, 1, 2, 2, 2, 5};
   check_iteration(c);
+}
+
+// dp_overlap: the same messages and compute (check_iteration: Table 4's bytes per row), in
+// fewer phases: the last backward pass is one phase, and in it each layer's DP all-reduces
+// wait for that layer's backward only, never for the layers after it, and the pipeline send to
+// the previous stage waits for no all-reduce.
+TEST(Llm, OverlappedDpAllReducesRunBesideTheLastBackwardPass) {
+  LlmConfig c = small_config();
+  c.dp_overlap = true;
+  check_iteration(c, 2000);
+  c.schedule = Schedule::kGPipe;
+  check_iteration(c, 2000);
+
+  const Mapping mapping = scattered(c.par.chips());
+  LlmConfig apart = c;
+  apart.dp_overlap = false;
+  const LlmWorkload w(c, mapping), w_apart(apart, mapping);
+  // Rank 16, stage 1 of 2: 2 layers a stage, a receive phase; 4 DP all-reduce phases apart.
+  const uint32_t e = mapping.endpoint(16), n = 3;
+  EXPECT_EQ(w.phases(e), w_apart.phases(e) - (n - 1) - 5);
+  Program last;
+  w.generate(e, w.phases(e) - 1, last);
+  // Which ops each op waits for, directly or not.
+  std::vector<std::vector<char>> before(last.size(), std::vector<char>(last.size(), 0));
+  for (uint32_t i = 0; i < last.size(); ++i) {
+    for (const uint32_t d : last.deps_of(i)) {
+      before[i][d] = 1;
+      for (uint32_t k = 0; k < last.size(); ++k) before[i][k] |= before[d][k];
+    }
+  }
+  const auto is = [&](uint32_t op, const std::string& prefix) {
+    return w.groups()[last.ops[op].group].name.rfind(prefix, 0) == 0;
+  };
+  int32_t last_compute = -1;  // the pass's last op: layer 0's last compute
+  for (uint32_t i = 0; i < last.size(); ++i) {
+    if (last.ops[i].kind == OpKind::kCompute) last_compute = static_cast<int32_t>(i);
+  }
+  ASSERT_GE(last_compute, 0);
+  uint32_t dp_sends = 0, early = 0, pp_sends = 0;
+  for (uint32_t i = 0; i < last.size(); ++i) {
+    if (last.ops[i].kind != OpKind::kSend) continue;
+    if (is(i, "DP")) {
+      ++dp_sends;
+      early += before[i][static_cast<uint32_t>(last_compute)] == 0;
+    }
+    if (is(i, "PP")) {
+      ++pp_sends;
+      for (uint32_t k = 0; k < last.size(); ++k) EXPECT_FALSE(before[i][k] && is(k, "DP"));
+    }
+  }
+  EXPECT_GT(dp_sends, 0u);
+  EXPECT_GT(early, 0u) << "some DP all-reduce starts before the pass's last compute";
+  EXPECT_LT(early, dp_sends) << "the first layer's all-reduces wait for it";
+  EXPECT_EQ(pp_sends, 1u);
 }
 
 TEST(Llm, AnalyticTimesFollowAlphaBeta) {
