@@ -84,8 +84,18 @@ void check_llm(const LlmConfig& c, uint32_t ranks) {
   require(m.experts % p.ep == 0, "ep",
           "experts (" + std::to_string(m.experts) + ") must be a multiple of ep");
   require(m.layers % p.pp == 0, "pp", std::to_string(p.pp) + " must divide layers");
+  require(p.virtual_stages >= 1 && m.layers % (p.pp * p.virtual_stages) == 0, "virtual_stages",
+          "pp * virtual_stages = " + std::to_string(p.pp * p.virtual_stages) +
+              " must divide layers (" + std::to_string(m.layers) + ")");
+  if (p.virtual_stages > 1) {
+    require(p.pp >= 2 && p.micro_batches % p.pp == 0, "virtual_stages",
+            "interleaved 1F1B needs pp >= 2 and micro_batches a multiple of pp (Megatron's rule)");
+    require(c.schedule == Schedule::kOneFOneB, "virtual_stages",
+            "virtual stages run the interleaved 1F1B schedule; llm.schedule must be \"1f1b\"");
+    require(!c.dp_overlap, "dp_overlap", "is not built for virtual_stages > 1");
+  }
   require(m.experts == 1 || moe_layers_per_stage(m, p) > 0, "moe_layer_ratio",
-          "leaves a pipeline stage of " + std::to_string(m.layers / p.pp) +
+          "leaves a model chunk of " + std::to_string(p.chunk_layers(m.layers)) +
               " layers without expert layers");
   require(c.dp_local == 0 || c.dp_algorithm == Algorithm::kHierarchical, "dp_local",
           "applies to llm.dp_algorithm = \"hierarchical\" only");
@@ -105,7 +115,7 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
       if (volumes_[i].label == kLabels[r]) row_[r] = static_cast<int>(i);
     }
   }
-  stage_layers_ = m.layers / par.pp;
+  chunk_layers_ = par.chunk_layers(m.layers);
   set_dp_locals(domain);
 
   const double alpha = config_.alpha_s, bw = config_.bandwidth;
@@ -150,12 +160,14 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
   groups_.push_back({"compute backward", Dim::kNone, 0});
 
   // The data-parallel all-reduces, in the order backward produces the gradients.
-  for (uint32_t j = stage_layers_; j-- > 0;) {
+  for (uint32_t j = chunk_layers_ * par.virtual_stages; j-- > 0;) {
     if (row_[kDpQkv] >= 0) dp_phases_.push_back(kDpQkv);
-    const Row ffn = m.experts == 1 || is_moe_layer(m, j) ? kDpFfn : kDpFfnDense;
+    const Row ffn = m.experts == 1 || is_moe_layer(m, j % chunk_layers_) ? kDpFfn : kDpFfnDense;
     if (row_[ffn] >= 0) dp_phases_.push_back(ffn);
   }
   if (row_[kDpVoc] >= 0) dp_phases_.push_back(kDpVoc);
+
+  for (uint32_t p = 0; p < par.pp; ++p) schedule_stage(p);
 
   // Per chip: B*S/C tokens through 1/T of every weight matrix (and of the attention heads).
   const double tokens = static_cast<double>(par.micro_batch) * m.seq / par.cp / par.tp;
@@ -357,59 +369,95 @@ uint32_t LlmWorkload::stage_of(uint32_t rank) const {
   return rank / (config_.par.chips() / config_.par.pp);
 }
 
-uint32_t LlmWorkload::steps_phases(uint32_t stage) const {
-  return stage_layers_ + (stage > 0 ? 1 : 0) + (stage + 1 < config_.par.pp ? 1 : 0);
+// Stage p's pipeline steps in order, each the forward or backward of one micro-batch through
+// one model chunk (model stage chunk * P + p). Without virtual stages: 1F1B's min(P-1-p, N_B)
+// warm-up forwards, then a forward and a backward alternately, then the remaining backwards;
+// GPipe's forwards, then backwards. With v chunks, Megatron's interleaved 1F1B: forward k of
+// the N_B v runs chunk (k mod Pv) / P of micro-batch (k div Pv) P + k mod P, backward k chunk
+// v - 1 - (k mod Pv) / P of the same micro-batch, after (P-p-1) 2 + (v-1) P warm-up forwards.
+void LlmWorkload::schedule_stage(uint32_t p) {
+  const uint32_t P = config_.par.pp, NB = config_.par.micro_batches;
+  const uint32_t v = config_.par.virtual_stages, total = NB * v;
+  const uint32_t warmup = config_.schedule == Schedule::kGPipe ? total
+                          : v == 1                             ? std::min(P - 1 - p, NB)
+                                   : std::min((P - p - 1) * 2 + (v - 1) * P, total);
+  const auto step = [&](bool forward, uint32_t k) {
+    const uint32_t group = k % (P * v);
+    const uint32_t chunk = v == 1 ? 0 : forward ? group / P : v - 1 - group / P;
+    return Step{forward, v == 1 ? k : k / (P * v) * P + k % P, chunk, 0};
+  };
+  std::vector<Step>& steps = steps_.emplace_back();
+  for (uint32_t k = 0; k < warmup; ++k) steps.push_back(step(true, k));
+  for (uint32_t i = 0; i < total - warmup; ++i) {
+    steps.push_back(step(true, warmup + i));
+    steps.push_back(step(false, i));
+  }
+  for (uint32_t i = total - warmup; i < total; ++i) steps.push_back(step(false, i));
+  // Phases: a receive unless the model stage is the first (forward) or last (backward), one per
+  // layer, a send unless it is the last (forward) or first (backward); with dp_overlap the
+  // last step is one phase.
+  uint32_t phase = 0;
+  for (Step& s : steps) {
+    s.first_phase = phase;
+    phase += &s == &steps.back() && config_.dp_overlap
+                 ? 1
+                 : chunk_layers_ + receives(p, s) + sends(p, s);
+  }
+  steps.push_back({false, 0, 0, phase});  // the end
 }
 
-// The pipeline steps' phases; with dp_overlap the last step (the backward of the last
-// micro-batch, in either schedule) is one phase, which holds the DP all-reduces too.
-uint32_t LlmWorkload::pass_phases(uint32_t stage) const {
-  const uint32_t n = steps_phases(stage);
-  return 2 * config_.par.micro_batches * n - (config_.dp_overlap ? n - 1 : 0);
+bool LlmWorkload::receives(uint32_t stage, const Step& s) const {
+  const uint32_t model_stage = s.chunk * config_.par.pp + stage;
+  return s.forward ? model_stage > 0
+                   : model_stage + 1 < config_.par.pp * config_.par.virtual_stages;
+}
+
+bool LlmWorkload::sends(uint32_t stage, const Step& s) const {
+  const uint32_t model_stage = s.chunk * config_.par.pp + stage;
+  return s.forward ? model_stage + 1 < config_.par.pp * config_.par.virtual_stages
+                   : model_stage > 0;
 }
 
 uint32_t LlmWorkload::phases(uint32_t e) const {
   const uint32_t rank = mapping_.rank_of(e);
   if (rank == Mapping::kNone) return 0;
-  return pass_phases(stage_of(rank)) +
+  return steps_[stage_of(rank)].back().first_phase +
          (config_.dp_overlap ? 0 : static_cast<uint32_t>(dp_phases_.size()));
 }
 
 void LlmWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {
   const uint32_t rank = mapping_.rank_of(e);
-  const uint32_t stage = stage_of(rank), P = config_.par.pp, NB = config_.par.micro_batches;
-  const uint32_t n = steps_phases(stage), passes = pass_phases(stage);
-  if (config_.dp_overlap && phase + 1 == passes) return overlapped_backward(rank, out);
+  const uint32_t stage = stage_of(rank);
+  const std::vector<Step>& steps = steps_[stage];
+  const uint32_t passes = steps.back().first_phase;
   if (phase >= passes) {
     Chain chain{out};
     collective(dp_phases_[phase - passes], Collective::kAllReduce, rank, chain);
     return;
   }
-  // Step `step` of the stage's schedule: after `warmup` forwards, forwards and backwards
-  // alternate until the forwards run out, then the remaining backwards.
-  const uint32_t step = phase / n, k = phase % n;
-  const uint32_t warmup = config_.schedule == Schedule::kGPipe ? NB : std::min(P - 1 - stage, NB);
-  bool forward = step < warmup;
-  uint32_t mb = step;
-  if (!forward) {
-    const uint32_t j = step - warmup;
-    forward = j < 2 * (NB - warmup) && j % 2 == 0;
-    mb = j < 2 * (NB - warmup) ? (forward ? warmup + j / 2 : j / 2) : j - (NB - warmup);
-  }
-  // Forward receives from stage - 1 and sends to stage + 1; backward the other way round.
-  const bool receives = forward ? stage > 0 : stage + 1 < P;
-  if (receives && k == 0) {
-    pipeline_transfer(rank, forward, mb, false, out);
+  const auto it = std::upper_bound(steps.begin(), steps.end(), phase,
+                                   [](uint32_t ph, const Step& s) { return ph < s.first_phase; }) -
+                  1;
+  if (config_.dp_overlap && it + 2 == steps.end()) return overlapped_backward(rank, out);
+  const Step& s = *it;
+  const uint32_t k = phase - s.first_phase;
+  const bool in = receives(stage, s);
+  if (in && k == 0) {
+    pipeline_transfer(rank, s, false, out);
     return;
   }
-  const uint32_t layer = k - (receives ? 1 : 0);
-  if (layer == stage_layers_) {
-    pipeline_transfer(rank, forward, mb, true, out);
+  const uint32_t layer = k - (in ? 1 : 0);
+  if (layer == chunk_layers_) {
+    pipeline_transfer(rank, s, true, out);
     return;
   }
-  if (forward) return forward_layer(rank, layer, out);
+  // The model's last layer computes the logits.
+  const bool last =
+      s.chunk * config_.par.pp + stage + 1 == config_.par.pp * config_.par.virtual_stages &&
+      (s.forward ? layer : chunk_layers_ - 1 - layer) + 1 == chunk_layers_;
+  if (s.forward) return forward_layer(rank, layer, last, out);
   Chain chain{out};
-  backward_layer(rank, stage_layers_ - 1 - layer, chain);
+  backward_layer(rank, chunk_layers_ - 1 - layer, last, chain);
 }
 
 // The backward pass of the last micro-batch with the DP all-reduces beside it (dp_overlap):
@@ -419,16 +467,17 @@ void LlmWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {
 // bucket per layer and Table 4 row, on one communication stream. The pass's send to the
 // previous stage does not wait for them.
 void LlmWorkload::overlapped_backward(uint32_t rank, Program& out) const {
-  const uint32_t stage = stage_of(rank), mb = config_.par.micro_batches - 1;
+  const uint32_t stage = stage_of(rank), P = config_.par.pp;
+  const Step& s = steps_[stage][steps_[stage].size() - 2];  // without virtual stages
   const LlmModel& m = config_.model;
   Chain pass{out};
-  if (stage + 1 < config_.par.pp) pass.then(pipeline_transfer(rank, false, mb, false, out));
-  std::vector<uint32_t> done(stage_layers_);
-  for (uint32_t j = stage_layers_; j-- > 0;) {
-    backward_layer(rank, j, pass);
+  if (receives(stage, s)) pass.then(pipeline_transfer(rank, s, false, out));
+  std::vector<uint32_t> done(chunk_layers_);
+  for (uint32_t j = chunk_layers_; j-- > 0;) {
+    backward_layer(rank, j, stage + 1 == P && j + 1 == chunk_layers_, pass);
     done[j] = pass.last;
   }
-  if (stage > 0) pipeline_transfer(rank, false, mb, true, out, pass.after());
+  if (sends(stage, s)) pipeline_transfer(rank, s, true, out, pass.after());
   Chain dp{out};
   dp.tag = pass.tag;  // the phase's tags above the pass's
   const auto reduce = [&](Row row, uint32_t ready) {
@@ -438,7 +487,7 @@ void LlmWorkload::overlapped_backward(uint32_t rank, Program& out) const {
                      std::span<const uint32_t>(after, dp.started ? 2 : 1)));
     collective(row, Collective::kAllReduce, rank, dp);
   };
-  for (uint32_t j = stage_layers_; j-- > 0;) {
+  for (uint32_t j = chunk_layers_; j-- > 0;) {
     reduce(kDpQkv, done[j]);
     reduce(m.experts == 1 || is_moe_layer(m, j) ? kDpFfn : kDpFfnDense, done[j]);
   }
@@ -478,22 +527,31 @@ void LlmWorkload::cp_exchange(uint32_t rank, bool forward, Chain& chain) const {
   chain.then(chain.out.wait(group, std::vector<uint32_t>{s, r}));
 }
 
-uint32_t LlmWorkload::pipeline_transfer(uint32_t rank, bool forward, uint32_t micro_batch,
-                                        bool send, Program& out,
+// To the next stage (forward send, backward receive) or the previous one, round the ring of
+// stages with virtual stages: the last stage's chunk c feeds the first stage's chunk c + 1.
+// Tags are distinct per direction, micro-batch and the sender's chunk (the chunks a pair of
+// stages exchange), so a message can only match its own receive.
+uint32_t LlmWorkload::pipeline_transfer(uint32_t rank, const Step& s, bool send, Program& out,
                                         std::span<const uint32_t> after) const {
   const CommVolume& v = volumes_[row_[kPp]];
+  const uint32_t P = config_.par.pp, NB = config_.par.micro_batches, chips = config_.par.chips();
   const uint32_t stride = v.group.stride;  // T*C*D: the same rank one stage further
-  const bool to_next = forward == send;
-  const uint32_t peer = mapping_.endpoint(to_next ? rank + stride : rank - stride);
-  // Distinct tags per micro-batch and direction, so a message can only match its own receive.
-  const uint32_t tag = (forward ? 0 : config_.par.micro_batches) + micro_batch;
+  const uint32_t stage = stage_of(rank);
+  const bool to_next = s.forward == send;
+  const uint32_t peer = to_next ? (stage + 1 < P ? rank + stride : rank + stride - chips)
+                                : (stage > 0 ? rank - stride : rank + chips - stride);
+  uint32_t chunk = s.chunk;  // the sender's
+  if (!send && s.forward && stage == 0) --chunk;
+  if (!send && !s.forward && stage + 1 == P) ++chunk;
+  const uint32_t tag =
+      (s.forward ? 0 : NB * config_.par.virtual_stages) + chunk * NB + s.micro_batch;
   const auto group = static_cast<uint32_t>(row_[kPp]);
-  return send ? out.send(peer, v.bytes, tag, group, after)
-              : out.recv(peer, v.bytes, tag, group, after);
+  return send ? out.send(mapping_.endpoint(peer), v.bytes, tag, group, after)
+              : out.recv(mapping_.endpoint(peer), v.bytes, tag, group, after);
 }
 
 // Megatron order with sequence parallelism: all-gather before each block, reduce-scatter after.
-void LlmWorkload::forward_layer(uint32_t rank, uint32_t layer, Program& out) const {
+void LlmWorkload::forward_layer(uint32_t rank, uint32_t layer, bool logits, Program& out) const {
   const LlmModel& m = config_.model;
   const bool moe = is_moe_layer(m, layer);
   const Row ffn = m.experts == 1 || moe ? kTpFfn : kTpFfnDense;
@@ -508,17 +566,15 @@ void LlmWorkload::forward_layer(uint32_t rank, uint32_t layer, Program& out) con
   compute(moe ? ffn_moe_ps_ : ffn_dense_ps_, true, chain);
   if (moe) collective(kEp, Collective::kAllToAll, rank, chain);  // combine
   collective(ffn, Collective::kReduceScatter, rank, chain);
-  const bool last = stage_of(rank) + 1 == config_.par.pp && layer + 1 == stage_layers_;
-  if (last) compute(logits_ps_, true, chain);
+  if (logits) compute(logits_ps_, true, chain);
 }
 
 // The mirror of forward_layer: an all-gather's gradient is a reduce-scatter and vice versa.
-void LlmWorkload::backward_layer(uint32_t rank, uint32_t layer, Chain& chain) const {
+void LlmWorkload::backward_layer(uint32_t rank, uint32_t layer, bool logits, Chain& chain) const {
   const LlmModel& m = config_.model;
   const bool moe = is_moe_layer(m, layer);
   const Row ffn = m.experts == 1 || moe ? kTpFfn : kTpFfnDense;
-  const bool last = stage_of(rank) + 1 == config_.par.pp && layer + 1 == stage_layers_;
-  if (last) compute(2 * logits_ps_, false, chain);
+  if (logits) compute(2 * logits_ps_, false, chain);
   collective(ffn, Collective::kAllGather, rank, chain);
   if (moe) collective(kEp, Collective::kAllToAll, rank, chain);
   compute(2 * (moe ? ffn_moe_ps_ : ffn_dense_ps_), false, chain);
@@ -561,6 +617,7 @@ std::vector<ParamSpec> llm_params() {
       size("pp", "pipeline parallelism P"),
       size("micro_batch", "sequences per micro-batch B"),
       size("micro_batches", "micro-batches per iteration N_B"),
+      size("virtual_stages", "model chunks per pipeline stage v (interleaved 1F1B; 1: none)"),
       ParamSpec::choice("schedule", "1f1b", {"1f1b", "gpipe"}, "pipeline schedule"),
       ParamSpec::flag("dp_overlap", false,
                       "DP all-reduces beside the last backward pass, each as soon as its "
@@ -614,6 +671,7 @@ std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapp
   override_with("pp", p.pp);
   override_with("micro_batch", p.micro_batch);
   override_with("micro_batches", p.micro_batches);
+  override_with("virtual_stages", p.virtual_stages);
   c.schedule = llm.text("schedule") == "gpipe" ? Schedule::kGPipe : Schedule::kOneFOneB;
   c.dp_overlap = llm.flag("dp_overlap");
   c.chip_flops = llm.real("chip_flops");

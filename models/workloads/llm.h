@@ -85,11 +85,22 @@ class LlmWorkload : public Workload {
   static constexpr int kRows = kPp + 1;
   struct Chain;  // the ops of a phase, each after the previous one
 
-  void forward_layer(uint32_t rank, uint32_t layer, Program& out) const;
-  void backward_layer(uint32_t rank, uint32_t layer, Chain& chain) const;
+  // One pipeline step of a stage: the forward or backward of a micro-batch through a chunk.
+  struct Step {
+    bool forward = true;
+    uint32_t micro_batch = 0, chunk = 0;
+    uint32_t first_phase = 0;
+  };
+
+  void schedule_stage(uint32_t stage);
+  bool receives(uint32_t stage, const Step& s) const;
+  bool sends(uint32_t stage, const Step& s) const;
+  // `logits`: the model's last layer.
+  void forward_layer(uint32_t rank, uint32_t layer, bool logits, Program& out) const;
+  void backward_layer(uint32_t rank, uint32_t layer, bool logits, Chain& chain) const;
   void overlapped_backward(uint32_t rank, Program& out) const;
-  uint32_t pipeline_transfer(uint32_t rank, bool forward, uint32_t micro_batch, bool send,
-                             Program& out, std::span<const uint32_t> after = {}) const;
+  uint32_t pipeline_transfer(uint32_t rank, const Step& s, bool send, Program& out,
+                             std::span<const uint32_t> after = {}) const;
   void collective(Row row, Collective op, uint32_t rank, Chain& chain) const;
   void cp_exchange(uint32_t rank, bool forward, Chain& chain) const;
   void compute(int64_t ps, bool forward, Chain& chain) const;
@@ -98,8 +109,6 @@ class LlmWorkload : public Workload {
   Algorithm algorithm(Row row) const;
   int64_t compute_ps(double flops) const;
   uint32_t stage_of(uint32_t rank) const;
-  uint32_t steps_phases(uint32_t stage) const;
-  uint32_t pass_phases(uint32_t stage) const;
   bool folds(const Digit& d) const;
   bool folds_two_stage(const CommVolume& v, uint32_t local, const Digit& d) const;
   uint32_t dp_fold_local() const;
@@ -111,7 +120,8 @@ class LlmWorkload : public Workload {
   uint32_t local_[kRows] = {};  // kHierarchical DP rows: members per node
   std::vector<OpGroup> groups_;
   uint32_t compute_forward_ = 0, compute_backward_ = 0;  // group indices
-  uint32_t stage_layers_ = 0;
+  uint32_t chunk_layers_ = 0;                            // layers of a model chunk: L / (P v)
+  std::vector<std::vector<Step>> steps_;  // per stage, in order, then one marking the end
   std::vector<Row> dp_phases_;  // the all-reduce phases at the end of the iteration, in order
   // Per chip and micro-batch, forward: QKV projection, attention scores/context + output
   // projection, FFN of a dense layer, FFN of an expert layer, logits (last stage).

@@ -55,16 +55,17 @@ const LlmModel& llm_preset(const std::string& name) {
   throw InputError("unknown LLM preset '" + name + "'; presets: " + list);
 }
 
-bool is_moe_layer(const LlmModel& m, uint32_t stage_layer) {
+bool is_moe_layer(const LlmModel& m, uint32_t chunk_layer) {
   if (m.experts <= 1) return false;
   // The small epsilon keeps ratios like 0.1 * 10 from rounding below the integer.
   const double r = m.moe_layer_ratio;
-  return std::floor((stage_layer + 1) * r + 1e-9) > std::floor(stage_layer * r + 1e-9);
+  return std::floor((chunk_layer + 1) * r + 1e-9) > std::floor(chunk_layer * r + 1e-9);
 }
 
 uint32_t moe_layers_per_stage(const LlmModel& m, const Parallelism& par) {
   if (m.experts <= 1) return 0;
-  return static_cast<uint32_t>(std::floor(m.layers / par.pp * m.moe_layer_ratio + 1e-9));
+  return par.virtual_stages *
+         static_cast<uint32_t>(std::floor(par.chunk_layers(m.layers) * m.moe_layer_ratio + 1e-9));
 }
 
 std::vector<uint32_t> group_ranks(const RankGroup& g, uint32_t rank) {

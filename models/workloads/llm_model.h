@@ -33,9 +33,11 @@ struct Parallelism {
   uint32_t ep = 1;  // E
   uint32_t dp = 1;  // D_e, data parallelism of the expert layers; attention sees D = E * D_e
   uint32_t pp = 1;  // P
-  uint64_t micro_batch = 1;    // B, sequences per micro-batch
-  uint32_t micro_batches = 1;  // N_B, micro-batches per iteration and data-parallel replica
+  uint64_t micro_batch = 1;     // B, sequences per micro-batch
+  uint32_t micro_batches = 1;   // N_B, micro-batches per iteration and data-parallel replica
+  uint32_t virtual_stages = 1;  // v: model chunks per pipeline stage (interleaved 1F1B)
   uint32_t chips() const { return tp * cp * ep * dp * pp; }
+  uint32_t chunk_layers(uint32_t layers) const { return layers / (pp * virtual_stages); }
   uint32_t data() const { return ep * dp; }  // D
 };
 
@@ -44,10 +46,11 @@ struct Parallelism {
 const LlmModel& llm_preset(const std::string& name);
 const std::vector<std::string>& llm_preset_names();
 
-/// Layers with experts in each pipeline stage. Every stage gets the same ones, spread evenly:
-/// stage layer j has experts when floor((j+1)r) > floor(jr) (r = 0.5: every second layer).
+/// Layers with experts in each pipeline stage. Every model chunk (a stage without virtual
+/// stages) gets the same ones, spread evenly: its layer j has experts when floor((j+1)r) >
+/// floor(jr) (r = 0.5: every second layer).
 uint32_t moe_layers_per_stage(const LlmModel& m, const Parallelism& par);
-bool is_moe_layer(const LlmModel& m, uint32_t stage_layer);
+bool is_moe_layer(const LlmModel& m, uint32_t chunk_layer);
 
 /// A process group as RailX writes it: {base + a*stride + b*outer_stride : a < size,
 /// b < outer_size} where base is a rank with those digits cleared (G_D_FFN is C ranks of stride T

@@ -216,10 +216,14 @@ void check_iteration(const LlmConfig& c, size_t max_ops = 200) {
         EXPECT_EQ(run.sends[std::make_pair(g, e)], v.frequency);
       }
     }
-    // F = 2 N_B transfers across each stage boundary of each pipeline.
+    // F = 2 N_B transfers across each of the P v - 1 boundaries between model stages of each
+    // pipeline; rank 0 (stage 0) sends forward from each of its v chunks and backward from all
+    // but the first.
     if (v.label == "PP") {
-      EXPECT_EQ(pp_sends, v.frequency * (c.par.pp - 1) * (chips / c.par.pp));
-      EXPECT_EQ(run.bytes[std::make_pair(g, mapping.endpoint(0))], c.par.micro_batches * v.bytes);
+      const uint32_t vs = c.par.virtual_stages;
+      EXPECT_EQ(pp_sends, v.frequency * (c.par.pp * vs - 1) * (chips / c.par.pp));
+      EXPECT_EQ(run.bytes[std::make_pair(g, mapping.endpoint(0))],
+                c.par.micro_batches * (2 * vs - 1) * v.bytes);
     }
   }
   // Compute adds up to the model FLOPs: forward a third, backward two thirds.
@@ -324,6 +328,23 @@ TEST(Llm, OverlappedDpAllReducesRunBesideTheLastBackwardPass) {
   EXPECT_GT(early, 0u) << "some DP all-reduce starts before the pass's last compute";
   EXPECT_LT(early, dp_sends) << "the first layer's all-reduces wait for it";
   EXPECT_EQ(pp_sends, 1u);
+}
+
+// Interleaved 1F1B: every stage's v chunks in Megatron's order complete without a deadlock,
+// with Table 4's bytes (check_iteration) and the chunks' boundaries round the ring of stages.
+TEST(Llm, VirtualStagesCompleteWithTheirTraffic) {
+  LlmConfig c = small_config();
+  c.model.experts = 1;
+  c.model.top_k = 1;
+  c.model.layers = 12;
+  for (const auto& [pp, v, nb] : std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{
+           {2, 2, 2}, {2, 3, 4}, {4, 3, 4}, {4, 3, 8}, {3, 2, 6}}) {
+    SCOPED_TRACE(std::to_string(pp) + " stages, " + std::to_string(v) + " chunks, " +
+                 std::to_string(nb) + " micro-batches");
+    c.par = {2, 1, 1, 2, pp, 1, nb};
+    c.par.virtual_stages = v;
+    check_iteration(c);
+  }
 }
 
 TEST(Llm, AnalyticTimesFollowAlphaBeta) {
@@ -539,6 +560,21 @@ TEST(Llm, MakeRejectsInconsistentConfigs) {
   expect_input_error(llm_section({{"preset", "gpt-moe-1.1t"}, {"ep", "3"}}), 3, "llm.ep");
   expect_input_error(llm_section({{"pp", "5"}}), 5, "llm.pp");  // 96 layers
   expect_input_error(llm_section({{"ep", "2"}}), 2, "llm.ep");  // dense
+  // Virtual stages: 96 layers, not 5 x 4 chunks; one stage; micro-batches not a multiple of
+  // the stages; GPipe; with dp_overlap.
+  expect_input_error(llm_section({{"pp", "4"}, {"virtual_stages", "5"}, {"micro_batches", "4"}}), 4,
+                     "llm.virtual_stages");
+  expect_input_error(llm_section({{"virtual_stages", "2"}}), 1, "llm.virtual_stages");
+  expect_input_error(llm_section({{"pp", "4"}, {"virtual_stages", "2"}, {"micro_batches", "6"}}), 4,
+                     "llm.virtual_stages");
+  expect_input_error(
+      llm_section(
+          {{"pp", "4"}, {"virtual_stages", "2"}, {"micro_batches", "4"}, {"schedule", "gpipe"}}),
+      4, "llm.virtual_stages");
+  expect_input_error(
+      llm_section(
+          {{"pp", "4"}, {"virtual_stages", "2"}, {"micro_batches", "4"}, {"dp_overlap", "true"}}),
+      4, "llm.dp_overlap");
 }
 
 }  // namespace
