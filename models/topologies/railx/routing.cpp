@@ -255,6 +255,15 @@ class RailRouting final : public Routing {
       return (chosen.line == kAny || p.rail / s_.n == chosen.line) &&
              (chosen.side == 0 || p.plus == (chosen.side == 1));
     };
+    // The walk to port p's chip, plus (spread) the walk from where its circuit lands.
+    const auto cost_of = [&](RailPort p, uint32_t& px, uint32_t& py, uint32_t& walk_here) {
+      s_.chip_of(dim.axis, p, px, py);
+      walk_here = dist(px, py, x, y);
+      if (!spread) return walk_here;
+      uint32_t ax, ay;
+      s_.chip_of(dim.axis, RailPort{p.rail, !p.plus}, ax, ay);
+      return walk_here + dist(ax, ay, dx, dy);
+    };
     uint32_t best_x = 0, best_y = 0, best = ~0u, best_walk = 0;
     uint32_t best_rank = 0;
     for (const bool only_chosen : {true, false}) {
@@ -265,15 +274,8 @@ class RailRouting final : public Routing {
         // rail's there.
         for (const Line& l : lines_[d]) {
           if (only_chosen && chosen.line != kAny && l.line != chosen.line) continue;
-          const RailPort p{dim.rails[l.first], plus};
-          uint32_t px, py, ax = 0, ay = 0;
-          s_.chip_of(dim.axis, p, px, py);
-          const uint32_t walk_here = dist(px, py, x, y);
-          uint32_t cost = walk_here;
-          if (spread) {
-            s_.chip_of(dim.axis, RailPort{p.rail, !p.plus}, ax, ay);
-            cost += dist(ax, ay, dx, dy);
-          }
+          uint32_t px, py, walk_here;
+          const uint32_t cost = cost_of(RailPort{dim.rails[l.first], plus}, px, py, walk_here);
           const uint32_t rank =
               rotate >= l.first && rotate < l.last ? 0 : (l.first + count - rotate) % count;
           if (cost < best || (cost == best && rank < best_rank)) {
@@ -285,14 +287,8 @@ class RailRouting final : public Routing {
       for (uint32_t k = 0; k < count; ++k) {
         const RailPort p = port((k + rotate) % count);
         if (only_chosen && !chosen_port(p)) continue;
-        uint32_t px, py, ax = 0, ay = 0;
-        s_.chip_of(dim.axis, p, px, py);
-        const uint32_t walk_here = dist(px, py, x, y);
-        uint32_t cost = walk_here;
-        if (spread) {
-          s_.chip_of(dim.axis, RailPort{p.rail, !p.plus}, ax, ay);
-          cost += dist(ax, ay, dx, dy);
-        }
+        uint32_t px, py, walk_here;
+        const uint32_t cost = cost_of(p, px, py, walk_here);
         if (cost < best) best = cost, best_x = px, best_y = py, best_walk = walk_here;
       }
     }
