@@ -83,10 +83,17 @@ void check_llm(const LlmConfig& c, uint32_t ranks) {
   require(m.seq % p.cp == 0, "cp", std::to_string(p.cp) + " must divide seq");
   require(m.experts % p.ep == 0, "ep",
           "experts (" + std::to_string(m.experts) + ") must be a multiple of ep");
-  require(m.layers % p.pp == 0, "pp", std::to_string(p.pp) + " must divide layers");
-  require(p.virtual_stages >= 1 && m.layers % (p.pp * p.virtual_stages) == 0, "virtual_stages",
-          "pp * virtual_stages = " + std::to_string(p.pp * p.virtual_stages) +
-              " must divide layers (" + std::to_string(m.layers) + ")");
+  require(m.layers % p.pp == 0 ||
+              (p.pp >= 3 && (m.layers + 2) % p.pp == 0 && m.experts == 1 && p.virtual_stages == 1),
+          "pp",
+          std::to_string(p.pp) + " must divide layers (" + std::to_string(m.layers) +
+              "), or layers + 2 for a dense model without virtual stages (the first and last "
+              "stages one layer short, as Llama 3's 126 layers)");
+  require(
+      p.virtual_stages >= 1 && (p.virtual_stages == 1 || m.layers % (p.pp * p.virtual_stages) == 0),
+      "virtual_stages",
+      "pp * virtual_stages = " + std::to_string(p.pp * p.virtual_stages) + " must divide layers (" +
+          std::to_string(m.layers) + ")");
   if (p.virtual_stages > 1) {
     require(p.pp >= 2 && p.micro_batches % p.pp == 0, "virtual_stages",
             "interleaved 1F1B needs pp >= 2 and micro_batches a multiple of pp (Megatron's rule)");
@@ -115,7 +122,6 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
       if (volumes_[i].label == kLabels[r]) row_[r] = static_cast<int>(i);
     }
   }
-  chunk_layers_ = par.chunk_layers(m.layers);
   set_dp_locals(domain);
 
   const double alpha = config_.alpha_s, bw = config_.bandwidth;
@@ -159,13 +165,16 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
   compute_backward_ = static_cast<uint32_t>(groups_.size());
   groups_.push_back({"compute backward", Dim::kNone, 0});
 
-  // The data-parallel all-reduces, in the order backward produces the gradients.
-  for (uint32_t j = chunk_layers_ * par.virtual_stages; j-- > 0;) {
-    if (row_[kDpQkv] >= 0) dp_phases_.push_back(kDpQkv);
-    const Row ffn = m.experts == 1 || is_moe_layer(m, j % chunk_layers_) ? kDpFfn : kDpFfnDense;
-    if (row_[ffn] >= 0) dp_phases_.push_back(ffn);
+  // Each stage's data-parallel all-reduces, in the order backward produces the gradients.
+  for (uint32_t p = 0; p < par.pp; ++p) {
+    std::vector<Row>& rows = dp_phases_.emplace_back();
+    for (uint32_t j = chunk_layers(p) * par.virtual_stages; j-- > 0;) {
+      if (row_[kDpQkv] >= 0) rows.push_back(kDpQkv);
+      const Row ffn = m.experts == 1 || is_moe_layer(m, j % chunk_layers(p)) ? kDpFfn : kDpFfnDense;
+      if (row_[ffn] >= 0) rows.push_back(ffn);
+    }
+    if (row_[kDpVoc] >= 0) rows.push_back(kDpVoc);
   }
-  if (row_[kDpVoc] >= 0) dp_phases_.push_back(kDpVoc);
 
   for (uint32_t p = 0; p < par.pp; ++p) schedule_stage(p);
 
@@ -365,6 +374,14 @@ CollectiveSpec LlmWorkload::spec(Row row, Collective op, uint32_t rank) const {
   return s;
 }
 
+// A model chunk's layers on `stage`: L / (P v), or the stage's own count when stages are uneven
+// (no virtual stages then).
+uint32_t LlmWorkload::chunk_layers(uint32_t stage) const {
+  const Parallelism& par = config_.par;
+  return par.virtual_stages > 1 ? par.chunk_layers(config_.model.layers)
+                                : par.stage_layers(config_.model.layers, stage);
+}
+
 uint32_t LlmWorkload::stage_of(uint32_t rank) const {
   return rank / (config_.par.chips() / config_.par.pp);
 }
@@ -401,7 +418,7 @@ void LlmWorkload::schedule_stage(uint32_t p) {
     s.first_phase = phase;
     phase += &s == &steps.back() && config_.dp_overlap
                  ? 1
-                 : chunk_layers_ + receives(p, s) + sends(p, s);
+                 : chunk_layers(p) + receives(p, s) + sends(p, s);
   }
   steps.push_back({false, 0, 0, phase});  // the end
 }
@@ -422,7 +439,7 @@ uint32_t LlmWorkload::phases(uint32_t e) const {
   const uint32_t rank = mapping_.rank_of(e);
   if (rank == Mapping::kNone) return 0;
   return steps_[stage_of(rank)].back().first_phase +
-         (config_.dp_overlap ? 0 : static_cast<uint32_t>(dp_phases_.size()));
+         (config_.dp_overlap ? 0 : static_cast<uint32_t>(dp_phases_[stage_of(rank)].size()));
 }
 
 void LlmWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {
@@ -432,7 +449,7 @@ void LlmWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {
   const uint32_t passes = steps.back().first_phase;
   if (phase >= passes) {
     Chain chain{out};
-    collective(dp_phases_[phase - passes], Collective::kAllReduce, rank, chain);
+    collective(dp_phases_[stage][phase - passes], Collective::kAllReduce, rank, chain);
     return;
   }
   const auto it = std::upper_bound(steps.begin(), steps.end(), phase,
@@ -447,17 +464,18 @@ void LlmWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {
     return;
   }
   const uint32_t layer = k - (in ? 1 : 0);
-  if (layer == chunk_layers_) {
+  const uint32_t layers = chunk_layers(stage);
+  if (layer == layers) {
     pipeline_transfer(rank, s, true, out);
     return;
   }
   // The model's last layer computes the logits.
   const bool last =
       s.chunk * config_.par.pp + stage + 1 == config_.par.pp * config_.par.virtual_stages &&
-      (s.forward ? layer : chunk_layers_ - 1 - layer) + 1 == chunk_layers_;
+      (s.forward ? layer : layers - 1 - layer) + 1 == layers;
   if (s.forward) return forward_layer(rank, layer, last, out);
   Chain chain{out};
-  backward_layer(rank, chunk_layers_ - 1 - layer, last, chain);
+  backward_layer(rank, layers - 1 - layer, last, chain);
 }
 
 // The backward pass of the last micro-batch with the DP all-reduces beside it (dp_overlap):
@@ -472,9 +490,10 @@ void LlmWorkload::overlapped_backward(uint32_t rank, Program& out) const {
   const LlmModel& m = config_.model;
   Chain pass{out};
   if (receives(stage, s)) pass.then(pipeline_transfer(rank, s, false, out));
-  std::vector<uint32_t> done(chunk_layers_);
-  for (uint32_t j = chunk_layers_; j-- > 0;) {
-    backward_layer(rank, j, stage + 1 == P && j + 1 == chunk_layers_, pass);
+  const uint32_t layers = chunk_layers(stage);
+  std::vector<uint32_t> done(layers);
+  for (uint32_t j = layers; j-- > 0;) {
+    backward_layer(rank, j, stage + 1 == P && j + 1 == layers, pass);
     done[j] = pass.last;
   }
   if (sends(stage, s)) pipeline_transfer(rank, s, true, out, pass.after());
@@ -487,7 +506,7 @@ void LlmWorkload::overlapped_backward(uint32_t rank, Program& out) const {
                      std::span<const uint32_t>(after, dp.started ? 2 : 1)));
     collective(row, Collective::kAllReduce, rank, dp);
   };
-  for (uint32_t j = chunk_layers_; j-- > 0;) {
+  for (uint32_t j = layers; j-- > 0;) {
     reduce(kDpQkv, done[j]);
     reduce(m.experts == 1 || is_moe_layer(m, j) ? kDpFfn : kDpFfnDense, done[j]);
   }

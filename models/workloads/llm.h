@@ -109,6 +109,7 @@ class LlmWorkload : public Workload {
   Algorithm algorithm(Row row) const;
   int64_t compute_ps(double flops) const;
   uint32_t stage_of(uint32_t rank) const;
+  uint32_t chunk_layers(uint32_t stage) const;
   bool folds(const Digit& d) const;
   bool folds_two_stage(const CommVolume& v, uint32_t local, const Digit& d) const;
   uint32_t dp_fold_local() const;
@@ -120,9 +121,9 @@ class LlmWorkload : public Workload {
   uint32_t local_[kRows] = {};  // kHierarchical DP rows: members per node
   std::vector<OpGroup> groups_;
   uint32_t compute_forward_ = 0, compute_backward_ = 0;  // group indices
-  uint32_t chunk_layers_ = 0;                            // layers of a model chunk: L / (P v)
   std::vector<std::vector<Step>> steps_;  // per stage, in order, then one marking the end
-  std::vector<Row> dp_phases_;  // the all-reduce phases at the end of the iteration, in order
+  // Per stage, the all-reduce phases at the end of the iteration, in order.
+  std::vector<std::vector<Row>> dp_phases_;
   // Per chip and micro-batch, forward: QKV projection, attention scores/context + output
   // projection, FFN of a dense layer, FFN of an expert layer, logits (last stage).
   int64_t qkv_ps_ = 0, attention_ps_ = 0, ffn_dense_ps_ = 0, ffn_moe_ps_ = 0, logits_ps_ = 0;

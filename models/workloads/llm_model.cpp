@@ -95,7 +95,8 @@ const char* pattern_name(Pattern p) {
 std::vector<CommVolume> table4_volumes(const LlmModel& m, const Parallelism& par) {
   const uint64_t T = par.tp, C = par.cp, E = par.ep, D = par.data();
   const uint64_t B = par.micro_batch, S = m.seq, H = m.hidden, K = m.top_k;
-  const double NB = par.micro_batches, Ls = m.layers / par.pp;
+  // Uneven stages (Parallelism::stage_layers): the largest stage's counts.
+  const double NB = par.micro_batches, Ls = par.max_stage_layers(m.layers);
   const double Lm = moe_layers_per_stage(m, par);
   const bool moe = m.experts > 1;
   // Layers whose FFN is "TP FFN"/"DP FFN" (experts, or every layer of a dense model), and the

@@ -38,6 +38,19 @@ struct Parallelism {
   uint32_t virtual_stages = 1;  // v: model chunks per pipeline stage (interleaved 1F1B)
   uint32_t chips() const { return tp * cp * ep * dp * pp; }
   uint32_t chunk_layers(uint32_t layers) const { return layers / (pp * virtual_stages); }
+  /// Whether the stages' layers are uneven: P does not divide L, but L + 2 (a dense model; the
+  /// Llama 3 paper's 126 layers on 4, 8 or 16 stages).
+  bool uneven(uint32_t layers) const { return layers % pp != 0; }
+  /// Layers of pipeline stage `stage`: L / P; uneven, (L + 2) / P with one fewer on the first and
+  /// the last stage, where the embedding and the output layer stand in for one (Llama 3 §3.3.2).
+  uint32_t stage_layers(uint32_t layers, uint32_t stage) const {
+    if (!uneven(layers)) return layers / pp;
+    return (layers + 2) / pp - (stage == 0 || stage + 1 == pp ? 1 : 0);
+  }
+  /// The most layers a stage has.
+  uint32_t max_stage_layers(uint32_t layers) const {
+    return uneven(layers) ? (layers + 2) / pp : layers / pp;
+  }
   uint32_t data() const { return ep * dp; }  // D
 };
 

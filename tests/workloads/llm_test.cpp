@@ -210,7 +210,14 @@ void check_iteration(const LlmConfig& c, size_t max_ops = 200) {
       if (v.label == "PP") {
         pp_sends += run.sends[{g, e}];
       } else {
-        EXPECT_DOUBLE_EQ(static_cast<double>(run.bytes[{g, e}]), v.frequency * member_bytes(v));
+        // Per-layer rows on uneven stages: F counts the largest stage's layers.
+        const uint32_t stage = r / (chips / c.par.pp);
+        const double layers = v.label == "DP VOC"
+                                  ? 1
+                                  : static_cast<double>(c.par.stage_layers(c.model.layers, stage)) /
+                                        c.par.max_stage_layers(c.model.layers);
+        EXPECT_DOUBLE_EQ(static_cast<double>(run.bytes[{g, e}]),
+                         v.frequency * layers * member_bytes(v));
       }
       if (v.label == "CP") {
         EXPECT_EQ(run.sends[std::make_pair(g, e)], v.frequency);
@@ -345,6 +352,25 @@ TEST(Llm, VirtualStagesCompleteWithTheirTraffic) {
     c.par.virtual_stages = v;
     check_iteration(c);
   }
+}
+
+// Uneven stages (Llama 3's rule): 126 layers on 4 stages are 31, 32, 32 and 31; every rank's
+// traffic follows its stage's layers and the compute adds up to the model's FLOPs.
+TEST(Llm, UnevenStagesCompleteWithTheirLayers) {
+  LlmConfig c = small_config();
+  c.model.experts = 1;
+  c.model.top_k = 1;
+  c.model.layers = 14;  // (14 + 2) / 4 = 4: 3, 4, 4, 3
+  c.par = {2, 1, 1, 2, 4, 1, 4};
+  EXPECT_EQ(c.par.stage_layers(14, 0), 3u);
+  EXPECT_EQ(c.par.stage_layers(14, 1), 4u);
+  EXPECT_EQ(c.par.stage_layers(14, 3), 3u);
+  EXPECT_EQ(c.par.stage_layers(126, 0) + c.par.stage_layers(126, 1) + c.par.stage_layers(126, 2) +
+                c.par.stage_layers(126, 3),
+            126u);
+  check_iteration(c);
+  c.dp_overlap = true;
+  check_iteration(c, 2000);
 }
 
 TEST(Llm, AnalyticTimesFollowAlphaBeta) {
@@ -560,6 +586,10 @@ TEST(Llm, MakeRejectsInconsistentConfigs) {
   expect_input_error(llm_section({{"preset", "gpt-moe-1.1t"}, {"ep", "3"}}), 3, "llm.ep");
   expect_input_error(llm_section({{"pp", "5"}}), 5, "llm.pp");  // 96 layers
   expect_input_error(llm_section({{"ep", "2"}}), 2, "llm.ep");  // dense
+  // Uneven stages: 96 layers on 9 stages (98 is no multiple either); 192 expert layers on 97
+  // (194 is, but uneven stages are for dense models).
+  expect_input_error(llm_section({{"pp", "9"}}), 9, "llm.pp");
+  expect_input_error(llm_section({{"preset", "gpt-moe-1.1t"}, {"pp", "97"}}), 97, "llm.pp");
   // Virtual stages: 96 layers, not 5 x 4 chunks; one stage; micro-batches not a multiple of
   // the stages; GPipe; with dp_overlap.
   expect_input_error(llm_section({{"pp", "4"}, {"virtual_stages", "5"}, {"micro_batches", "4"}}), 4,
