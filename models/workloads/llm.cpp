@@ -115,7 +115,7 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
   check_llm(config_, mapping_.ranks());
   const LlmModel& m = config_.model;
   const Parallelism& par = config_.par;
-  volumes_ = table4_volumes(m, par);
+  volumes_ = table4_volumes(m, par, config_.embedding_at_ends);
   std::fill(std::begin(row_), std::end(row_), -1);
   for (int r = 0; r < kRows; ++r) {
     for (std::size_t i = 0; i < volumes_.size(); ++i) {
@@ -173,7 +173,7 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
       const Row ffn = m.experts == 1 || is_moe_layer(m, j % chunk_layers(p)) ? kDpFfn : kDpFfnDense;
       if (row_[ffn] >= 0) rows.push_back(ffn);
     }
-    if (row_[kDpVoc] >= 0) rows.push_back(kDpVoc);
+    if (row_[kDpVoc] >= 0 && has_voc(p)) rows.push_back(kDpVoc);
   }
 
   for (uint32_t p = 0; p < par.pp; ++p) schedule_stage(p);
@@ -382,6 +382,11 @@ uint32_t LlmWorkload::chunk_layers(uint32_t stage) const {
                                 : par.stage_layers(config_.model.layers, stage);
 }
 
+// Whether stage p all-reduces the embedding's or output layer's gradients (DP VOC).
+bool LlmWorkload::has_voc(uint32_t stage) const {
+  return !config_.embedding_at_ends || stage == 0 || stage + 1 == config_.par.pp;
+}
+
 uint32_t LlmWorkload::stage_of(uint32_t rank) const {
   return rank / (config_.par.chips() / config_.par.pp);
 }
@@ -510,7 +515,7 @@ void LlmWorkload::overlapped_backward(uint32_t rank, Program& out) const {
     reduce(kDpQkv, done[j]);
     reduce(m.experts == 1 || is_moe_layer(m, j) ? kDpFfn : kDpFfnDense, done[j]);
   }
-  reduce(kDpVoc, done[0]);
+  if (has_voc(stage)) reduce(kDpVoc, done[0]);
 }
 
 void LlmWorkload::collective(Row row, Collective op, uint32_t rank, Chain& chain) const {
@@ -638,6 +643,9 @@ std::vector<ParamSpec> llm_params() {
       size("micro_batches", "micro-batches per iteration N_B"),
       size("virtual_stages", "model chunks per pipeline stage v (interleaved 1F1B; 1: none)"),
       ParamSpec::choice("schedule", "1f1b", {"1f1b", "gpipe"}, "pipeline schedule"),
+      ParamSpec::choice("embedding", "table4", {"table4", "ends"},
+                        "DP VOC all-reduce: table4, 2HV/(TC) on every stage (Table 4); ends, "
+                        "HV/(TC) on the first stage (embedding) and the last (output layer)"),
       ParamSpec::flag("dp_overlap", false,
                       "DP all-reduces beside the last backward pass, each as soon as its "
                       "layer's gradients are done; false: after the backward pass"),
@@ -693,6 +701,7 @@ std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapp
   override_with("virtual_stages", p.virtual_stages);
   c.schedule = llm.text("schedule") == "gpipe" ? Schedule::kGPipe : Schedule::kOneFOneB;
   c.dp_overlap = llm.flag("dp_overlap");
+  c.embedding_at_ends = llm.text("embedding") == "ends";
   c.chip_flops = llm.real("chip_flops");
   c.efficiency = llm.real("efficiency");
   c.tp_algorithm = algorithm_from_name(llm.text("tp_algorithm"), "llm.tp_algorithm");

@@ -39,6 +39,9 @@ struct LlmConfig {
   /// The DP all-reduces beside the last backward pass, each as soon as its layer's gradients
   /// are done (llm.cpp, overlapped_backward); false: after the whole backward pass.
   bool dp_overlap = false;
+  /// The embedding on the first stage and the output layer on the last, so only they all-reduce
+  /// DP VOC (llm.embedding = "ends"); false: Table 4's DP VOC on every stage ("table4").
+  bool embedding_at_ends = false;
   double alpha_s = 0;          // α for the analytic times, seconds
   double bandwidth = 0;        // B for the analytic times, bytes/s; 0: analytic times are 0
   double local_bandwidth = 0;  // B_F of the two-stage DP all-reduce, bytes/s; 0: B
@@ -110,6 +113,7 @@ class LlmWorkload : public Workload {
   int64_t compute_ps(double flops) const;
   uint32_t stage_of(uint32_t rank) const;
   uint32_t chunk_layers(uint32_t stage) const;
+  bool has_voc(uint32_t stage) const;
   bool folds(const Digit& d) const;
   bool folds_two_stage(const CommVolume& v, uint32_t local, const Digit& d) const;
   uint32_t dp_fold_local() const;

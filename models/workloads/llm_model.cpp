@@ -92,7 +92,8 @@ const char* pattern_name(Pattern p) {
   }
 }
 
-std::vector<CommVolume> table4_volumes(const LlmModel& m, const Parallelism& par) {
+std::vector<CommVolume> table4_volumes(const LlmModel& m, const Parallelism& par,
+                                       bool embedding_at_ends) {
   const uint64_t T = par.tp, C = par.cp, E = par.ep, D = par.data();
   const uint64_t B = par.micro_batch, S = m.seq, H = m.hidden, K = m.top_k;
   // Uneven stages (Parallelism::stage_layers): the largest stage's counts.
@@ -122,7 +123,8 @@ std::vector<CommVolume> table4_volumes(const LlmModel& m, const Parallelism& par
   add(Dim::kTP, "TP FFN dense", rsag, g_t, B * S * H, 1, 4 * NB * L_dense);
   add(Dim::kCP, "CP", p2p, g_c, B * S * H * 2 * m.kv_heads, m.heads * T, 2 * NB * Ls);
   add(Dim::kEP, "EP", Pattern::kAllToAll, g_e, B * S * H * K, T * C, 4 * NB * Lm);
-  add(Dim::kDP, "DP VOC", ar, g_voc, 2 * H * m.vocab, T * C, 1);
+  add(Dim::kDP, "DP VOC", ar, g_voc, (embedding_at_ends && par.pp > 1 ? 1 : 2) * H * m.vocab, T * C,
+      1);
   add(Dim::kDP, "DP QKV", ar, g_qkv, (2 * m.heads + 2 * m.kv_heads) * H * H, m.heads * T, Ls);
   add(Dim::kDP, "DP FFN", ar, g_ffn, 3 * H * m.ffn, T, L_ffn);
   add(Dim::kDP, "DP FFN dense", ar, g_qkv, 3 * H * m.ffn, T, L_dense);

@@ -97,7 +97,11 @@ struct CommVolume {
 /// are left out. "TP FFN" and "DP FFN" are the expert layers of an MoE model (every layer of a
 /// dense one); "TP FFN dense" and "DP FFN dense" the dense layers of an MoE model with
 /// moe_layer_ratio < 1, which Table 4 (all layers MoE) does not have.
-std::vector<CommVolume> table4_volumes(const LlmModel& m, const Parallelism& par);
+/// `embedding_at_ends`: the input embedding on the first stage and the output layer on the last,
+/// so DP VOC is HV/(TC) on those two stages only (P = 1: 2HV/(TC), as Table 4); false: Table 4's
+/// 2HV/(TC) on every stage.
+std::vector<CommVolume> table4_volumes(const LlmModel& m, const Parallelism& par,
+                                       bool embedding_at_ends = false);
 
 /// Forward FLOPs of one token through one layer (with or without experts), and of the logits.
 double layer_forward_flops(const LlmModel& m, bool moe);

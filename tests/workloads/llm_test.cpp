@@ -210,10 +210,12 @@ void check_iteration(const LlmConfig& c, size_t max_ops = 200) {
       if (v.label == "PP") {
         pp_sends += run.sends[{g, e}];
       } else {
-        // Per-layer rows on uneven stages: F counts the largest stage's layers.
+        // Per-layer rows on uneven stages: F counts the largest stage's layers. DP VOC with the
+        // embedding at the ends: on the first and last stages only.
         const uint32_t stage = r / (chips / c.par.pp);
+        const bool voc_here = !c.embedding_at_ends || stage == 0 || stage + 1 == c.par.pp;
         const double layers = v.label == "DP VOC"
-                                  ? 1
+                                  ? (voc_here ? 1 : 0)
                                   : static_cast<double>(c.par.stage_layers(c.model.layers, stage)) /
                                         c.par.max_stage_layers(c.model.layers);
         EXPECT_DOUBLE_EQ(static_cast<double>(run.bytes[{g, e}]),
@@ -371,6 +373,24 @@ TEST(Llm, UnevenStagesCompleteWithTheirLayers) {
   check_iteration(c);
   c.dp_overlap = true;
   check_iteration(c, 2000);
+}
+
+// llm.embedding = "ends": DP VOC is one matrix (HV/(TC)) on the first and the last stage and
+// absent between; on a single stage both matrices, as Table 4.
+TEST(Llm, EmbeddingAtTheEndsAllReducesOnTheFirstAndLastStagesOnly) {
+  LlmConfig c = small_config();
+  c.model.experts = 1;
+  c.model.top_k = 1;
+  c.model.layers = 8;
+  c.par = {2, 1, 1, 2, 4, 1, 4};
+  c.embedding_at_ends = true;
+  const uint64_t H = c.model.hidden, V = c.model.vocab, bpe = c.model.bytes_per_element;
+  EXPECT_EQ(row(table4_volumes(c.model, c.par, true), "DP VOC").bytes, H * V / 2 * bpe);
+  EXPECT_EQ(row(table4_volumes(c.model, c.par, false), "DP VOC").bytes, 2 * H * V / 2 * bpe);
+  check_iteration(c);
+  c.par = {2, 1, 1, 2, 1, 1, 4};
+  EXPECT_EQ(row(table4_volumes(c.model, c.par, true), "DP VOC").bytes, 2 * H * V / 2 * bpe);
+  check_iteration(c);
 }
 
 TEST(Llm, AnalyticTimesFollowAlphaBeta) {
