@@ -256,6 +256,14 @@ LlmConfig small_config() {
   return c;
 }
 
+// small_config() as a dense model.
+LlmConfig small_dense_config() {
+  LlmConfig c = small_config();
+  c.model.experts = 1;
+  c.model.top_k = 1;
+  return c;
+}
+
 TEST(Llm, MoeIterationMatchesTable4AndCompletes) {
   LlmConfig c = small_config();
   check_iteration(c);
@@ -277,9 +285,7 @@ TEST(Llm, HalfMoeDeepPipelineCompletes) {
 }
 
 TEST(Llm, DenseIterationCompletes) {
-  LlmConfig c = small_config();
-  c.model.experts = 1;
-  c.model.top_k = 1;
+  LlmConfig c = small_dense_config();
   c.model.ffn_matrices = 2;
   c.par = {4, 2, 1, 2, 2, 2, 5};
   check_iteration(c);
@@ -342,9 +348,7 @@ TEST(Llm, OverlappedDpAllReducesRunBesideTheLastBackwardPass) {
 // Interleaved 1F1B: every stage's v chunks in Megatron's order complete without a deadlock,
 // with Table 4's bytes (check_iteration) and the chunks' boundaries round the ring of stages.
 TEST(Llm, VirtualStagesCompleteWithTheirTraffic) {
-  LlmConfig c = small_config();
-  c.model.experts = 1;
-  c.model.top_k = 1;
+  LlmConfig c = small_dense_config();
   c.model.layers = 12;
   for (const auto& [pp, v, nb] : std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{
            {2, 2, 2}, {2, 3, 4}, {4, 3, 4}, {4, 3, 8}, {3, 2, 6}}) {
@@ -359,9 +363,7 @@ TEST(Llm, VirtualStagesCompleteWithTheirTraffic) {
 // Uneven stages (Llama 3's rule): 126 layers on 4 stages are 31, 32, 32 and 31; every rank's
 // traffic follows its stage's layers and the compute adds up to the model's FLOPs.
 TEST(Llm, UnevenStagesCompleteWithTheirLayers) {
-  LlmConfig c = small_config();
-  c.model.experts = 1;
-  c.model.top_k = 1;
+  LlmConfig c = small_dense_config();
   c.model.layers = 14;  // (14 + 2) / 4 = 4: 3, 4, 4, 3
   c.par = {2, 1, 1, 2, 4, 1, 4};
   EXPECT_EQ(c.par.stage_layers(14, 0), 3u);
@@ -378,9 +380,7 @@ TEST(Llm, UnevenStagesCompleteWithTheirLayers) {
 // llm.embedding = "ends": DP VOC is one matrix (HV/(TC)) on the first and the last stage and
 // absent between; on a single stage both matrices, as Table 4.
 TEST(Llm, EmbeddingAtTheEndsAllReducesOnTheFirstAndLastStagesOnly) {
-  LlmConfig c = small_config();
-  c.model.experts = 1;
-  c.model.top_k = 1;
+  LlmConfig c = small_dense_config();
   c.model.layers = 8;
   c.par = {2, 1, 1, 2, 4, 1, 4};
   c.embedding_at_ends = true;
@@ -414,9 +414,7 @@ TEST(Llm, AnalyticTimesFollowAlphaBeta) {
 // of 2 along the rails (DP1): each member sends 2·3/4 V to the next member of its domain and
 // 2·1/2 V/4 to its rail peer in the other domain, per occurrence of a DP row.
 TEST(Llm, HierarchicalDpRunsItsStagesInTheHbDomains) {
-  LlmConfig c = small_config();
-  c.model.experts = 1;
-  c.model.top_k = 1;
+  LlmConfig c = small_dense_config();
   c.par = {2, 1, 1, 8, 1, 1, 1};
   c.dp_algorithm = Algorithm::kHierarchical;
   c.alpha_s = 1e-6;
@@ -463,9 +461,7 @@ TEST(Llm, HierarchicalDpRunsItsStagesInTheHbDomains) {
 }
 
 TEST(Llm, HierarchicalDpNeedsEvenDomains) {
-  LlmConfig c = small_config();
-  c.model.experts = 1;
-  c.model.top_k = 1;
+  LlmConfig c = small_dense_config();
   c.par = {2, 1, 1, 8, 1, 1, 1};
   c.dp_algorithm = Algorithm::kHierarchical;
   const auto rejects = [&](const DomainOf& domain, const std::string& key,
