@@ -115,7 +115,7 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
   check_llm(config_, mapping_.ranks());
   const LlmModel& m = config_.model;
   const Parallelism& par = config_.par;
-  volumes_ = table4_volumes(m, par, config_.embedding_at_ends);
+  volumes_ = table4_volumes(m, par, config_.embedding_at_ends, config_.ring_attention);
   std::fill(std::begin(row_), std::end(row_), -1);
   for (int r = 0; r < kRows; ++r) {
     for (std::size_t i = 0; i < volumes_.size(); ++i) {
@@ -551,6 +551,47 @@ void LlmWorkload::cp_exchange(uint32_t rank, bool forward, Chain& chain) const {
   chain.then(chain.out.wait(group, std::vector<uint32_t>{s, r}));
 }
 
+// The attention of a layer with its CP traffic. Without ring attention: forward, the exchange
+// and then the attention; backward, the attention and then the exchange. With it (Liu et al.,
+// Ring Attention; Megatron's context parallelism): the C K/V shards pass round the CP ring in
+// C - 1 steps; a rank computes the attention of its block first, and each step's block once it
+// has arrived and the previous block is done, so passing a block on overlaps with computing
+// the one before. Forward, each step passes the block (V); backward, the block and its
+// gradient (two messages of V). The attention splits evenly over the C blocks.
+void LlmWorkload::attention(uint32_t rank, bool forward, int64_t attention_ps, Chain& chain) const {
+  if (!config_.ring_attention || row_[kCp] < 0) {
+    if (forward) cp_exchange(rank, true, chain);
+    compute(attention_ps, forward, chain);
+    if (!forward) cp_exchange(rank, false, chain);
+    return;
+  }
+  const CommVolume& v = volumes_[row_[kCp]];
+  const std::vector<uint32_t> ring = group_ranks(v.group, rank);
+  const auto c = static_cast<uint32_t>(std::find(ring.begin(), ring.end(), rank) - ring.begin());
+  const auto C = static_cast<uint32_t>(ring.size());
+  const uint32_t to = mapping_.endpoint(ring[(c + 1) % C]);
+  const uint32_t from = mapping_.endpoint(ring[(c + C - 1) % C]);
+  const auto group = static_cast<uint32_t>(row_[kCp]);
+  const uint32_t work = forward ? compute_forward_ : compute_backward_;
+  const int64_t part = attention_ps / C;
+  Program& out = chain.out;
+  uint32_t computed = out.compute(attention_ps - (C - 1) * part, work, chain.after());
+  std::vector<uint32_t> held(chain.after().begin(), chain.after().end());  // the block to pass on
+  std::vector<uint32_t> sent;
+  for (uint32_t step = 1; step < C; ++step) {
+    std::vector<uint32_t> got;
+    for (uint32_t k = 0; k < (forward ? 1u : 2u); ++k, ++chain.tag) {
+      sent.push_back(out.send(to, v.bytes, chain.tag, group, held));
+      got.push_back(out.recv(from, v.bytes, chain.tag, group, held));
+    }
+    held = got;
+    got.push_back(computed);
+    computed = out.compute(part, work, got);
+  }
+  sent.push_back(computed);
+  chain.then(out.wait(group, sent));
+}
+
 // To the next stage (forward send, backward receive) or the previous one, round the ring of
 // stages with virtual stages: the last stage's chunk c feeds the first stage's chunk c + 1.
 // Tags are distinct per direction, micro-batch and the sender's chunk (the chunks a pair of
@@ -582,8 +623,7 @@ void LlmWorkload::forward_layer(uint32_t rank, uint32_t layer, bool logits, Prog
   Chain chain{out};
   collective(kTpAttn, Collective::kAllGather, rank, chain);
   compute(qkv_ps_, true, chain);
-  cp_exchange(rank, true, chain);
-  compute(attention_ps_, true, chain);
+  attention(rank, true, attention_ps_, chain);
   collective(kTpAttn, Collective::kReduceScatter, rank, chain);
   collective(ffn, Collective::kAllGather, rank, chain);
   if (moe) collective(kEp, Collective::kAllToAll, rank, chain);  // dispatch
@@ -605,8 +645,7 @@ void LlmWorkload::backward_layer(uint32_t rank, uint32_t layer, bool logits, Cha
   if (moe) collective(kEp, Collective::kAllToAll, rank, chain);
   collective(ffn, Collective::kReduceScatter, rank, chain);
   collective(kTpAttn, Collective::kAllGather, rank, chain);
-  compute(2 * attention_ps_, false, chain);
-  cp_exchange(rank, false, chain);
+  attention(rank, false, 2 * attention_ps_, chain);
   compute(2 * qkv_ps_, false, chain);
   collective(kTpAttn, Collective::kReduceScatter, rank, chain);
 }
@@ -643,6 +682,9 @@ std::vector<ParamSpec> llm_params() {
       size("micro_batches", "micro-batches per iteration N_B"),
       size("virtual_stages", "model chunks per pipeline stage v (interleaved 1F1B; 1: none)"),
       ParamSpec::choice("schedule", "1f1b", {"1f1b", "gpipe"}, "pipeline schedule"),
+      ParamSpec::choice("cp_algorithm", "exchange", {"exchange", "ring"},
+                        "CP traffic: exchange, one K/V shard per layer and direction (Table 4); "
+                        "ring, ring attention's C - 1 steps overlapped with the attention"),
       ParamSpec::choice("embedding", "table4", {"table4", "ends"},
                         "DP VOC all-reduce: table4, 2HV/(TC) on every stage (Table 4); ends, "
                         "HV/(TC) on the first stage (embedding) and the last (output layer)"),
@@ -702,6 +744,7 @@ std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapp
   c.schedule = llm.text("schedule") == "gpipe" ? Schedule::kGPipe : Schedule::kOneFOneB;
   c.dp_overlap = llm.flag("dp_overlap");
   c.embedding_at_ends = llm.text("embedding") == "ends";
+  c.ring_attention = llm.text("cp_algorithm") == "ring";
   c.chip_flops = llm.real("chip_flops");
   c.efficiency = llm.real("efficiency");
   c.tp_algorithm = algorithm_from_name(llm.text("tp_algorithm"), "llm.tp_algorithm");

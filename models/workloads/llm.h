@@ -42,6 +42,9 @@ struct LlmConfig {
   /// The embedding on the first stage and the output layer on the last, so only they all-reduce
   /// DP VOC (llm.embedding = "ends"); false: Table 4's DP VOC on every stage ("table4").
   bool embedding_at_ends = false;
+  /// CP as ring attention (llm.cp_algorithm = "ring", llm.cpp attention()); false: one
+  /// exchange of the K/V shard per layer and direction ("exchange").
+  bool ring_attention = false;
   double alpha_s = 0;          // α for the analytic times, seconds
   double bandwidth = 0;        // B for the analytic times, bytes/s; 0: analytic times are 0
   double local_bandwidth = 0;  // B_F of the two-stage DP all-reduce, bytes/s; 0: B
@@ -106,6 +109,7 @@ class LlmWorkload : public Workload {
                              std::span<const uint32_t> after = {}) const;
   void collective(Row row, Collective op, uint32_t rank, Chain& chain) const;
   void cp_exchange(uint32_t rank, bool forward, Chain& chain) const;
+  void attention(uint32_t rank, bool forward, int64_t attention_ps, Chain& chain) const;
   void compute(int64_t ps, bool forward, Chain& chain) const;
   void set_dp_locals(const DomainOf& domain);
   CollectiveSpec spec(Row row, Collective op, uint32_t rank) const;

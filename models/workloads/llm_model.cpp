@@ -93,7 +93,7 @@ const char* pattern_name(Pattern p) {
 }
 
 std::vector<CommVolume> table4_volumes(const LlmModel& m, const Parallelism& par,
-                                       bool embedding_at_ends) {
+                                       bool embedding_at_ends, bool ring_attention) {
   const uint64_t T = par.tp, C = par.cp, E = par.ep, D = par.data();
   const uint64_t B = par.micro_batch, S = m.seq, H = m.hidden, K = m.top_k;
   // Uneven stages (Parallelism::stage_layers): the largest stage's counts.
@@ -121,7 +121,8 @@ std::vector<CommVolume> table4_volumes(const LlmModel& m, const Parallelism& par
   add(Dim::kTP, "TP attention", rsag, g_t, B * S * H, 1, 4 * NB * Ls);
   add(Dim::kTP, "TP FFN", rsag, g_t, B * S * H * K, 1, 4 * NB * L_ffn);
   add(Dim::kTP, "TP FFN dense", rsag, g_t, B * S * H, 1, 4 * NB * L_dense);
-  add(Dim::kCP, "CP", p2p, g_c, B * S * H * 2 * m.kv_heads, m.heads * T, 2 * NB * Ls);
+  add(Dim::kCP, "CP", p2p, g_c, B * S * H * 2 * m.kv_heads, m.heads * T,
+      (ring_attention ? 3.0 * (C - 1) : 2.0) * NB * Ls);
   add(Dim::kEP, "EP", Pattern::kAllToAll, g_e, B * S * H * K, T * C, 4 * NB * Lm);
   add(Dim::kDP, "DP VOC", ar, g_voc, (embedding_at_ends && par.pp > 1 ? 1 : 2) * H * m.vocab, T * C,
       1);

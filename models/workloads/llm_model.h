@@ -100,8 +100,11 @@ struct CommVolume {
 /// `embedding_at_ends`: the input embedding on the first stage and the output layer on the last,
 /// so DP VOC is HV/(TC) on those two stages only (P = 1: 2HV/(TC), as Table 4); false: Table 4's
 /// 2HV/(TC) on every stage.
+/// `ring_attention`: CP as ring attention's C - 1 steps per layer, a message of V each forward
+/// and two backward (the block and its gradient): F = 3(C-1) N_B L_s; false: Table 4's one
+/// exchange of V per layer and direction.
 std::vector<CommVolume> table4_volumes(const LlmModel& m, const Parallelism& par,
-                                       bool embedding_at_ends = false);
+                                       bool embedding_at_ends = false, bool ring_attention = false);
 
 /// Forward FLOPs of one token through one layer (with or without experts), and of the logits.
 double layer_forward_flops(const LlmModel& m, bool moe);

@@ -393,6 +393,42 @@ TEST(Llm, EmbeddingAtTheEndsAllReducesOnTheFirstAndLastStagesOnly) {
   check_iteration(c);
 }
 
+// llm.cp_algorithm = "ring": C - 1 steps a layer, one message of V forward and two backward,
+// with Table 4's bytes otherwise (check_iteration: F = 3(C-1) N_B L_s sends of V per rank);
+// a rank computes the attention of its own block while it passes that block on.
+TEST(Llm, RingAttentionPassesTheBlocksWhileComputing) {
+  for (const uint32_t cp : {2u, 4u}) {
+    LlmConfig c = small_dense_config();
+    c.ring_attention = true;
+    c.par = {2, cp, 1, 2, 2, 1, 2};
+    check_iteration(c);
+  }
+  LlmConfig c = small_dense_config();
+  c.ring_attention = true;
+  c.par = {2, 4, 1, 1, 1, 1, 1};
+  const Mapping mapping = Mapping::linear(8, 8);
+  const LlmWorkload w(c, mapping);
+  Program layer;
+  w.generate(0, 0, layer);  // the forward of layer 0
+  const auto cp = static_cast<uint32_t>(
+      std::find_if(w.groups().begin(), w.groups().end(),
+                   [](const OpGroup& g) { return g.name.rfind("CP", 0) == 0; }) -
+      w.groups().begin());
+  std::vector<uint32_t> sends, computes;
+  for (uint32_t i = 0; i < layer.size(); ++i) {
+    if (layer.ops[i].kind == OpKind::kSend && layer.ops[i].group == cp) sends.push_back(i);
+    if (layer.ops[i].kind == OpKind::kCompute) computes.push_back(i);
+  }
+  ASSERT_EQ(sends.size(), 3u);  // C - 1 steps
+  // QKV, then the own block beside the first send, then three blocks, then the FFN.
+  ASSERT_EQ(computes.size(), 6u);
+  const auto deps = [&](uint32_t op) {
+    const auto d = layer.deps_of(op);
+    return std::vector<uint32_t>(d.begin(), d.end());
+  };
+  EXPECT_EQ(deps(computes[1]), deps(sends[0])) << "the own block starts with the first send";
+}
+
 TEST(Llm, AnalyticTimesFollowAlphaBeta) {
   LlmConfig c = small_config();
   c.alpha_s = 1e-6;
