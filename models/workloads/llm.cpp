@@ -1,11 +1,11 @@
 // The LLM iteration generator (docs/workloads/llm.md): phases are pipeline steps (one layer
 // of one micro-batch, or one pipeline send or receive) followed by the data-parallel
-// all-reduces, so an endpoint never holds more than one layer's ops.
+// all-reduces, so an endpoint never holds more than one layer's ops. llm_config.cpp has the
+// [llm] section and its checks, llm_folding.cpp the digits the programs fold on.
 #include "models/workloads/llm.h"
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 #include <utility>
 
 #include "core/error.h"
@@ -28,21 +28,6 @@ enum Traffic : uint32_t {
 };
 const char* const kTrafficNames[] = {"MP", "EP", "PP", "DP", "DP1", "DP2"};
 
-constexpr Algorithm kAlgorithms[] = {
-    Algorithm::kRing,   Algorithm::kBidirRing, Algorithm::kRing2D,        Algorithm::kHierarchical,
-    Algorithm::kDirect, Algorithm::kPairwise,  Algorithm::kBinaryExchange};
-
-Algorithm algorithm_from_name(const std::string& name, const std::string& key) {
-  for (Algorithm a : kAlgorithms) {
-    if (name == algorithm_name(a)) return a;
-  }
-  throw InputError(key + ": unknown algorithm '" + name + "'");
-}
-
-void require(bool ok, const std::string& key, const std::string& what) {
-  if (!ok) throw InputError("llm." + key + ": " + what);
-}
-
 }  // namespace
 
 struct LlmWorkload::Chain {
@@ -58,57 +43,6 @@ struct LlmWorkload::Chain {
     started = true;
   }
 };
-
-void check_llm(const LlmConfig& c, uint32_t ranks) {
-  const LlmModel& m = c.model;
-  const Parallelism& p = c.par;
-  require(m.layers > 0 && m.hidden > 0 && m.ffn > 0 && m.vocab > 0 && m.seq > 0, "preset",
-          "layers, hidden, ffn, vocab and seq must be positive");
-  require(m.heads > 0 && m.hidden % m.heads == 0, "heads", "must divide hidden");
-  require(m.kv_heads > 0 && m.heads % m.kv_heads == 0, "kv_heads", "must divide heads");
-  require(m.experts >= 1, "experts", "must be at least 1");
-  require(m.top_k >= 1 && m.top_k <= m.experts, "top_k", "must be between 1 and experts");
-  require(m.moe_layer_ratio > 0 && m.moe_layer_ratio <= 1, "moe_layer_ratio", "must be in (0, 1]");
-  require(m.ffn_matrices == 2 || m.ffn_matrices == 3, "ffn_matrices", "must be 2 or 3");
-  require(m.bytes_per_element > 0, "bytes_per_element", "must be positive");
-  require(p.tp >= 1 && p.cp >= 1 && p.ep >= 1 && p.dp >= 1 && p.pp >= 1, "tp",
-          "tp, cp, ep, dp and pp must be at least 1");
-  require(p.micro_batch >= 1 && p.micro_batches >= 1, "micro_batches",
-          "micro_batch and micro_batches must be at least 1");
-  require(static_cast<uint64_t>(p.tp) * p.cp * p.ep * p.dp * p.pp == ranks, "tp",
-          "llm.tp * llm.cp * llm.ep * llm.dp * llm.pp = " + std::to_string(p.chips()) +
-              " chips, but the mapping has " + std::to_string(ranks) + " ranks");
-  require(m.heads % p.tp == 0 && m.hidden % p.tp == 0 && m.ffn % p.tp == 0, "tp",
-          std::to_string(p.tp) + " must divide heads, hidden and ffn");
-  require(m.seq % p.cp == 0, "cp", std::to_string(p.cp) + " must divide seq");
-  require(m.experts % p.ep == 0, "ep",
-          "experts (" + std::to_string(m.experts) + ") must be a multiple of ep");
-  require(m.layers % p.pp == 0 ||
-              (p.pp >= 3 && (m.layers + 2) % p.pp == 0 && m.experts == 1 && p.virtual_stages == 1),
-          "pp",
-          std::to_string(p.pp) + " must divide layers (" + std::to_string(m.layers) +
-              "), or layers + 2 for a dense model without virtual stages (the first and last "
-              "stages one layer short, as Llama 3's 126 layers)");
-  require(
-      p.virtual_stages >= 1 && (p.virtual_stages == 1 || m.layers % (p.pp * p.virtual_stages) == 0),
-      "virtual_stages",
-      "pp * virtual_stages = " + std::to_string(p.pp * p.virtual_stages) + " must divide layers (" +
-          std::to_string(m.layers) + ")");
-  if (p.virtual_stages > 1) {
-    require(p.pp >= 2 && p.micro_batches % p.pp == 0, "virtual_stages",
-            "interleaved 1F1B needs pp >= 2 and micro_batches a multiple of pp (Megatron's rule)");
-    require(c.schedule == Schedule::kOneFOneB, "virtual_stages",
-            "virtual stages run the interleaved 1F1B schedule; llm.schedule must be \"1f1b\"");
-    require(!c.dp_overlap, "dp_overlap", "is not built for virtual_stages > 1");
-  }
-  require(m.experts == 1 || moe_layers_per_stage(m, p) > 0, "moe_layer_ratio",
-          "leaves a model chunk of " + std::to_string(p.chunk_layers(m.layers)) +
-              " layers without expert layers");
-  require(c.dp_local == 0 || c.dp_algorithm == Algorithm::kHierarchical, "dp_local",
-          "applies to llm.dp_algorithm = \"hierarchical\" only");
-  require(c.chip_flops > 0, "chip_flops", "must be positive");
-  require(c.efficiency > 0 && c.efficiency <= 1, "efficiency", "must be in (0, 1]");
-}
 
 LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& domain)
     : config_(std::move(config)), mapping_(std::move(mapping)) {
@@ -221,9 +155,11 @@ void LlmWorkload::set_dp_locals(const DomainOf& domain) {
     const CommVolume& v = volumes_[row_[r]];
     const uint32_t p = v.group.members();
     if (config_.dp_local > 0) {
-      require(p % config_.dp_local == 0, "dp_local",
-              std::to_string(config_.dp_local) + " does not divide the " + std::to_string(p) +
-                  " members of the " + v.label + " group evenly");
+      if (p % config_.dp_local != 0) {
+        throw InputError("llm.dp_local: " + std::to_string(config_.dp_local) +
+                         " does not divide the " + std::to_string(p) + " members of the " +
+                         v.label + " group evenly");
+      }
       local_[r] = config_.dp_local;
     } else if (domain) {
       local_[r] = members_per_domain(v.group, mapping_, domain, "llm.dp_algorithm", v.label);
@@ -232,19 +168,6 @@ void LlmWorkload::set_dp_locals(const DomainOf& domain) {
           "llm.dp_algorithm = \"hierarchical\": no HB domains known; set llm.dp_local");
     }
   }
-}
-
-// The members per domain of the two-stage DP all-reduces, when there are some and they all
-// split alike; 0 otherwise (the DP digit is then offered whole, and folds() refuses it for a
-// two-stage row).
-uint32_t LlmWorkload::dp_fold_local() const {
-  uint32_t L = 0;
-  for (const Row r : {kDpVoc, kDpQkv, kDpFfn, kDpFfnDense}) {
-    if (row_[r] < 0 || local_[r] == 0) continue;
-    if (L != 0 && L != local_[r]) return 0;
-    L = local_[r];
-  }
-  return L;
 }
 
 uint32_t LlmWorkload::dp_local(const std::string& label) const {
@@ -273,73 +196,6 @@ uint32_t LlmWorkload::traffic_type(const Op& send) const {
     default:
       return kTrafficMP;
   }
-}
-
-// Whether shifting digit d by one carries every rank's programs onto the shifted rank's. Nothing
-// but the process groups sees the T, C and D_e digits: stage_of, the pipeline peers (rank ±
-// TCD), the tags and the compute depend on P and the layer only. A group that does not touch d
-// is carried to another group with every member at the same position. A group that is exactly
-// d is one ring, which the shift rotates: the CP exchange sends to ring neighbours, and a ring
-// or bidirectional-ring collective gives every position the same ops when its chunks (V / p,
-// or V / 2p for two half rings) are equal. Anything else touching d (a group spanning d and
-// another digit, which the shift does not rotate; an all-to-all; another algorithm) is refused.
-bool LlmWorkload::folds(const Digit& d) const {
-  const auto touches = [&](uint32_t size, uint32_t stride) {
-    return size >= 2 && uint64_t{stride} < uint64_t{d.stride} * d.size &&
-           uint64_t{d.stride} < uint64_t{stride} * size;
-  };
-  for (int r = 0; r < kRows; ++r) {
-    if (row_[r] < 0) continue;
-    const CommVolume& v = volumes_[row_[r]];
-    const RankGroup& g = v.group;
-    if (!touches(g.size, g.stride) && !touches(g.outer_size, g.outer_stride)) continue;
-    if (local_[r] > 0) {
-      if (!folds_two_stage(v, local_[r], d)) return false;
-      continue;
-    }
-    // A shift of d rotates the group's ring when d is the ring's digit, its upper part, or its
-    // outer digit (members run inner index fastest, so a shift by one of the upper part moves
-    // every position by the lower part's size: the DP ring of C x D_e members under a D_e shift).
-    // A shift of a lower part alone breaks the ring (C under a DP ring that spans C and D_e).
-    const bool upper = g.outer_size == 1 && d.stride % g.stride == 0 &&
-                       uint64_t{d.stride} * d.size == uint64_t{g.stride} * g.size;
-    const bool rotates = upper || (g.outer_size == d.size && g.outer_stride == d.stride);
-    if (!rotates || v.pattern == Pattern::kAllToAll) return false;
-    if (v.pattern == Pattern::kPointToPoint) {
-      if (r != kCp) return false;
-      continue;
-    }
-    const Algorithm a = algorithm(Row(r));
-    if (a != Algorithm::kRing && a != Algorithm::kBidirRing) return false;
-    if (v.bytes % (uint64_t{g.members()} * (a == Algorithm::kBidirRing ? 2 : 1)) != 0) {
-      return false;  // unequal chunks: positions would send different sizes
-    }
-  }
-  return true;
-}
-
-// The two-stage all-reduce (collectives.cpp, hierarchical) of a group of p members, L per
-// domain: member q = n * L + l runs a ring of the L members of its domain n at place l, then a
-// ring of the p / L members at place l of every domain (along its rail) at place n. A shift of
-// l alone (d is exactly the group's lowest L places) rotates every domain's ring and carries
-// the ring at place l onto the ring at place l + 1; a shift of n (d within the places above)
-// rotates the rails' rings and carries each domain's ring onto the next domain's. Both keep
-// every member's ops alike when every chunk is equal: V / L inside the domain, V / p along
-// the rail, which V % p == 0 gives.
-bool LlmWorkload::folds_two_stage(const CommVolume& v, uint32_t L, const Digit& d) const {
-  // The group's places as one digit: its inner one, or its outer one when the inner is 1 (the
-  // DP FFN group without CP).
-  const RankGroup& g = v.group;
-  if (g.outer_size > 1 && g.size > 1) return false;
-  const uint32_t stride = g.size > 1 ? g.stride : g.outer_stride;
-  if (v.pattern == Pattern::kAllToAll || v.pattern == Pattern::kPointToPoint ||
-      v.bytes % g.members() != 0) {
-    return false;
-  }
-  const bool place = d.stride == stride && d.size == L;
-  const bool domain = d.stride % (uint64_t{stride} * L) == 0 &&
-                      uint64_t{d.stride} * d.size == uint64_t{stride} * g.members();
-  return place || domain;
 }
 
 int64_t LlmWorkload::compute_ps(double flops) const {
@@ -648,113 +504,6 @@ void LlmWorkload::backward_layer(uint32_t rank, uint32_t layer, bool logits, Cha
   attention(rank, false, 2 * attention_ps_, chain);
   compute(2 * qkv_ps_, false, chain);
   collective(kTpAttn, Collective::kReduceScatter, rank, chain);
-}
-
-std::vector<ParamSpec> llm_params() {
-  const auto model = [](const char* name, const char* what) {
-    return ParamSpec::integer(name, 0, std::string(what) + "; 0: the preset's value")
-        .range(0, 1e12);
-  };
-  const auto size = [](const char* name, const char* what) {
-    return ParamSpec::integer(name, 1, what).range(1, 1 << 24);
-  };
-  return {
-      ParamSpec::choice("preset", "gpt3-175b", llm_preset_names(), "model architecture"),
-      model("layers", "transformer layers L"),
-      model("hidden", "hidden dimension H"),
-      model("ffn", "FFN (per expert) intermediate dimension I"),
-      model("heads", "attention heads h_A"),
-      model("kv_heads", "key/value heads h_KV"),
-      model("vocab", "vocabulary size V"),
-      model("seq", "sequence length S"),
-      model("experts", "experts per MoE layer (1: dense)"),
-      model("top_k", "experts per token K"),
-      ParamSpec::real("moe_layer_ratio", 0, "fraction of layers with experts; 0: the preset's")
-          .range(0, 1),
-      model("ffn_matrices", "FFN weight matrices in the FLOPs: 3 SwiGLU, 2 GELU"),
-      model("bytes_per_element", "bytes per activation/gradient element"),
-      size("tp", "tensor parallelism T"),
-      size("cp", "context parallelism C"),
-      size("ep", "expert parallelism E"),
-      size("dp", "data parallelism D_e of the expert layers (attention: E * D_e)"),
-      size("pp", "pipeline parallelism P"),
-      size("micro_batch", "sequences per micro-batch B"),
-      size("micro_batches", "micro-batches per iteration N_B"),
-      size("virtual_stages", "model chunks per pipeline stage v (interleaved 1F1B; 1: none)"),
-      ParamSpec::choice("schedule", "1f1b", {"1f1b", "gpipe"}, "pipeline schedule"),
-      ParamSpec::choice("cp_algorithm", "exchange", {"exchange", "ring"},
-                        "CP traffic: exchange, one K/V shard per layer and direction (Table 4); "
-                        "ring, ring attention's C - 1 steps overlapped with the attention"),
-      ParamSpec::choice("embedding", "table4", {"table4", "ends"},
-                        "DP VOC all-reduce: table4, 2HV/(TC) on every stage (Table 4); ends, "
-                        "HV/(TC) on the first stage (embedding) and the last (output layer)"),
-      ParamSpec::flag("dp_overlap", false,
-                      "DP all-reduces beside the last backward pass, each as soon as its "
-                      "layer's gradients are done; false: after the backward pass"),
-      ParamSpec::real("chip_flops", 989e12, "FLOP/s of one chip (H100 bf16 dense)").range(0, 1e18),
-      ParamSpec::real("efficiency", 1.0, "fraction of chip_flops the compute achieves").range(0, 1),
-      ParamSpec::choice("tp_algorithm", "bidir_ring", algorithm_names(),
-                        "TP reduce-scatter/all-gather algorithm"),
-      ParamSpec::choice("ep_algorithm", "direct", algorithm_names(), "EP all-to-all algorithm"),
-      ParamSpec::choice("dp_algorithm", "ring", algorithm_names(),
-                        "DP all-reduce algorithm; hierarchical: the rail-only two-stage "
-                        "all-reduce, rings inside each HB domain and along the rails"),
-      ParamSpec::integer("dp_local", 0,
-                         "hierarchical DP: members of a DP group per node (its in-domain part); "
-                         "0: those in one HB domain, the topology's endpoint group")
-          .range(0, 1 << 24),
-  };
-}
-
-std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapping, double alpha_s,
-                                               double bandwidth, double local_bandwidth,
-                                               const DomainOf& domain) {
-  LlmConfig c;
-  try {
-    c.model = llm_preset(llm.text("preset"));
-  } catch (const InputError& e) {
-    throw InputError(std::string("llm.preset: ") + e.what());
-  }
-  LlmModel& m = c.model;
-  const auto override_with = [&](const char* key, auto& field) {
-    const int64_t v = llm.integer(key);
-    if (v > 0) field = static_cast<std::remove_reference_t<decltype(field)>>(v);
-  };
-  override_with("layers", m.layers);
-  override_with("hidden", m.hidden);
-  override_with("ffn", m.ffn);
-  override_with("heads", m.heads);
-  override_with("kv_heads", m.kv_heads);
-  override_with("vocab", m.vocab);
-  override_with("seq", m.seq);
-  override_with("experts", m.experts);
-  override_with("top_k", m.top_k);
-  override_with("ffn_matrices", m.ffn_matrices);
-  override_with("bytes_per_element", m.bytes_per_element);
-  if (llm.real("moe_layer_ratio") > 0) m.moe_layer_ratio = llm.real("moe_layer_ratio");
-  Parallelism& p = c.par;
-  override_with("tp", p.tp);
-  override_with("cp", p.cp);
-  override_with("ep", p.ep);
-  override_with("dp", p.dp);
-  override_with("pp", p.pp);
-  override_with("micro_batch", p.micro_batch);
-  override_with("micro_batches", p.micro_batches);
-  override_with("virtual_stages", p.virtual_stages);
-  c.schedule = llm.text("schedule") == "gpipe" ? Schedule::kGPipe : Schedule::kOneFOneB;
-  c.dp_overlap = llm.flag("dp_overlap");
-  c.embedding_at_ends = llm.text("embedding") == "ends";
-  c.ring_attention = llm.text("cp_algorithm") == "ring";
-  c.chip_flops = llm.real("chip_flops");
-  c.efficiency = llm.real("efficiency");
-  c.tp_algorithm = algorithm_from_name(llm.text("tp_algorithm"), "llm.tp_algorithm");
-  c.ep_algorithm = algorithm_from_name(llm.text("ep_algorithm"), "llm.ep_algorithm");
-  c.dp_algorithm = algorithm_from_name(llm.text("dp_algorithm"), "llm.dp_algorithm");
-  c.dp_local = static_cast<uint32_t>(llm.integer("dp_local"));
-  c.alpha_s = alpha_s;
-  c.bandwidth = bandwidth;
-  c.local_bandwidth = local_bandwidth;
-  return std::make_unique<LlmWorkload>(std::move(c), std::move(mapping), domain);
 }
 
 }  // namespace hx::wl
