@@ -8,16 +8,16 @@
 #include <stdexcept>
 
 #include "core/error.h"
-#include "models/network/faults.h"
-#include "models/network/network_context.h"
-#include "models/network/network_stats.h"
 #include "models/components/program_runner.h"
 #include "models/components/traffic_matrix.h"
-#include "models/network/workload_config.h"
-#include "models/workloads/llm.h"
 #include "models/flow/fabric.h"
 #include "models/flow/flow_endpoint.h"
 #include "models/flow/folding.h"
+#include "models/network/faults.h"
+#include "models/network/network_context.h"
+#include "models/network/network_stats.h"
+#include "models/network/workload_config.h"
+#include "models/workloads/llm.h"
 
 namespace hx::net {
 namespace {
@@ -47,7 +47,8 @@ class BuiltNetworkModel final : public NetworkModel {
     net_.router = router_config_from(params.section("router"), r.vcs(), r.name());
     net_.traffic = traffic_config_from(params.section("traffic"));
     net_.cycle = params.sim->time("cycle_time");
-    if (net_.cycle <= SimTime::zero()) throw InputError("sim.cycle_time = 0ps: network models need a cycle");
+    if (net_.cycle <= SimTime::zero())
+      throw InputError("sim.cycle_time = 0ps: network models need a cycle");
     if (net_.traffic.packet_flits > net_.router.buffer_flits) {
       throw InputError(
           "traffic.packet_flits = " + std::to_string(net_.traffic.packet_flits) +
@@ -67,7 +68,8 @@ class BuiltNetworkModel final : public NetworkModel {
     net_.window_begin = net_.traffic.warmup;
     net_.window_end = net_.window_begin + net_.traffic.measure;
 
-    workload_ = make_workload(params.section("workload"), params.section("llm"), net_, files);
+    workload_ = make_workload(params.section("workload"), params.section("llm"), net_, files,
+                              static_cast<uint64_t>(params.sim->integer("seed")));
     faults_ = Faults::build(params.section("faults"), t,
                             static_cast<uint64_t>(params.sim->integer("seed")),
                             params.sim->time("end_time"), files.read_faults);
@@ -121,8 +123,8 @@ class BuiltNetworkModel final : public NetworkModel {
       throw InputError("traffic.timeseries_bin = " + format_time(bin) +
                        ": a workload run's time series needs sim.end_time (its last bin)");
     }
-    const uint64_t rows = static_cast<uint64_t>((end.count_ps() + bin.count_ps() - 1) /
-                                                bin.count_ps()) + 1;
+    const uint64_t rows =
+        static_cast<uint64_t>((end.count_ps() + bin.count_ps() - 1) / bin.count_ps()) + 1;
     if (rows > 10'000'000) {
       throw InputError("traffic.timeseries_bin = " + format_time(bin) + ": " +
                        std::to_string(rows) + " bins up to " + format_time(end) +
@@ -184,8 +186,8 @@ class BuiltNetworkModel final : public NetworkModel {
     if (id == fabric()) {
       for (uint32_t e = 0; e < topology().num_endpoints(); ++e) {
         if (!fabric_port(e)) continue;
-        out.push_back({topology().endpoint_component(e), flow::FlowEndpoint::kFabricPort,
-                       latency, 0});
+        out.push_back(
+            {topology().endpoint_component(e), flow::FlowEndpoint::kFabricPort, latency, 0});
       }
       return;
     }
@@ -194,9 +196,8 @@ class BuiltNetworkModel final : public NetworkModel {
     if (const auto port = fabric_port(node.index)) out.push_back({fabric(), *port, latency, 0});
   }
   std::vector<TableSpec> tables() const override {
-    std::vector<TableSpec> tables =
-        network_tables(topology(), net_.traffic.histogram_bins, faults_.actions().size(),
-                       net_.timeseries_bins);
+    std::vector<TableSpec> tables = network_tables(topology(), net_.traffic.histogram_bins,
+                                                   faults_.actions().size(), net_.timeseries_bins);
     if (workload_) {
       for (TableSpec& t : workload_tables(*workload_)) tables.push_back(std::move(t));
     }
@@ -225,7 +226,8 @@ class BuiltNetworkModel final : public NetworkModel {
     if (!workload_) {
       // A run cut short measured only the part of the window it reached.
       SimTime measured = net_.traffic.measure;
-      if (end.cut_short() && net_.window_overlap(net_.window_begin, end.reached) > SimTime::zero()) {
+      if (end.cut_short() &&
+          net_.window_overlap(net_.window_begin, end.reached) > SimTime::zero()) {
         measured = net_.window_overlap(net_.window_begin, end.reached);
       }
       return summarize_network(stats, topology(), net_.cycle, measured);
@@ -266,11 +268,11 @@ class BuiltNetworkModel final : public NetworkModel {
     if (workload_) {
       lines = report_workload(stats, *workload_);
       if (flow_level_) {
-        lines.insert(lines.begin(), folding_ ? "folded: " + folding_->describe()
-                                             : "not folded: " + fold_note_);
+        lines.insert(lines.begin(),
+                     folding_ ? "folded: " + folding_->describe() : "not folded: " + fold_note_);
       }
-    } else if (std::string warning = instability_warning(
-                   summarize(stats, end), net_.traffic.source_queue_limit, end);
+    } else if (std::string warning =
+                   instability_warning(summarize(stats, end), net_.traffic.source_queue_limit, end);
                !warning.empty()) {
       lines.push_back(std::move(warning));
     }
@@ -279,7 +281,8 @@ class BuiltNetworkModel final : public NetworkModel {
       const uint64_t lost = stats.table("network_totals").u64(totals::kPacketsDropped)[0];
       const std::size_t n = faults_.actions().size();
       lines.push_back("faults: " + std::to_string(n) + (n == 1 ? " action, " : " actions, ") +
-                      std::to_string(lost) + " packets lost (/faults, /drops; their messages "
+                      std::to_string(lost) +
+                      " packets lost (/faults, /drops; their messages "
                       "never complete)");
     }
     return lines;
@@ -362,8 +365,7 @@ const NetworkModel* as_network(const Model& model) {
   return dynamic_cast<const NetworkModel*>(&model);
 }
 
-void register_network_family(Registry& registry, TopologyFamily family,
-                             const InputFiles& files) {
+void register_network_family(Registry& registry, TopologyFamily family, const InputFiles& files) {
   ModelInfo info;
   info.name = family.name;
   info.help = family.help;
@@ -380,10 +382,10 @@ void register_network_family(Registry& registry, TopologyFamily family,
   };
   info.closed_forms = family.closed_forms;
   // The /summary values of network_stats.cpp; traffic.load is the [traffic] section's.
-  info.sweep = {"traffic.load",   "offered_load",   "accepted_load",
-                "latency_mean_ps", "latency_p50_ps", "latency_p99_ps",
-                "network_latency_mean_ps", "hops_mean", "unstable",
-                "traffic.stop_unstable"};
+  info.sweep = {
+      "traffic.load",   "offered_load",         "accepted_load",           "latency_mean_ps",
+      "latency_p50_ps", "latency_p99_ps",       "network_latency_mean_ps", "hops_mean",
+      "unstable",       "traffic.stop_unstable"};
   registry.add(std::move(info));
 }
 

@@ -84,7 +84,7 @@ void check_model_parallel(const ParamSet& llm, const wl::Mapping& mapping, const
 }
 
 std::unique_ptr<wl::Workload> make_llm(const ParamSet& w, const ParamSet& llm,
-                                       const NetworkContext& net) {
+                                       const NetworkContext& net, uint64_t seed) {
   uint64_t ranks = 1;
   for (const char* dim : {"tp", "cp", "ep", "dp", "pp"}) ranks *= llm.integer(dim);
   if (ranks > net.topology->num_endpoints()) {
@@ -101,9 +101,9 @@ std::unique_ptr<wl::Workload> make_llm(const ParamSet& w, const ParamSet& llm,
   const double bandwidth = bandwidth_of(w, net, first);
   // A hierarchical DP all-reduce's HB domains are the topology's endpoint groups.
   const Topology& t = *net.topology;
-  return wl::make_llm_workload(llm, std::move(mapping), alpha, bandwidth,
-                               w.bandwidth("local_bandwidth").bytes_per_second(),
-                               [&t](uint32_t e) { return t.endpoint_group(e); });
+  return wl::make_llm_workload(
+      llm, std::move(mapping), alpha, bandwidth, w.bandwidth("local_bandwidth").bytes_per_second(),
+      [&t](uint32_t e) { return t.endpoint_group(e); }, seed);
 }
 
 std::unique_ptr<wl::Workload> make_trace(const std::string& path, const NetworkContext& net,
@@ -238,11 +238,12 @@ std::vector<ParamSpec> workload_params() {
 }
 
 std::unique_ptr<wl::Workload> make_workload(const ParamSet& workload, const ParamSet& llm,
-                                            const NetworkContext& net, const InputFiles& files) {
+                                            const NetworkContext& net, const InputFiles& files,
+                                            uint64_t seed) {
   const std::string& kind = workload.text("kind");
   if (kind == "synthetic") return nullptr;
   if (kind == "collective") return make_collective(workload, net);
-  if (kind == "llm") return make_llm(workload, llm, net);
+  if (kind == "llm") return make_llm(workload, llm, net, seed);
   return make_trace(workload.text("trace"), net, files);
 }
 

@@ -27,9 +27,11 @@ struct InputFiles {
 };
 
 /// nullptr for workload.kind = "synthetic". `net` must hold the topology, routing, router and
-/// traffic settings and the cycle time. InputError naming the key on bad values.
+/// traffic settings and the cycle time; `seed` is the run's (sim.seed). InputError naming the
+/// key on bad values.
 std::unique_ptr<wl::Workload> make_workload(const ParamSet& workload, const ParamSet& llm,
-                                            const NetworkContext& net, const InputFiles& files);
+                                            const NetworkContext& net, const InputFiles& files,
+                                            uint64_t seed);
 
 /// The zero-load latency of one packet's head from endpoint `src` to `dst` along the routing's
 /// first choices: link latencies plus a router pipeline delay per router (α of the α–β model).

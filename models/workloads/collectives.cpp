@@ -25,6 +25,12 @@ using Ops = std::vector<uint32_t>;
 // Part i of v bytes split into n parts: sizes differ by at most one byte and sum to v.
 uint64_t chunk(uint64_t v, uint32_t n, uint32_t i) { return v / n + (i < v % n ? 1 : 0); }
 
+// All-to-all: bytes of group rank src's block for dst (chunk dst of V, or the spec's blocks).
+uint64_t block(const CollectiveSpec& s, uint32_t src, uint32_t dst) {
+  const auto p = static_cast<uint32_t>(s.members.size());
+  return s.blocks.empty() ? chunk(s.bytes, p, dst) : s.blocks[std::size_t{src} * p + dst];
+}
+
 // Program::send rejects empty messages: a chunk of a vector shorter than the group (or a share
 // of one) travels as a 1-byte message.
 uint64_t wire(uint64_t bytes) { return std::max<uint64_t>(bytes, 1); }
@@ -275,29 +281,28 @@ class Emitter {
     return ready;
   }
 
-  // V/p to each member (block d of the buffer is chunk d of V).
+  // Block (q, d) to each member d: V/p, or the spec's blocks.
   Ops all_to_all(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
     const uint32_t p = size_of(s);
-    const uint64_t v = s.bytes;
     if (s.algorithm == Algorithm::kBinaryExchange) return binary_exchange(s, q, tag, after);
     if (s.algorithm == Algorithm::kHierarchical) return two_stage_all_to_all(s, q, tag, after);
     if (s.algorithm == Algorithm::kDirect) {
       Ops ready;
       for (uint32_t k = 1; k < p; ++k) {
-        ready.push_back(
-            out_.send(s.members[(q + k) % p], wire(chunk(v, p, (q + k) % p)), tag, s.group, after));
+        const uint32_t to = (q + k) % p;
+        ready.push_back(out_.send(s.members[to], wire(block(s, q, to)), tag, s.group, after));
       }
       for (uint32_t k = 1; k < p; ++k) {
-        ready.push_back(
-            out_.recv(s.members[(q + p - k) % p], wire(chunk(v, p, q)), tag, s.group, after));
+        const uint32_t from = (q + p - k) % p;
+        ready.push_back(out_.recv(s.members[from], wire(block(s, from, q)), tag, s.group, after));
       }
       return ready;
     }
     Ops ready = after;  // pairwise: a round starts when the previous one is done
     for (uint32_t k = 1; k < p; ++k) {
       const uint32_t to = (q + k) % p, from = (q + p - k) % p;
-      const uint32_t sent = out_.send(s.members[to], wire(chunk(v, p, to)), tag, s.group, ready);
-      const uint32_t got = out_.recv(s.members[from], wire(chunk(v, p, q)), tag, s.group, ready);
+      const uint32_t sent = out_.send(s.members[to], wire(block(s, q, to)), tag, s.group, ready);
+      const uint32_t got = out_.recv(s.members[from], wire(block(s, from, q)), tag, s.group, ready);
       ready = {sent, got};
     }
     return ready;
@@ -312,20 +317,26 @@ class Emitter {
   Ops two_stage_all_to_all(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
     const uint32_t p = size_of(s), lanes = s.local, nodes = p / lanes;
     const uint32_t node = q / lanes, l = q % lanes;
-    const uint64_t v = s.bytes;
-    const auto lane_bytes = [&](uint32_t lane) {  // the blocks for every node's member `lane`
+    // Stage one: member `src`'s blocks for every node's member `lane`.
+    const auto lane_bytes = [&](uint32_t src, uint32_t lane) {
       uint64_t sum = 0;
-      for (uint32_t n = 0; n < nodes; ++n) sum += chunk(v, p, n * lanes + lane);
+      for (uint32_t n = 0; n < nodes; ++n) sum += block(s, src, n * lanes + lane);
+      return sum;
+    };
+    // Stage two: the blocks node `from`'s members hold for member `dst` after stage one.
+    const auto node_bytes = [&](uint32_t from, uint32_t dst) {
+      uint64_t sum = 0;
+      for (uint32_t k = 0; k < lanes; ++k) sum += block(s, from * lanes + k, dst);
       return sum;
     };
     const std::size_t first = out_.size();
     Ops local;
     for (uint32_t k = 1; k < lanes; ++k) {
       const uint32_t to = (l + k) % lanes, from = (l + lanes - k) % lanes;
-      local.push_back(out_.send(s.members[node * lanes + to], wire(lane_bytes(to)), tag, s.group,
-                                after));
-      local.push_back(out_.recv(s.members[node * lanes + from], wire(lane_bytes(l)), tag,
-                                s.group, after));
+      local.push_back(
+          out_.send(s.members[node * lanes + to], wire(lane_bytes(q, to)), tag, s.group, after));
+      local.push_back(out_.recv(s.members[node * lanes + from],
+                                wire(lane_bytes(node * lanes + from, l)), tag, s.group, after));
     }
     for (std::size_t i = first; i < out_.size(); ++i) out_.ops[i].stage = Stage::kLocal;
     const Ops& ready = local.empty() ? after : local;
@@ -333,10 +344,10 @@ class Emitter {
     Ops done;
     for (uint32_t k = 1; k < nodes; ++k) {
       const uint32_t to = (node + k) % nodes, from = (node + nodes - k) % nodes;
-      done.push_back(out_.send(s.members[to * lanes + l],
-                               wire(lanes * chunk(v, p, to * lanes + l)), tag, s.group, ready));
-      done.push_back(out_.recv(s.members[from * lanes + l],
-                               wire(lanes * chunk(v, p, node * lanes + l)), tag, s.group, ready));
+      done.push_back(out_.send(s.members[to * lanes + l], wire(node_bytes(node, to * lanes + l)),
+                               tag, s.group, ready));
+      done.push_back(
+          out_.recv(s.members[from * lanes + l], wire(node_bytes(from, q)), tag, s.group, ready));
     }
     for (std::size_t i = second; i < out_.size(); ++i) out_.ops[i].stage = Stage::kGlobal;
     return done.empty() ? ready : done;
@@ -371,7 +382,7 @@ class Emitter {
       }
     }
     uint64_t bytes = 0;
-    for (const Block& b : binary_exchange_sends(p, i, k, held)) bytes += chunk(s.bytes, p, b.dst);
+    for (const Block& b : binary_exchange_sends(p, i, k, held)) bytes += block(s, b.src, b.dst);
     return wire(bytes);
   }
 
@@ -436,6 +447,10 @@ void check_collective(const CollectiveSpec& spec, const std::string& what) {
   }
   if (spec.bytes == 0) fail("the " + op + " moves 0 bytes; bytes must be > 0");
   const bool to_all = spec.op == Collective::kAllToAll;
+  if (!spec.blocks.empty() && (!to_all || spec.blocks.size() != uint64_t{p} * p)) {
+    fail("blocks apply to all_to_all, p x p = " + std::to_string(uint64_t{p} * p) +
+         " of them, not " + std::to_string(spec.blocks.size()));
+  }
   const bool a2a_only =
       spec.algorithm == Algorithm::kPairwise || spec.algorithm == Algorithm::kBinaryExchange;
   const bool reduce_only = spec.algorithm != Algorithm::kDirect &&

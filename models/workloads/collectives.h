@@ -40,17 +40,20 @@ struct CollectiveSpec {
   /// the gathered vector each member ends with; all-to-all: the buffer each member holds, V/p
   /// for each member of the group (its own block stays).
   uint64_t bytes = 0;
+  /// All-to-all with unequal blocks (MoE expert imbalance): p x p bytes, blocks[src * p + dst]
+  /// from group rank src's buffer to dst's; empty: V/p each (`bytes`).
+  std::vector<uint64_t> blocks;
   std::vector<uint32_t> members;  // endpoint indices in group-rank order
   uint32_t rows = 0;              // kRing2D, 2D kDirect: members form a rows x cols grid,
   uint32_t cols = 0;              //   row-major (rank = row * cols + col); 0: one dimension
   uint32_t local = 0;             // kHierarchical: members [i*local, (i+1)*local) share a node
   Algorithm local_algorithm = Algorithm::kBidirRing;  // kHierarchical's steps inside a node:
                                                       //   kBidirRing (RailX Eq. 8) or kRing
-  Algorithm global_algorithm = Algorithm::kRing2D;  // kHierarchical's global step; for
-                                                    //   kRing2D the nodes form global_rows x
-  uint32_t global_rows = 0;                         //   global_cols (row-major by node), else
-  uint32_t global_cols = 0;                         //   one ring of all nodes
-  uint32_t group = 0;                               // OpGroup of the generated ops
+  Algorithm global_algorithm = Algorithm::kRing2D;    // kHierarchical's global step; for
+                                                      //   kRing2D the nodes form global_rows x
+  uint32_t global_rows = 0;                           //   global_cols (row-major by node), else
+  uint32_t global_cols = 0;                           //   one ring of all nodes
+  uint32_t group = 0;                                 // OpGroup of the generated ops
   uint32_t tag_base = 0;  // tags used: [tag_base, tag_base + collective_tags(spec))
 };
 

@@ -9,6 +9,8 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/rng.h"
+#include "models/workloads/expert_loads.h"
 
 namespace hx::wl {
 namespace {
@@ -112,14 +114,12 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
 
   for (uint32_t p = 0; p < par.pp; ++p) schedule_stage(p);
 
-  // Per chip: B*S/C tokens through 1/T of every weight matrix (and of the attention heads).
-  const double tokens = static_cast<double>(par.micro_batch) * m.seq / par.cp / par.tp;
-  const double H = m.hidden, S = m.seq;
-  qkv_ps_ = compute_ps(2 * tokens * H * (H + 2 * H * m.kv_heads / m.heads));
-  attention_ps_ = compute_ps(tokens * (4 * S * H + 2 * H * H));
-  ffn_dense_ps_ = compute_ps(2 * tokens * m.ffn_matrices * H * m.ffn);
-  ffn_moe_ps_ = compute_ps(2 * tokens * m.ffn_matrices * H * m.ffn * m.top_k);
-  logits_ps_ = compute_ps(tokens * logits_forward_flops(m));
+  const LayerCompute lc = layer_compute(m, par, config_.gemm);
+  qkv_ = pass_ps(lc.qkv);
+  attention_ = pass_ps(lc.attention);
+  ffn_dense_ = pass_ps(lc.ffn_dense);
+  ffn_moe_ = pass_ps(lc.ffn_moe);
+  logits_ = pass_ps(lc.logits);
 
   // Fold a digit only where folds() proves the programs equivariant. Never P: stages run
   // different programs. Never E, nor D_e when ep > 1: MoE is left for later (its DP groups span
@@ -198,8 +198,54 @@ uint32_t LlmWorkload::traffic_type(const Op& send) const {
   }
 }
 
-int64_t LlmWorkload::compute_ps(double flops) const {
-  return std::llround(flops / (config_.chip_flops * config_.efficiency) * 1e12);
+// Flat: the backward exactly twice the forward, as the FLOPs are.
+LlmWorkload::Pass LlmWorkload::pass_ps(const LayerCompute::Pass& p) const {
+  const int64_t forward = std::llround(p.forward * 1e12);
+  return {forward, config_.gemm.roofline() ? std::llround(p.backward * 1e12) : 2 * forward};
+}
+
+// The experts' loads of one layer and micro-batch in one data-parallel replica (the EP group
+// and its TP and CP peers see the same tokens), keyed by the replica's C and D_e digits, the
+// model layer and the micro-batch, so every rank of the partition draws the same. EP rank j
+// holds experts [j n/E, (j+1) n/E); every member sends each EP rank the share of its buffer
+// that rank's experts receive (dispatch) and gets the same back (combine).
+LlmWorkload::ExpertLayer LlmWorkload::expert_layer(uint32_t rank, const Step& s,
+                                                   uint32_t layer) const {
+  if (config_.expert_imbalance <= 0) return {ffn_moe_, {}, {}};
+  const LlmModel& m = config_.model;
+  const Parallelism& par = config_.par;
+  const uint32_t T = par.tp, C = par.cp, E = par.ep;
+  const uint32_t c = rank / T % C, e = rank / (T * C) % E, d = rank / (T * C * E) % par.dp;
+  const uint32_t stage = stage_of(rank);
+  const uint64_t model_layer = uint64_t{s.chunk * par.pp + stage} * chunk_layers(stage) + layer;
+  Rng rng(config_.seed, uint64_t{c + C * d} << 32 | model_layer,
+          static_cast<uint64_t>(RngPurpose::kModel) | uint64_t{s.micro_batch} << 8);
+  const std::vector<double> w = expert_shares(m.experts, config_.expert_imbalance, rng);
+  const uint32_t local = m.experts / E;
+  // Tokens the EP group routes: M = B S / C per member, K experts each.
+  const double routed = static_cast<double>(par.micro_batch) * m.seq / C * m.top_k * E;
+  LayerCompute::Pass sum;
+  std::vector<double> held(E, 0.0);  // the share of each EP rank's experts
+  for (uint32_t x = 0; x < m.experts; ++x) {
+    held[x / local] += w[x];
+    if (x / local != e) continue;
+    const LayerCompute::Pass p = expert_compute(m, par, config_.gemm, routed * w[x]);
+    sum.forward += p.forward;
+    sum.backward += p.backward;
+  }
+  ExpertLayer out{pass_ps(sum), {}, {}};
+  if (row_[kEp] < 0) return out;
+  const uint64_t bpe = m.bytes_per_element;
+  const std::vector<uint64_t> parts = apportion(volumes_[row_[kEp]].bytes / bpe, held);
+  out.dispatch.resize(std::size_t{E} * E);
+  out.combine.resize(std::size_t{E} * E);
+  for (uint32_t src = 0; src < E; ++src) {
+    for (uint32_t dst = 0; dst < E; ++dst) {
+      out.dispatch[std::size_t{src} * E + dst] = parts[dst] * bpe;
+      out.combine[std::size_t{src} * E + dst] = parts[src] * bpe;
+    }
+  }
+  return out;
 }
 
 Algorithm LlmWorkload::algorithm(Row row) const {
@@ -334,9 +380,9 @@ void LlmWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {
   const bool last =
       s.chunk * config_.par.pp + stage + 1 == config_.par.pp * config_.par.virtual_stages &&
       (s.forward ? layer : layers - 1 - layer) + 1 == layers;
-  if (s.forward) return forward_layer(rank, layer, last, out);
+  if (s.forward) return forward_layer(rank, s, layer, last, out);
   Chain chain{out};
-  backward_layer(rank, layers - 1 - layer, last, chain);
+  backward_layer(rank, s, layers - 1 - layer, last, chain);
 }
 
 // The backward pass of the last micro-batch with the DP all-reduces beside it (dp_overlap):
@@ -354,7 +400,7 @@ void LlmWorkload::overlapped_backward(uint32_t rank, Program& out) const {
   const uint32_t layers = chunk_layers(stage);
   std::vector<uint32_t> done(layers);
   for (uint32_t j = layers; j-- > 0;) {
-    backward_layer(rank, j, stage + 1 == P && j + 1 == layers, pass);
+    backward_layer(rank, s, j, stage + 1 == P && j + 1 == layers, pass);
     done[j] = pass.last;
   }
   if (sends(stage, s)) pipeline_transfer(rank, s, true, out, pass.after());
@@ -374,9 +420,11 @@ void LlmWorkload::overlapped_backward(uint32_t rank, Program& out) const {
   if (has_voc(stage)) reduce(kDpVoc, done[0]);
 }
 
-void LlmWorkload::collective(Row row, Collective op, uint32_t rank, Chain& chain) const {
+void LlmWorkload::collective(Row row, Collective op, uint32_t rank, Chain& chain,
+                             std::vector<uint64_t> blocks) const {
   if (row_[row] < 0) return;
   CollectiveSpec s = spec(row, op, rank);
+  s.blocks = std::move(blocks);
   const std::vector<uint32_t> ranks = group_ranks(volumes_[row_[row]].group, rank);
   const auto position =
       static_cast<uint32_t>(std::find(ranks.begin(), ranks.end(), rank) - ranks.begin());
@@ -472,37 +520,42 @@ uint32_t LlmWorkload::pipeline_transfer(uint32_t rank, const Step& s, bool send,
 }
 
 // Megatron order with sequence parallelism: all-gather before each block, reduce-scatter after.
-void LlmWorkload::forward_layer(uint32_t rank, uint32_t layer, bool logits, Program& out) const {
+void LlmWorkload::forward_layer(uint32_t rank, const Step& s, uint32_t layer, bool logits,
+                                Program& out) const {
   const LlmModel& m = config_.model;
   const bool moe = is_moe_layer(m, layer);
   const Row ffn = m.experts == 1 || moe ? kTpFfn : kTpFfnDense;
+  const ExpertLayer x = moe ? expert_layer(rank, s, layer) : ExpertLayer{};
   Chain chain{out};
   collective(kTpAttn, Collective::kAllGather, rank, chain);
-  compute(qkv_ps_, true, chain);
-  attention(rank, true, attention_ps_, chain);
+  compute(qkv_.forward, true, chain);
+  attention(rank, true, attention_.forward, chain);
   collective(kTpAttn, Collective::kReduceScatter, rank, chain);
   collective(ffn, Collective::kAllGather, rank, chain);
-  if (moe) collective(kEp, Collective::kAllToAll, rank, chain);  // dispatch
-  compute(moe ? ffn_moe_ps_ : ffn_dense_ps_, true, chain);
-  if (moe) collective(kEp, Collective::kAllToAll, rank, chain);  // combine
+  if (moe) collective(kEp, Collective::kAllToAll, rank, chain, x.dispatch);
+  compute(moe ? x.compute.forward : ffn_dense_.forward, true, chain);
+  if (moe) collective(kEp, Collective::kAllToAll, rank, chain, x.combine);
   collective(ffn, Collective::kReduceScatter, rank, chain);
-  if (logits) compute(logits_ps_, true, chain);
+  if (logits) compute(logits_.forward, true, chain);
 }
 
-// The mirror of forward_layer: an all-gather's gradient is a reduce-scatter and vice versa.
-void LlmWorkload::backward_layer(uint32_t rank, uint32_t layer, bool logits, Chain& chain) const {
+// The mirror of forward_layer: an all-gather's gradient is a reduce-scatter and vice versa; the
+// combine's gradients go to the experts, the dispatch's come back.
+void LlmWorkload::backward_layer(uint32_t rank, const Step& s, uint32_t layer, bool logits,
+                                 Chain& chain) const {
   const LlmModel& m = config_.model;
   const bool moe = is_moe_layer(m, layer);
   const Row ffn = m.experts == 1 || moe ? kTpFfn : kTpFfnDense;
-  if (logits) compute(2 * logits_ps_, false, chain);
+  const ExpertLayer x = moe ? expert_layer(rank, s, layer) : ExpertLayer{};
+  if (logits) compute(logits_.backward, false, chain);
   collective(ffn, Collective::kAllGather, rank, chain);
-  if (moe) collective(kEp, Collective::kAllToAll, rank, chain);
-  compute(2 * (moe ? ffn_moe_ps_ : ffn_dense_ps_), false, chain);
-  if (moe) collective(kEp, Collective::kAllToAll, rank, chain);
+  if (moe) collective(kEp, Collective::kAllToAll, rank, chain, x.dispatch);
+  compute(moe ? x.compute.backward : ffn_dense_.backward, false, chain);
+  if (moe) collective(kEp, Collective::kAllToAll, rank, chain, x.combine);
   collective(ffn, Collective::kReduceScatter, rank, chain);
   collective(kTpAttn, Collective::kAllGather, rank, chain);
-  attention(rank, false, 2 * attention_ps_, chain);
-  compute(2 * qkv_ps_, false, chain);
+  attention(rank, false, attention_.backward, chain);
+  compute(qkv_.backward, false, chain);
   collective(kTpAttn, Collective::kReduceScatter, rank, chain);
 }
 

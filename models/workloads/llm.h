@@ -13,6 +13,7 @@
 #include "core/params.h"
 #include "models/workloads/collectives.h"
 #include "models/workloads/domains.h"
+#include "models/workloads/llm_compute.h"
 #include "models/workloads/llm_model.h"
 #include "models/workloads/mapping.h"
 #include "models/workloads/program.h"
@@ -27,8 +28,13 @@ enum class Schedule { kOneFOneB, kGPipe };
 struct LlmConfig {
   LlmModel model;
   Parallelism par;
-  double chip_flops = 989e12;  // FLOP/s of one chip (H100 dense bf16, InfiniteHBD §6.1)
-  double efficiency = 1;       // fraction of chip_flops the compute achieves
+  /// The chip's rate and how a GEMM's time follows its size (chip_flops: H100 dense bf16,
+  /// InfiniteHBD §6.1; flat, or a roofline with `memory_bandwidth`).
+  GemmModel gemm;
+  /// (max - min) / max of the tokens the experts of an MoE layer receive (InfiniteHBD Table 4),
+  /// drawn per layer, micro-batch and data-parallel replica from streams of `seed`; 0: balanced.
+  double expert_imbalance = 0;
+  uint64_t seed = 0;
   Algorithm tp_algorithm = Algorithm::kBidirRing;
   Algorithm ep_algorithm = Algorithm::kDirect;
   Algorithm dp_algorithm = Algorithm::kRing;
@@ -69,7 +75,7 @@ class LlmWorkload : public Workload {
   /// groups()[i] accounts volumes()[i]; then "compute forward" and "compute backward".
   const std::vector<OpGroup>& groups() const override { return groups_; }
   double model_flops() const override { return iteration_flops(config_.model, config_.par); }
-  double endpoint_flops() const override { return config_.chip_flops; }
+  double endpoint_flops() const override { return config_.gemm.chip_flops; }
   /// "MP" (TP and CP), "EP", "PP", "DP" (a DP all-reduce that is not hierarchical), "DP1" and
   /// "DP2" (the first stage of a hierarchical one, across HB domains, and its second, inside).
   std::vector<std::string> traffic_types() const override;
@@ -101,20 +107,35 @@ class LlmWorkload : public Workload {
   void schedule_stage(uint32_t stage);
   bool receives(uint32_t stage, const Step& s) const;
   bool sends(uint32_t stage, const Step& s) const;
-  // `logits`: the model's last layer.
-  void forward_layer(uint32_t rank, uint32_t layer, bool logits, Program& out) const;
-  void backward_layer(uint32_t rank, uint32_t layer, bool logits, Chain& chain) const;
+  // Compute of one micro-batch on one chip, picoseconds.
+  struct Pass {
+    int64_t forward = 0, backward = 0;
+  };
+  // An expert layer of one micro-batch on one rank: its experts' compute, and the blocks of
+  // the all-to-alls to the experts and back (empty when balanced).
+  struct ExpertLayer {
+    Pass compute;
+    std::vector<uint64_t> dispatch, combine;
+  };
+
+  // `layer` counts in the step's chunk; `logits`: the model's last layer.
+  void forward_layer(uint32_t rank, const Step& s, uint32_t layer, bool logits, Program& out) const;
+  void backward_layer(uint32_t rank, const Step& s, uint32_t layer, bool logits,
+                      Chain& chain) const;
+  ExpertLayer expert_layer(uint32_t rank, const Step& s, uint32_t layer) const;
   void overlapped_backward(uint32_t rank, Program& out) const;
   uint32_t pipeline_transfer(uint32_t rank, const Step& s, bool send, Program& out,
                              std::span<const uint32_t> after = {}) const;
-  void collective(Row row, Collective op, uint32_t rank, Chain& chain) const;
+  // `blocks`: an all-to-all's unequal blocks (CollectiveSpec::blocks).
+  void collective(Row row, Collective op, uint32_t rank, Chain& chain,
+                  std::vector<uint64_t> blocks = {}) const;
   void cp_exchange(uint32_t rank, bool forward, Chain& chain) const;
   void attention(uint32_t rank, bool forward, int64_t attention_ps, Chain& chain) const;
   void compute(int64_t ps, bool forward, Chain& chain) const;
   void set_dp_locals(const DomainOf& domain);
   CollectiveSpec spec(Row row, Collective op, uint32_t rank) const;
   Algorithm algorithm(Row row) const;
-  int64_t compute_ps(double flops) const;
+  Pass pass_ps(const LayerCompute::Pass& p) const;
   uint32_t stage_of(uint32_t rank) const;
   uint32_t chunk_layers(uint32_t stage) const;
   bool has_voc(uint32_t stage) const;
@@ -132,9 +153,9 @@ class LlmWorkload : public Workload {
   std::vector<std::vector<Step>> steps_;  // per stage, in order, then one marking the end
   // Per stage, the all-reduce phases at the end of the iteration, in order.
   std::vector<std::vector<Row>> dp_phases_;
-  // Per chip and micro-batch, forward: QKV projection, attention scores/context + output
-  // projection, FFN of a dense layer, FFN of an expert layer, logits (last stage).
-  int64_t qkv_ps_ = 0, attention_ps_ = 0, ffn_dense_ps_ = 0, ffn_moe_ps_ = 0, logits_ps_ = 0;
+  // Per chip and micro-batch: QKV projection, attention scores/context + output projection,
+  // FFN of a dense layer, FFN of an expert layer (balanced), logits (last stage).
+  Pass qkv_, attention_, ffn_dense_, ffn_moe_, logits_;
   std::optional<Symmetry> symmetry_;  // refers to mapping_
 };
 
@@ -145,9 +166,10 @@ std::vector<ParamSpec> llm_params();
 /// Resolves the preset and overrides of `llm` into an LlmWorkload; InputError naming the key
 /// for an unknown preset or an inconsistent model, parallelism or mapping.
 /// `local_bandwidth` is B_F of a two-stage DP all-reduce (0: `bandwidth`); `domain` the HB
-/// domains its second stage runs in (llm.dp_local = 0).
+/// domains its second stage runs in (llm.dp_local = 0); `seed` the run's (sim.seed), for the
+/// expert loads.
 std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapping, double alpha_s,
                                                double bandwidth, double local_bandwidth = 0,
-                                               const DomainOf& domain = {});
+                                               const DomainOf& domain = {}, uint64_t seed = 0);
 
 }  // namespace hx::wl

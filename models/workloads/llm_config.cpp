@@ -75,8 +75,12 @@ void check_llm(const LlmConfig& c, uint32_t ranks) {
               " layers without expert layers");
   require(c.dp_local == 0 || c.dp_algorithm == Algorithm::kHierarchical, "dp_local",
           "applies to llm.dp_algorithm = \"hierarchical\" only");
-  require(c.chip_flops > 0, "chip_flops", "must be positive");
-  require(c.efficiency > 0 && c.efficiency <= 1, "efficiency", "must be in (0, 1]");
+  require(c.gemm.chip_flops > 0, "chip_flops", "must be positive");
+  require(c.gemm.efficiency > 0 && c.gemm.efficiency <= 1, "efficiency", "must be in (0, 1]");
+  require(!c.gemm.roofline() || (c.gemm.sms > 0 && c.gemm.tile_m > 0 && c.gemm.tile_n > 0),
+          "gemm_sms", "gemm_sms, gemm_tile_m and gemm_tile_n must be positive");
+  require(c.expert_imbalance >= 0 && c.expert_imbalance < 1, "expert_imbalance",
+          std::to_string(c.expert_imbalance) + " is outside [0, 1)");
 }
 
 std::vector<ParamSpec> llm_params() {
@@ -121,7 +125,23 @@ std::vector<ParamSpec> llm_params() {
                       "DP all-reduces beside the last backward pass, each as soon as its "
                       "layer's gradients are done; false: after the backward pass"),
       ParamSpec::real("chip_flops", 989e12, "FLOP/s of one chip (H100 bf16 dense)").range(0, 1e18),
-      ParamSpec::real("efficiency", 1.0, "fraction of chip_flops the compute achieves").range(0, 1),
+      ParamSpec::real("efficiency", 1.0,
+                      "fraction of chip_flops the compute achieves (roofline: its ceiling)")
+          .range(0, 1),
+      ParamSpec::choice("gemm", "flat", {"flat", "roofline"},
+                        "GEMM time: flat, FLOPs / (chip_flops * efficiency); roofline, each "
+                        "GEMM math- or memory-bound with wave quantization"),
+      ParamSpec::bandwidth("memory_bandwidth", "26.8Tbps",
+                           "roofline: the chip's memory bandwidth (H100 SXM: 3.35 TB/s)"),
+      ParamSpec::integer("gemm_sms", 132, "roofline: SMs a wave of tiles fills (H100 SXM: 132)")
+          .range(1, 1 << 20),
+      ParamSpec::integer("gemm_tile_m", 128, "roofline: rows of a thread block's output tile")
+          .range(1, 1 << 20),
+      ParamSpec::integer("gemm_tile_n", 256, "roofline: columns of a thread block's output tile")
+          .range(1, 1 << 20),
+      ParamSpec::real("expert_imbalance", 0,
+                      "(max - min) / max of the tokens an MoE layer's experts receive, drawn per "
+                      "layer and micro-batch (InfiniteHBD Table 4); 0: balanced"),
       ParamSpec::choice("tp_algorithm", "bidir_ring", algorithm_names(),
                         "TP reduce-scatter/all-gather algorithm"),
       ParamSpec::choice("ep_algorithm", "direct", algorithm_names(), "EP all-to-all algorithm"),
@@ -137,7 +157,7 @@ std::vector<ParamSpec> llm_params() {
 
 std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapping, double alpha_s,
                                                double bandwidth, double local_bandwidth,
-                                               const DomainOf& domain) {
+                                               const DomainOf& domain, uint64_t seed) {
   LlmConfig c;
   try {
     c.model = llm_preset(llm.text("preset"));
@@ -174,8 +194,17 @@ std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapp
   c.dp_overlap = llm.flag("dp_overlap");
   c.embedding_at_ends = llm.text("embedding") == "ends";
   c.ring_attention = llm.text("cp_algorithm") == "ring";
-  c.chip_flops = llm.real("chip_flops");
-  c.efficiency = llm.real("efficiency");
+  c.gemm.chip_flops = llm.real("chip_flops");
+  c.gemm.efficiency = llm.real("efficiency");
+  if (llm.text("gemm") == "roofline") {
+    c.gemm.memory_bandwidth = llm.bandwidth("memory_bandwidth").bytes_per_second();
+    c.gemm.sms = static_cast<uint32_t>(llm.integer("gemm_sms"));
+    c.gemm.tile_m = static_cast<uint32_t>(llm.integer("gemm_tile_m"));
+    c.gemm.tile_n = static_cast<uint32_t>(llm.integer("gemm_tile_n"));
+  }
+  c.gemm.bytes_per_element = m.bytes_per_element;
+  c.expert_imbalance = llm.real("expert_imbalance");
+  c.seed = seed;
   c.tp_algorithm = algorithm_from_name(llm.text("tp_algorithm"), "llm.tp_algorithm");
   c.ep_algorithm = algorithm_from_name(llm.text("ep_algorithm"), "llm.ep_algorithm");
   c.dp_algorithm = algorithm_from_name(llm.text("dp_algorithm"), "llm.dp_algorithm");

@@ -20,14 +20,16 @@ uint32_t LlmWorkload::dp_fold_local() const {
 }
 
 // Whether shifting digit d by one carries every rank's programs onto the shifted rank's. Nothing
-// but the process groups sees the T, C and D_e digits: stage_of, the pipeline peers (rank ±
-// TCD), the tags and the compute depend on P and the layer only. A group that does not touch d
-// is carried to another group with every member at the same position. A group that is exactly
-// d is one ring, which the shift rotates: the CP exchange sends to ring neighbours, and a ring
-// or bidirectional-ring collective gives every position the same ops when its chunks (V / p,
-// or V / 2p for two half rings) are equal. Anything else touching d (a group spanning d and
+// but the process groups (and unequal expert loads) sees the T, C and D_e digits: stage_of, the
+// pipeline peers (rank ± TCD), the tags and the compute depend on P and the layer only. A group
+// that does not touch d is carried to another group with every member at the same position. A group
+// that is exactly d is one ring, which the shift rotates: the CP exchange sends to ring neighbours,
+// and a ring or bidirectional-ring collective gives every position the same ops when its chunks (V
+// / p, or V / 2p for two half rings) are equal. Anything else touching d (a group spanning d and
 // another digit, which the shift does not rotate; an all-to-all; another algorithm) is refused.
 bool LlmWorkload::folds(const Digit& d) const {
+  // Unequal expert loads are drawn per C and D_e digit: only the TP peers compute alike.
+  if (config_.expert_imbalance > 0 && config_.model.experts > 1 && d.stride != 1) return false;
   const auto touches = [&](uint32_t size, uint32_t stride) {
     return size >= 2 && uint64_t{stride} < uint64_t{d.stride} * d.size &&
            uint64_t{d.stride} < uint64_t{stride} * size;

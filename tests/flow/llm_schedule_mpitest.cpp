@@ -8,6 +8,7 @@
 //   micro-batch times (Narayanan et al., SC'21), so with compute far above communication the
 //   iteration shortens by (P-1)(1-1/v) t, t a stage's compute per micro-batch, within 3%.
 //   Measured (P 4, v 3, N_B 8): 2.300 ms against 2.328 ms.
+// - llm.expert_imbalance: below, UnequalExpertsStraggle.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -85,6 +86,37 @@ TEST(LlmSchedule, VirtualStagesShrinkTheBubble) {
       testing::summary_value(a, "workload_end_ps") - testing::summary_value(b, "workload_end_ps");
   const double bubble = (P - 1) * (1 - 1.0 / v) * t;
   EXPECT_NEAR(saved, bubble, 0.03 * bubble);
+}
+
+// An MoE model (8 experts, top-2, every layer) on the same network, TP 2 x EP 8 inside each HB
+// domain: unequal expert loads (InfiniteHBD Table 4's coefficient) make the EP rank with the
+// most tokens a straggler that the all-to-all waits for, so the iteration grows although the
+// mean compute stays the balanced one. With the experts in one rank (EP 1, TP 16) they cannot
+// straggle: the flat compute of all eight is the same whatever their loads.
+Config moe_llm(uint32_t tp, uint32_t ep, const char* imbalance) {
+  Config c = rail_only_llm({.tp = tp, .dp = 64 / (tp * ep), .chip_flops = "1e11"});
+  c.set("llm.preset", "gpt-moe-1.1t", "test");
+  c.set("llm.ep", std::to_string(ep), "test");
+  c.set("llm.experts", "8", "test");
+  c.set("llm.moe_layer_ratio", "1", "test");
+  c.set("llm.expert_imbalance", imbalance, "test");
+  return c;
+}
+
+TEST(LlmSchedule, UnequalExpertsStraggle) {
+  const auto balanced = testing::run_summary(test::registry(), moe_llm(2, 8, "0"));
+  const auto skewed = testing::run_summary(test::registry(), moe_llm(2, 8, "0.3"));
+  ASSERT_EQ(testing::summary_value(balanced, "workload_complete"), 1);
+  ASSERT_EQ(testing::summary_value(skewed, "workload_complete"), 1);
+  EXPECT_NEAR(testing::summary_value(skewed, "workload_compute_mean_ps"),
+              testing::summary_value(balanced, "workload_compute_mean_ps"), 1e3);
+  EXPECT_GT(testing::summary_value(skewed, "workload_end_ps"),
+            1.05 * testing::summary_value(balanced, "workload_end_ps"));
+
+  const auto tp_balanced = testing::run_summary(test::registry(), moe_llm(16, 1, "0"));
+  const auto tp_skewed = testing::run_summary(test::registry(), moe_llm(16, 1, "0.3"));
+  EXPECT_NEAR(testing::summary_value(tp_skewed, "workload_end_ps"),
+              testing::summary_value(tp_balanced, "workload_end_ps"), 1e3);
 }
 
 }  // namespace

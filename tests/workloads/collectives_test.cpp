@@ -595,6 +595,38 @@ namespace {
 // every node's member of that lane, 3 x 10 bytes; then each of the 2 other nodes the 4 blocks
 // its node holds for it, 4 x 10 bytes: 90 + 80 bytes sent, local pairs in the node, global pairs
 // on one lane in another node. α–β: a + 3 x 3 x 10 / B_local + a + 2 x 4 x 10 / B.
+// Unequal blocks (MoE expert imbalance): every member ends with what the others' blocks for
+// it hold and gives away what its own blocks for them hold; forwarders (binary exchange, the
+// two-stage all-to-all) pass on exactly what they take in.
+TEST(Collectives, UnequalAllToAllBlocksArriveWhole) {
+  const uint32_t p = 8;
+  for (const Algorithm a : {Algorithm::kDirect, Algorithm::kPairwise, Algorithm::kBinaryExchange,
+                            Algorithm::kHierarchical}) {
+    SCOPED_TRACE(algorithm_name(a));
+    CollectiveSpec s = make(Collective::kAllToAll, a, p, 1000);
+    if (a == Algorithm::kHierarchical) s.local = 4;
+    for (uint32_t src = 0; src < p; ++src) {
+      for (uint32_t dst = 0; dst < p; ++dst) s.blocks.push_back(10 + 7 * src + 3 * dst * dst);
+    }
+    const Outcome run = execute(s);
+    for (uint32_t r = 0; r < p; ++r) {
+      int64_t in = 0, out = 0, expected = 0;
+      for (const Op& op : run.programs.at(3 + 5 * r).ops) {
+        if (op.kind == OpKind::kRecv) in += static_cast<int64_t>(op.bytes);
+        if (op.kind == OpKind::kSend) out += static_cast<int64_t>(op.bytes);
+      }
+      for (uint32_t q = 0; q < p; ++q) {
+        if (q == r) continue;
+        expected += static_cast<int64_t>(s.blocks[q * p + r] - s.blocks[r * p + q]);
+      }
+      EXPECT_EQ(in - out, expected) << "member " << r;
+    }
+  }
+  CollectiveSpec bad = make(Collective::kAllToAll, Algorithm::kDirect, 4, 100);
+  bad.blocks.assign(15, 1);
+  expect_rejected(bad, {"blocks", "16"});
+}
+
 TEST(Collectives, TwoStageAllToAllForwardsInsideTheNode) {
   CollectiveSpec s = make(Collective::kAllToAll, Algorithm::kHierarchical, 12, 120);
   s.local = 4;

@@ -236,7 +236,7 @@ void check_iteration(const LlmConfig& c, size_t max_ops = 200) {
     }
   }
   // Compute adds up to the model FLOPs: forward a third, backward two thirds.
-  const double flops_per_ps = c.chip_flops * c.efficiency * 1e-12;
+  const double flops_per_ps = c.gemm.chip_flops * c.gemm.efficiency * 1e-12;
   const auto fwd = static_cast<uint32_t>(rows.size()), bwd = fwd + 1;
   EXPECT_EQ(w.groups()[fwd].name, "compute forward");
   EXPECT_NEAR(run.compute_ps[fwd] * flops_per_ps, w.model_flops() / 3, w.model_flops() * 1e-6);
@@ -252,7 +252,7 @@ LlmConfig small_config() {
   LlmConfig c;
   c.model = small_moe();
   c.par = small_par();
-  c.chip_flops = 1e9;  // slow enough that no compute op rounds to a few picoseconds
+  c.gemm.chip_flops = 1e9;  // slow enough that no compute op rounds to a few picoseconds
   return c;
 }
 
@@ -637,6 +637,8 @@ TEST(Llm, MakeRejectsInconsistentConfigs) {
   expect_input_error(llm_section({{"tp", "5"}}), 5, "llm.tp");  // 96 heads
   expect_input_error(llm_section({{"preset", "gpt-moe-1.1t"}, {"ep", "3"}}), 3, "llm.ep");
   expect_input_error(llm_section({{"pp", "5"}}), 5, "llm.pp");  // 96 layers
+  expect_input_error(llm_section({{"preset", "gpt-moe-1.1t"}, {"expert_imbalance", "1"}}), 1,
+                     "llm.expert_imbalance");
   expect_input_error(llm_section({{"ep", "2"}}), 2, "llm.ep");  // dense
   // Uneven stages: 96 layers on 9 stages (98 is no multiple either); 192 expert layers on 97
   // (194 is, but uneven stages are for dense models).
