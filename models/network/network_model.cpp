@@ -18,6 +18,7 @@
 #include "models/network/network_stats.h"
 #include "models/network/workload_config.h"
 #include "models/workloads/llm.h"
+#include "models/workloads/llm_search.h"
 
 namespace hx::net {
 namespace {
@@ -370,11 +371,9 @@ void register_network_family(Registry& registry, TopologyFamily family, const In
   info.name = family.name;
   info.help = family.help;
   info.params = family.params;
-  info.extra_sections = {{"router", router_params()},
-                         {"traffic", traffic_params()},
-                         {"workload", workload_params()},
-                         {"llm", wl::llm_params()},
-                         {"faults", fault_params()}};
+  info.extra_sections = {{"router", router_params()},     {"traffic", traffic_params()},
+                         {"workload", workload_params()}, {"llm", wl::llm_params()},
+                         {"search", wl::search_params()}, {"faults", fault_params()}};
   info.tables = table_descriptions();
   info.make = [family, files](const ModelParams& params) -> std::unique_ptr<Model> {
     return std::make_unique<BuiltNetworkModel>(family.make(params.section(family.name)), params,

@@ -163,6 +163,10 @@ class LlmWorkload : public Workload {
 /// efficiency, schedule and the TP/EP/DP collective algorithms.
 std::vector<ParamSpec> llm_params();
 
+/// The preset and overrides of `llm` as a config (no α, B or seed); InputError naming
+/// llm.preset for an unknown preset. Not checked: check_llm does that.
+LlmConfig llm_config(const ParamSet& llm);
+
 /// Resolves the preset and overrides of `llm` into an LlmWorkload; InputError naming the key
 /// for an unknown preset or an inconsistent model, parallelism or mapping.
 /// `local_bandwidth` is B_F of a two-stage DP all-reduce (0: `bandwidth`); `domain` the HB

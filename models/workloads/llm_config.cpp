@@ -155,9 +155,7 @@ std::vector<ParamSpec> llm_params() {
   };
 }
 
-std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapping, double alpha_s,
-                                               double bandwidth, double local_bandwidth,
-                                               const DomainOf& domain, uint64_t seed) {
+LlmConfig llm_config(const ParamSet& llm) {
   LlmConfig c;
   try {
     c.model = llm_preset(llm.text("preset"));
@@ -204,11 +202,18 @@ std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapp
   }
   c.gemm.bytes_per_element = m.bytes_per_element;
   c.expert_imbalance = llm.real("expert_imbalance");
-  c.seed = seed;
   c.tp_algorithm = algorithm_from_name(llm.text("tp_algorithm"), "llm.tp_algorithm");
   c.ep_algorithm = algorithm_from_name(llm.text("ep_algorithm"), "llm.ep_algorithm");
   c.dp_algorithm = algorithm_from_name(llm.text("dp_algorithm"), "llm.dp_algorithm");
   c.dp_local = static_cast<uint32_t>(llm.integer("dp_local"));
+  return c;
+}
+
+std::unique_ptr<LlmWorkload> make_llm_workload(const ParamSet& llm, Mapping mapping, double alpha_s,
+                                               double bandwidth, double local_bandwidth,
+                                               const DomainOf& domain, uint64_t seed) {
+  LlmConfig c = llm_config(llm);
+  c.seed = seed;
   c.alpha_s = alpha_s;
   c.bandwidth = bandwidth;
   c.local_bandwidth = local_bandwidth;

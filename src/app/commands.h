@@ -55,6 +55,15 @@ struct SweepArgs {
 };
 int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args);
 
+/// `hxsim search`: the [search] space of an LLM config, ranked, the best plans run
+/// (docs/workloads/llm_search.md).
+struct SearchArgs {
+  std::string config;
+  std::string output;  // default: <config name>_search.h5 (and .csv beside it)
+  std::vector<std::string> overrides;
+};
+int command_search(MPI_Comm comm, const Registry& registry, const SearchArgs& args);
+
 int command_verify(MPI_Comm comm, const Registry& registry, const std::string& config,
                    const std::vector<std::string>& overrides);
 

@@ -125,7 +125,19 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
       "Saturation: a load is saturated when the accepted load falls more than 5% short of the "
       "offered load, or the mean latency exceeds 10x that of the first load, or no measured "
       "packet arrives, or the run is unstable (its source queues grow through the window; such "
-      "a run ends at the first queue sample that finds it so, marked * after sim_us). The saturation throughput is the highest accepted load of any run.");
+      "a run ends at the first queue sample that finds it so, marked * after sim_us). The "
+      "saturation throughput is the highest accepted load of any run.");
+
+  hx::SearchArgs search;
+  CLI::App* search_cmd = app.add_subcommand(
+      "search",
+      "find the best parallelism of an LLM config on its cluster: rank every plan of its "
+      "[search] space by an α–β estimate, run the best at flow level");
+  search_cmd->add_option("config", search.config, "TOML config with workload.kind = \"llm\"")
+      ->required();
+  search_cmd->add_option("-o,--output", search.output,
+                         "output HDF5 file (default: <config>_search.h5; a .csv beside it)");
+  search_cmd->add_option("--set", search.overrides, "override a config value")->take_all();
 
   std::string verify_config;
   std::vector<std::string> verify_overrides;
@@ -167,7 +179,8 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
   }
   topo_cmd->footer(
       "Formulas of the papers (docs/MODELS.md, \"Analytic calculators\"); nothing is simulated.\n"
-      "Models with closed forms: " + hx::join(topo_models) + ". Other models: exit code 2.");
+      "Models with closed forms: " +
+      hx::join(topo_models) + ". Other models: exit code 2.");
 
   std::string list_model;
   CLI::App* list_cmd = app.add_subcommand("list", "list models with their parameters and outputs");
@@ -189,7 +202,8 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
     if (!first.empty() && first[0] != '-' && known.empty()) {
       throw hx::InputError(
           std::string("unknown command '") + argv[1] +
-          "'; expected run, bench, sweep, validate, verify, topo or list (see hxsim --help)");
+          "'; expected run, bench, sweep, search, validate, verify, topo or list (see hxsim "
+          "--help)");
     }
     throw hx::InputError(e.what() + std::string(" (see hxsim --help)"));
   }
@@ -201,6 +215,7 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
                                 validate_ranks);
   }
   if (*sweep_cmd) return hx::command_sweep(comm, registry, sweep);
+  if (*search_cmd) return hx::command_search(comm, registry, search);
   if (*verify_cmd) return hx::command_verify(comm, registry, verify_config, verify_overrides);
   if (*topo_cmd) {
     std::string report;
