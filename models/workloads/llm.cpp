@@ -547,6 +547,10 @@ void LlmWorkload::backward_layer(uint32_t rank, const Step& s, uint32_t layer, b
   const bool moe = is_moe_layer(m, layer);
   const Row ffn = m.experts == 1 || moe ? kTpFfn : kTpFfnDense;
   const ExpertLayer x = moe ? expert_layer(rank, s, layer) : ExpertLayer{};
+  if (config_.recompute == Recompute::kFull) {  // the forward again, from the layer's input
+    compute(qkv_.forward + attention_.forward + (moe ? x.compute.forward : ffn_dense_.forward),
+            false, chain);
+  }
   if (logits) compute(logits_.backward, false, chain);
   collective(ffn, Collective::kAllGather, rank, chain);
   if (moe) collective(kEp, Collective::kAllToAll, rank, chain, x.dispatch);

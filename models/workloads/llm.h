@@ -14,6 +14,7 @@
 #include "models/workloads/collectives.h"
 #include "models/workloads/domains.h"
 #include "models/workloads/llm_compute.h"
+#include "models/workloads/llm_memory.h"
 #include "models/workloads/llm_model.h"
 #include "models/workloads/mapping.h"
 #include "models/workloads/program.h"
@@ -35,6 +36,10 @@ struct LlmConfig {
   /// drawn per layer, micro-batch and data-parallel replica from streams of `seed`; 0: balanced.
   double expert_imbalance = 0;
   uint64_t seed = 0;
+  /// Activation recomputation (llm.recompute): kFull re-runs each layer's forward compute at
+  /// the start of its backward; kNone and kSelective add nothing (flash attention recomputes
+  /// its scores inside its backward). The memory model follows it (llm_memory.h).
+  Recompute recompute = Recompute::kSelective;
   Algorithm tp_algorithm = Algorithm::kBidirRing;
   Algorithm ep_algorithm = Algorithm::kDirect;
   Algorithm dp_algorithm = Algorithm::kRing;

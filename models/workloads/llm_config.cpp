@@ -139,6 +139,10 @@ std::vector<ParamSpec> llm_params() {
           .range(1, 1 << 20),
       ParamSpec::integer("gemm_tile_n", 256, "roofline: columns of a thread block's output tile")
           .range(1, 1 << 20),
+      ParamSpec::choice("recompute", "selective", {"none", "selective", "full"},
+                        "activation recomputation: full re-runs each layer's forward compute in "
+                        "its backward; none and selective add no compute (hxsim search's memory "
+                        "model tells them apart)"),
       ParamSpec::real("expert_imbalance", 0,
                       "(max - min) / max of the tokens an MoE layer's experts receive, drawn per "
                       "layer and micro-batch (InfiniteHBD Table 4); 0: balanced"),
@@ -202,6 +206,7 @@ LlmConfig llm_config(const ParamSet& llm) {
   }
   c.gemm.bytes_per_element = m.bytes_per_element;
   c.expert_imbalance = llm.real("expert_imbalance");
+  c.recompute = recompute_from_name(llm.text("recompute"));
   c.tp_algorithm = algorithm_from_name(llm.text("tp_algorithm"), "llm.tp_algorithm");
   c.ep_algorithm = algorithm_from_name(llm.text("ep_algorithm"), "llm.ep_algorithm");
   c.dp_algorithm = algorithm_from_name(llm.text("dp_algorithm"), "llm.dp_algorithm");

@@ -37,6 +37,16 @@ StageLayers stage_layers(const LlmModel& m, const Parallelism& par, uint32_t sta
 
 }  // namespace
 
+Recompute recompute_from_name(const std::string& name) {
+  return name == "none"   ? Recompute::kNone
+         : name == "full" ? Recompute::kFull
+                          : Recompute::kSelective;
+}
+
+const char* recompute_name(Recompute r) {
+  return r == Recompute::kNone ? "none" : r == Recompute::kFull ? "full" : "selective";
+}
+
 void check_memory_options(const MemoryOptions& o) {
   const auto require = [](bool ok, const std::string& field, double value, const char* what) {
     if (!ok) {

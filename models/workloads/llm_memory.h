@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "models/workloads/llm_model.h"
 
@@ -13,6 +14,9 @@ namespace hx::wl {
 /// Activation recomputation (Korthikanti et al. 2022 §5): none; selective (the attention
 /// scores, softmax and its dropout are recomputed); full (only each layer's input is kept).
 enum class Recompute { kNone, kSelective, kFull };
+/// "none", "selective", "full" (as llm.recompute and search.recompute spell them).
+Recompute recompute_from_name(const std::string& name);
+const char* recompute_name(Recompute r);
 
 struct MemoryOptions {
   Recompute recompute = Recompute::kSelective;

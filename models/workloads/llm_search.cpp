@@ -27,7 +27,8 @@ double once_seconds(const LlmConfig& c, const CommVolume& v, const AnalyticNetwo
   const uint32_t p = v.group.members();
   const uint64_t span = uint64_t{v.group.stride} * v.group.size * std::max(1u, v.group.outer_size);
   const bool model_parallel = v.dim == Dim::kTP || v.dim == Dim::kCP || v.dim == Dim::kEP;
-  const bool inside = model_parallel && (net.hb_size == 0 || span <= net.hb_size);
+  const bool inside = (net.tp_only ? v.dim == Dim::kTP : model_parallel) &&
+                      (net.hb_size == 0 || span <= net.hb_size);
   const double bw = inside ? net.hb_bandwidth : net.network_bandwidth;
   const double bytes = static_cast<double>(v.bytes);
   if (v.pattern == Pattern::kPointToPoint) return net.alpha_s + bytes / bw;
@@ -64,8 +65,11 @@ std::vector<ParamSpec> search_params() {
       size_list("micro_batch", {"1"}, "micro-batch sizes (sequences) to try"),
       size_list("virtual_stages", {"1"}, "virtual pipeline stages to try"),
       ParamSpec::real("memory_gib", 80, "GPU memory, GiB (H100: 80)").range(0, 1e9),
-      ParamSpec::choice("recompute", "selective", {"none", "selective", "full"},
-                        "activation recomputation the memory model assumes"),
+      ParamSpec::list("recompute",
+                      ParamSpec::choice("", "selective", {"none", "selective", "full"}, ""),
+                      {"selective"},
+                      "activation recomputation to try (llm.recompute: full trades compute "
+                      "for memory)"),
       ParamSpec::flag("distributed_optimizer", true,
                       "optimizer state sharded over the data-parallel group (ZeRO-1)"),
       ParamSpec::real("grad_bytes", 4, "bytes per gradient (4: fp32 main gradients)").range(0, 64),
@@ -78,6 +82,9 @@ std::vector<ParamSpec> search_params() {
       ParamSpec::integer("hb_size", 0,
                          "analytic estimate: GPUs per HB domain (0: every TP/CP/EP group fits)")
           .range(0, 1 << 30),
+      ParamSpec::choice("hb_groups", "model_parallel", {"model_parallel", "tp"},
+                        "analytic estimate: the groups in the HB domain: TP, CP and EP, or TP "
+                        "alone (InfiniteHBD, whose rings are the TP groups)"),
       ParamSpec::integer("top", 4, "best analytic plans run at sim.fidelity = fidelity")
           .range(0, 1 << 20),
       ParamSpec::choice("fidelity", "flow", {"flow", "packet"}, "fidelity of the runs"),
@@ -102,10 +109,9 @@ SearchSpace search_space(const ParamSet& search, const LlmConfig& base) {
   s.micro_batch = sizes(search, "micro_batch");
   s.virtual_stages = sizes(search, "virtual_stages");
   s.memory.capacity_bytes = search.real("memory_gib") * double(1ull << 30);
-  const std::string& r = search.text("recompute");
-  s.memory.recompute = r == "none"   ? Recompute::kNone
-                       : r == "full" ? Recompute::kFull
-                                     : Recompute::kSelective;
+  for (const std::string& r : search.list<std::string>("recompute")) {
+    s.recompute.push_back(recompute_from_name(r));
+  }
   s.memory.distributed_optimizer = search.flag("distributed_optimizer");
   s.memory.grad_bytes = search.real("grad_bytes");
   if (s.memory.capacity_bytes <= 0) throw InputError("search.memory_gib: must be > 0");
@@ -113,6 +119,7 @@ SearchSpace search_space(const ParamSet& search, const LlmConfig& base) {
   s.network.hb_bandwidth = search.bandwidth("hb_bandwidth").bytes_per_second();
   s.network.network_bandwidth = search.bandwidth("network_bandwidth").bytes_per_second();
   s.network.hb_size = static_cast<uint32_t>(search.integer("hb_size"));
+  s.network.tp_only = search.text("hb_groups") == "tp";
   if (s.network.hb_bandwidth <= 0 || s.network.network_bandwidth <= 0) {
     throw InputError("search.hb_bandwidth, search.network_bandwidth: must be > 0");
   }
@@ -128,12 +135,19 @@ AnalyticIteration analytic_iteration(const LlmConfig& c, const AnalyticNetwork& 
   const LayerCompute lc = layer_compute(m, par, c.gemm);
   const double moe_layers = m.experts > 1 ? moe_layers_per_stage(m, par) * par.virtual_stages : 0;
   const auto layer = [](const LayerCompute::Pass& p) { return p.forward + p.backward; };
+  // The busiest EP rank against the mean: the largest of uniform shares in [1 - c, 1].
+  const double straggle = m.experts > 1 && par.ep > 1 ? 1 / (1 - c.expert_imbalance / 2) : 1.0;
+  const LayerCompute::Pass moe = {lc.ffn_moe.forward * straggle, lc.ffn_moe.backward * straggle};
   // Per micro-batch: the busiest stage (the most layers, or the last one with the logits).
   double stage = 0;
   for (const uint32_t p : {0u, par.pp - 1, par.pp / 2}) {
     const double layers = par.stage_layers(m.layers, p);
     double t = (layers - moe_layers) * (layer(lc.qkv) + layer(lc.attention) + layer(lc.ffn_dense)) +
-               moe_layers * (layer(lc.qkv) + layer(lc.attention) + layer(lc.ffn_moe));
+               moe_layers * (layer(lc.qkv) + layer(lc.attention) + layer(moe));
+    if (c.recompute == Recompute::kFull) {  // the forward once more
+      t += (layers - moe_layers) * (lc.qkv.forward + lc.attention.forward + lc.ffn_dense.forward) +
+           moe_layers * (lc.qkv.forward + lc.attention.forward + moe.forward);
+    }
     if (p + 1 == par.pp) t += layer(lc.logits);
     stage = std::max(stage, t);
   }
@@ -179,29 +193,46 @@ std::vector<Plan> rank_plans(const LlmConfig& base, const SearchSpace& space,
           if (space.gpus % mp != 0) continue;
           for (uint32_t b : space.micro_batch) {
             for (uint32_t v : space.virtual_stages) {
-              ++counts.candidates;
-              LlmConfig c = base;
-              c.par = {tp, cp, ep, static_cast<uint32_t>(space.gpus / mp), pp, b, 0, v};
-              const uint64_t replicas = uint64_t{b} * c.par.data();
-              try {
-                if (space.global_batch % replicas != 0) throw InputError("batch");
-                c.par.micro_batches = static_cast<uint32_t>(space.global_batch / replicas);
-                check_llm(c, space.gpus);
-              } catch (const InputError&) {
-                ++counts.indivisible;
-                continue;
+              for (const Recompute r : space.recompute) {
+                ++counts.candidates;
+                LlmConfig c = base;
+                c.recompute = r;
+                c.par = {tp, cp, ep, static_cast<uint32_t>(space.gpus / mp), pp, b, 0, v};
+                const uint64_t replicas = uint64_t{b} * c.par.data();
+                try {
+                  if (space.global_batch % replicas != 0) throw InputError("batch");
+                  c.par.micro_batches = static_cast<uint32_t>(space.global_batch / replicas);
+                  check_llm(c, space.gpus);
+                } catch (const InputError&) {
+                  ++counts.indivisible;
+                  continue;
+                }
+                MemoryOptions memory = space.memory;
+                memory.recompute = r;
+                const MemoryEstimate mem = llm_memory(c.model, c.par, memory);
+                if (!fits(mem, memory)) {
+                  ++counts.too_big;
+                  continue;
+                }
+                plans.push_back({c.par, r, mem, analytic_iteration(c, space.network)});
               }
-              const MemoryEstimate mem = llm_memory(c.model, c.par, space.memory);
-              if (!fits(mem, space.memory)) {
-                ++counts.too_big;
-                continue;
-              }
-              plans.push_back({c.par, mem, analytic_iteration(c, space.network)});
             }
           }
         }
       }
     }
+  }
+  if (counts.candidates == 0) {
+    throw InputError(
+        "search.tp, search.cp, search.ep, search.pp: no combination of the lists "
+        "divides the " +
+        std::to_string(space.gpus) + " GPUs");
+  }
+  if (counts.indivisible == counts.candidates) {
+    throw InputError("search: none of the " + std::to_string(counts.candidates) +
+                     " candidates divides the model and the global batch (" +
+                     std::to_string(space.global_batch) +
+                     " sequences; llm.* says why for one: " + "run it with hxsim validate)");
   }
   if (plans.empty()) {
     throw InputError("search.memory_gib: no plan of the " + std::to_string(counts.candidates) +
@@ -228,6 +259,7 @@ std::vector<std::pair<std::string, std::string>> plan_overrides(const Plan& plan
       {"llm.micro_batch", std::to_string(p.micro_batch)},
       {"llm.micro_batches", std::to_string(p.micro_batches)},
       {"llm.virtual_stages", std::to_string(p.virtual_stages)},
+      {"llm.recompute", recompute_name(plan.recompute)},
       {"sim.fidelity", space.fidelity},
   };
   for (const std::string& key : space.tp_keys) out.emplace_back(key, std::to_string(p.tp));

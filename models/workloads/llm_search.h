@@ -23,13 +23,15 @@ struct AnalyticNetwork {
   double hb_bandwidth = 400e9;      // bytes/s (InfiniteHBD: 3.2 Tbps each way of its ring)
   double network_bandwidth = 50e9;  // bytes/s (a 400 Gbps NIC)
   uint32_t hb_size = 0;             // GPUs per HB domain; 0: every group fits
+  bool tp_only = false;             // only TP groups use the HB domain (InfiniteHBD's TP rings)
 };
 
 struct SearchSpace {
   uint32_t gpus = 0;          // the cluster: T·C·E·D_e·P must equal it
   uint64_t global_batch = 0;  // sequences per iteration: B·N_B·E·D_e
   std::vector<uint32_t> tp, pp, ep, cp, micro_batch, virtual_stages;
-  MemoryOptions memory;
+  std::vector<Recompute> recompute;
+  MemoryOptions memory;  // the capacity and bytes per parameter (recompute: the plan's)
   AnalyticNetwork network;
   uint32_t top = 4;  // plans run at flow level
   std::string fidelity = "flow";
@@ -46,7 +48,8 @@ SearchSpace search_space(const ParamSet& search, const LlmConfig& base);
 
 /// An iteration's α–β estimate, seconds: the pipeline's (N_B + (P−1)/v) micro-batch slots of
 /// the busiest stage's compute and TP/CP/EP communication and PP receives, then the DP
-/// all-reduces (docs/workloads/llm_search.md has the formula).
+/// all-reduces; expert layers with imbalance c > 0 and E > 1 wait for a straggler computing
+/// 1/(1 − c/2) times the mean (docs/workloads/llm_search.md has the formula).
 struct AnalyticIteration {
   double seconds = 0;
   double compute = 0;                             // per GPU, busiest stage, whole iteration
@@ -57,6 +60,7 @@ AnalyticIteration analytic_iteration(const LlmConfig& c, const AnalyticNetwork& 
 
 struct Plan {
   Parallelism par;
+  Recompute recompute = Recompute::kSelective;
   MemoryEstimate memory;
   AnalyticIteration analytic;
 };
@@ -72,7 +76,8 @@ struct SearchCounts {
 /// no divisible plan fits.
 std::vector<Plan> rank_plans(const LlmConfig& base, const SearchSpace& space, SearchCounts& counts);
 
-/// The config overrides that run `plan`: llm.tp ... llm.virtual_stages and the tp_keys.
+/// The config overrides that run `plan`: llm.tp ... llm.virtual_stages, llm.recompute,
+/// sim.fidelity and the tp_keys.
 std::vector<std::pair<std::string, std::string>> plan_overrides(const Plan& plan,
                                                                 const SearchSpace& space);
 

@@ -91,6 +91,7 @@ TableSpec search_table() {
            count("micro_batch", "sequences per micro-batch"),
            count("micro_batches", "micro-batches per iteration"),
            count("virtual_stages", "model chunks per pipeline stage"),
+           count("recompute", "activation recomputation: 0 none, 1 selective, 2 full"),
            {"memory_gib", T::kF64, "GiB", "memory of the most loaded GPU"},
            secs("analytic_s", "α–β estimate of the iteration"),
            {"analytic_mfu", T::kF64, "1", "MFU of the estimate"},
@@ -127,6 +128,7 @@ int command_search(MPI_Comm comm, const Registry& registry, const SearchArgs& ar
   if (kind == nullptr || kind->value.text != "llm") {
     throw InputError("hxsim search: the config needs workload.kind = \"llm\"");
   }
+  const ResolvedConfig resolved = resolve_config(registry, config);  // the base must run too
   const ParamSet search = resolve_section(config, "search", wl::search_params());
   const wl::LlmConfig base = wl::llm_config(resolve_section(config, "llm", wl::llm_params()));
   const wl::SearchSpace space = wl::search_space(search, base);
@@ -135,7 +137,9 @@ int command_search(MPI_Comm comm, const Registry& registry, const SearchArgs& ar
   const std::string output = args.output.empty()
                                  ? std::filesystem::path(args.config).stem().string() + "_search.h5"
                                  : args.output;
+  const std::string csv_path = std::filesystem::path(output).replace_extension(".csv").string();
   check_output_path(comm, output, input_files(args.config, config));
+  check_output_path(comm, csv_path, input_files(args.config, config));
 
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
@@ -144,7 +148,7 @@ int command_search(MPI_Comm comm, const Registry& registry, const SearchArgs& ar
   if (rank == 0) {
     std::printf(
         "hxsim search: %s on %u GPUs, global batch %llu\n  %llu candidates: %llu do not "
-        "divide, %llu do not fit in %.0f GiB, %zu plans; the best %zu run at %s level\n",
+        "divide, %llu do not fit in %.4g GiB, %zu plans; the best %zu run at %s level\n",
         base.model.name.c_str(), space.gpus, static_cast<unsigned long long>(space.global_batch),
         static_cast<unsigned long long>(counts.candidates),
         static_cast<unsigned long long>(counts.indivisible),
@@ -178,52 +182,65 @@ int command_search(MPI_Comm comm, const Registry& registry, const SearchArgs& ar
 
   Table table(search_table());
   const std::vector<std::size_t> order = final_order(plans, runs);
-  const std::string csv_path = std::filesystem::path(output).replace_extension(".csv").string();
+  // The CSV goes beside the HDF5 file once that is written; a failed search leaves neither.
+  const std::string csv_partial = csv_path + ".partial";
   std::ofstream csv;
   if (rank == 0) {
-    csv.open(csv_path);
-    csv << "rank,tp,cp,ep,dp,pp,micro_batch,micro_batches,virtual_stages,memory_gib,analytic_s,"
-           "analytic_mfu,run_s,run_mfu,exposed_tp_s,exposed_cp_s,exposed_ep_s,exposed_pp_s,"
-           "exposed_dp_s,run_status\n";
-    std::printf("  %4s %4s %3s %3s %5s %4s %3s %5s %2s %7s %10s %8s %10s %8s\n", "rank", "tp", "cp",
-                "ep", "dp", "pp", "mb", "nmb", "v", "mem_gib", "analytic_s", "a_mfu", "run_s",
-                "run_mfu");
+    csv.open(csv_partial);
+    csv << "rank,tp,cp,ep,dp,pp,micro_batch,micro_batches,virtual_stages,recompute,memory_gib,"
+           "analytic_s,analytic_mfu,run_s,run_mfu,exposed_tp_s,exposed_cp_s,exposed_ep_s,"
+           "exposed_pp_s,exposed_dp_s,run_status\n";
+    std::printf("  %4s %4s %3s %3s %5s %4s %3s %5s %2s %9s %7s %10s %8s %10s %8s\n", "rank", "tp",
+                "cp", "ep", "dp", "pp", "mb", "nmb", "v", "recompute", "mem_gib", "analytic_s",
+                "a_mfu", "run_s", "run_mfu");
   }
   for (std::size_t k = 0; k < order.size(); ++k) {
     const wl::Plan& p = plans[order[k]];
     const Measured m = order[k] < runs.size() ? runs[order[k]] : Measured{};
     const double gib = p.memory.total() / double(1ull << 30);
     if (rank != 0) continue;
-    table.add_row(
-        k, {uint64_t{p.par.tp}, uint64_t{p.par.cp}, uint64_t{p.par.ep}, uint64_t{p.par.dp},
-            uint64_t{p.par.pp}, uint64_t{p.par.micro_batch}, uint64_t{p.par.micro_batches},
-            uint64_t{p.par.virtual_stages}, gib, p.analytic.seconds, p.analytic.mfu, m.seconds,
-            m.mfu, m.exposed[0], m.exposed[1], m.exposed[2], m.exposed[3], m.exposed[4],
-            static_cast<uint64_t>(m.status)});
+    table.add_row(k, {uint64_t{p.par.tp},
+                      uint64_t{p.par.cp},
+                      uint64_t{p.par.ep},
+                      uint64_t{p.par.dp},
+                      uint64_t{p.par.pp},
+                      uint64_t{p.par.micro_batch},
+                      uint64_t{p.par.micro_batches},
+                      uint64_t{p.par.virtual_stages},
+                      static_cast<uint64_t>(p.recompute),
+                      gib,
+                      p.analytic.seconds,
+                      p.analytic.mfu,
+                      m.seconds,
+                      m.mfu,
+                      m.exposed[0],
+                      m.exposed[1],
+                      m.exposed[2],
+                      m.exposed[3],
+                      m.exposed[4],
+                      static_cast<uint64_t>(m.status)});
     csv << k << ',' << p.par.tp << ',' << p.par.cp << ',' << p.par.ep << ',' << p.par.dp << ','
         << p.par.pp << ',' << p.par.micro_batch << ',' << p.par.micro_batches << ','
-        << p.par.virtual_stages << ',' << gib << ',' << p.analytic.seconds << ',' << p.analytic.mfu
-        << ',' << m.seconds << ',' << m.mfu << ',' << m.exposed[0] << ',' << m.exposed[1] << ','
-        << m.exposed[2] << ',' << m.exposed[3] << ',' << m.exposed[4] << ',' << m.status << '\n';
+        << p.par.virtual_stages << ',' << wl::recompute_name(p.recompute) << ',' << gib << ','
+        << p.analytic.seconds << ',' << p.analytic.mfu << ',' << m.seconds << ',' << m.mfu << ','
+        << m.exposed[0] << ',' << m.exposed[1] << ',' << m.exposed[2] << ',' << m.exposed[3] << ','
+        << m.exposed[4] << ',' << m.status << '\n';
     if (k < std::max<std::size_t>(top, 10)) {
-      std::printf("  %4zu %4u %3u %3u %5u %4u %3llu %5u %2u %7.1f %10.4g %8.4f %10.4g %8.4f\n", k,
-                  p.par.tp, p.par.cp, p.par.ep, p.par.dp, p.par.pp,
+      std::printf("  %4zu %4u %3u %3u %5u %4u %3llu %5u %2u %9s %7.1f %10.4g %8.4f %10.4g %8.4f\n",
+                  k, p.par.tp, p.par.cp, p.par.ep, p.par.dp, p.par.pp,
                   static_cast<unsigned long long>(p.par.micro_batch), p.par.micro_batches,
-                  p.par.virtual_stages, gib, p.analytic.seconds, p.analytic.mfu, m.seconds, m.mfu);
+                  p.par.virtual_stages, wl::recompute_name(p.recompute), gib, p.analytic.seconds,
+                  p.analytic.mfu, m.seconds, m.mfu);
     }
   }
   OutputContent content;
-  content.texts.push_back({"/config", [&] {
-                             std::string text;
-                             for (const auto& [k, v] : search.canonical()) {
-                               text += "search." + k + " = " + v + "\n";
-                             }
-                             return text;
-                           }()});
+  content.texts.push_back({"/config", resolved.text});
   content.attributes = {
       {"/", "hxsim_version", std::string(kVersion)},
       {"/", "git_hash", std::string(kGitHash)},
       {"/", "kind", std::string("search")},
+      {"/", "config_hash", resolved.hash},
+      {"/", "model", resolved.info->name},
       {"/", "ranks", static_cast<int64_t>(ranks)},
       {"/summary", "gpus", static_cast<int64_t>(space.gpus)},
       {"/summary", "global_batch", static_cast<int64_t>(space.global_batch)},
@@ -232,7 +249,30 @@ int command_search(MPI_Comm comm, const Registry& registry, const SearchArgs& ar
       {"/summary", "too_big", static_cast<int64_t>(counts.too_big)},
   };
   content.tables = {&table};
-  write_output(comm, output, content);
+  int csv_ok = 1;
+  if (rank == 0) {
+    csv.close();
+    csv_ok = csv.fail() ? 0 : 1;
+  }
+  MPI_Bcast(&csv_ok, 1, MPI_INT, 0, comm);
+  if (csv_ok == 0) {
+    if (rank == 0) std::filesystem::remove(csv_partial);
+    throw OutputError("cannot write " + csv_partial);
+  }
+  try {
+    write_output(comm, output, content);
+  } catch (const OutputError&) {
+    if (rank == 0) std::filesystem::remove(csv_partial);
+    throw;
+  }
+  if (rank == 0) {
+    std::error_code ec;
+    std::filesystem::rename(csv_partial, csv_path, ec);
+    if (ec) std::filesystem::remove(csv_partial);
+    csv_ok = ec ? 0 : 1;
+  }
+  MPI_Bcast(&csv_ok, 1, MPI_INT, 0, comm);
+  if (csv_ok == 0) throw OutputError("cannot rename " + csv_partial + " to " + csv_path);
   if (rank == 0) std::printf("  output: %s, %s\n", output.c_str(), csv_path.c_str());
   return 0;
 }

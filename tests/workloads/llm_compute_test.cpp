@@ -182,5 +182,18 @@ TEST(LlmImbalance, BackwardSeesTheForwardsLoads) {
   }
 }
 
+// Full recomputation re-runs the layer's forward compute before its backward (the memory model
+// keeps only the layer's input): a layer's backward computes three forwards' worth.
+TEST(LlmRecompute, FullRecomputationRunsTheForwardAgain) {
+  LlmConfig c = imbalanced(0.3);
+  c.par.micro_batches = 1;
+  c.recompute = Recompute::kFull;
+  const LlmWorkload w(c, Mapping::linear(16, 16));
+  for (uint32_t layer = 0; layer < 3; ++layer) {
+    const PhaseTotals f = phase_of(w, 0, layer), b = phase_of(w, 0, 7 - layer);
+    EXPECT_EQ(b.compute_ps, 3 * f.compute_ps) << layer;
+  }
+}
+
 }  // namespace
 }  // namespace hx::wl
