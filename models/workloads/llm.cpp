@@ -224,16 +224,13 @@ LlmWorkload::ExpertLayer LlmWorkload::expert_layer(uint32_t rank, const Step& s,
   const uint32_t local = m.experts / E;
   // Tokens the EP group routes: M = B S / C per member, K experts each.
   const double routed = static_cast<double>(par.micro_batch) * m.seq / C * m.top_k * E;
-  LayerCompute::Pass sum;
   std::vector<double> held(E, 0.0);  // the share of each EP rank's experts
+  std::vector<double> tokens;        // of this rank's experts
   for (uint32_t x = 0; x < m.experts; ++x) {
     held[x / local] += w[x];
-    if (x / local != e) continue;
-    const LayerCompute::Pass p = expert_compute(m, par, config_.gemm, routed * w[x]);
-    sum.forward += p.forward;
-    sum.backward += p.backward;
+    if (x / local == e) tokens.push_back(routed * w[x]);
   }
-  ExpertLayer out{pass_ps(sum), {}, {}};
+  ExpertLayer out{pass_ps(expert_compute(m, par, config_.gemm, tokens)), {}, {}};
   if (row_[kEp] < 0) return out;
   const uint64_t bpe = m.bytes_per_element;
   const std::vector<uint64_t> parts = apportion(volumes_[row_[kEp]].bytes / bpe, held);

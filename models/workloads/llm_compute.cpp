@@ -3,35 +3,44 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace hx::wl {
+
+namespace {
+
+// The roofline of work of `flops` FLOPs in `tiles` thread-block tiles moving `bytes`: the tiles
+// run in waves of `sms`, and a last wave that fills only part of the SMs costs a whole wave.
+double roofline_seconds(const GemmModel& g, double flops, double tiles, double bytes) {
+  const double wave = g.sms > 0 && tiles > 0 ? tiles / (std::ceil(tiles / g.sms) * g.sms) : 1;
+  return std::max(flops / (g.chip_flops * g.efficiency * wave), bytes / g.memory_bandwidth);
+}
+
+}  // namespace
 
 double GemmModel::seconds(double m, double n, double k, double batch) const {
   const double flops = 2 * m * n * k * batch;
   if (!roofline()) return flops / (chip_flops * efficiency);
-  // Wave quantization: the tiles run in waves of `sms`; a last wave that fills only part of
-  // the SMs costs a whole wave.
-  double wave = 1;
-  if (sms > 0) {
-    const double tiles = std::ceil(m / tile_m) * std::ceil(n / tile_n) * batch;
-    wave = tiles / (std::ceil(tiles / sms) * sms);
+  return roofline_seconds(*this, flops, std::ceil(m / tile_m) * std::ceil(n / tile_n) * batch,
+                          (m * k + k * n + m * n) * batch * bytes_per_element);
+}
+
+double GemmModel::grouped(std::span<const Gemm> products) const {
+  double flops = 0, tiles = 0, bytes = 0;
+  for (const Gemm& p : products) {
+    flops += 2 * p.m * p.n * p.k;
+    tiles += std::ceil(p.m / tile_m) * std::ceil(p.n / tile_n);
+    bytes += (p.m * p.k + p.k * p.n + p.m * p.n) * bytes_per_element;
   }
-  const double math = flops / (chip_flops * efficiency * wave);
-  const double memory = (m * k + k * n + m * n) * batch * bytes_per_element / memory_bandwidth;
-  return std::max(math, memory);
+  if (!roofline()) return flops / (chip_flops * efficiency);
+  return roofline_seconds(*this, flops, tiles, bytes);
 }
 
 double GemmModel::attention(double queries, double keys, double width, double batch) const {
   const double flops = 4 * queries * keys * width * batch;
   if (!roofline()) return flops / (chip_flops * efficiency);
-  double wave = 1;
-  if (sms > 0) {
-    const double tiles = std::ceil(queries / tile_m) * batch;
-    wave = tiles / (std::ceil(tiles / sms) * sms);
-  }
-  const double math = flops / (chip_flops * efficiency * wave);
-  const double memory = 2 * (queries + keys) * width * batch * bytes_per_element / memory_bandwidth;
-  return std::max(math, memory);
+  return roofline_seconds(*this, flops, std::ceil(queries / tile_m) * batch,
+                          2 * (queries + keys) * width * batch * bytes_per_element);
 }
 
 double GemmModel::backward(double m, double n, double k, double batch) const {
@@ -77,19 +86,31 @@ LayerCompute layer_compute(const LlmModel& m, const Parallelism& par, const Gemm
   c.attention = LayerCompute::Pass{core, 2 * core} + pass(g, M, H, H / T);
   const double I = static_cast<double>(m.ffn) / T;
   c.ffn_dense = pass(g, M, (m.ffn_matrices - 1) * I, H) + pass(g, M, H, I);
-  const double local = static_cast<double>(m.experts) / par.ep;
-  const LayerCompute::Pass one =
-      expert_compute(m, par, g, M * m.top_k * par.ep / static_cast<double>(m.experts));
-  c.ffn_moe = {one.forward * local, one.backward * local};
+  const std::vector<double> tokens(m.experts / par.ep,
+                                   M * m.top_k * par.ep / static_cast<double>(m.experts));
+  c.ffn_moe = expert_compute(m, par, g, tokens);
   c.logits = pass(g, M, static_cast<double>(m.vocab) / T, H);
   return c;
 }
 
 LayerCompute::Pass expert_compute(const LlmModel& m, const Parallelism& par, const GemmModel& g,
-                                  double tokens) {
+                                  std::span<const double> tokens) {
   const double H = m.hidden, I = static_cast<double>(m.ffn) / par.tp;
-  if (tokens <= 0) return {};
-  return pass(g, tokens, (m.ffn_matrices - 1) * I, H) + pass(g, tokens, H, I);
+  const double up = (m.ffn_matrices - 1) * I;
+  // Forward: each expert's up (m x up over H) and down (m x H over I) product; backward: their
+  // data gradients (m x H over up, m x I over H) and weight gradients (H x up, I x H over m).
+  std::vector<Gemm> f_up, f_down, d_up, d_down, w_up, w_down;
+  for (const double t : tokens) {
+    if (t <= 0) continue;
+    f_up.push_back({t, up, H});
+    f_down.push_back({t, H, I});
+    d_up.push_back({t, H, up});
+    d_down.push_back({t, I, H});
+    w_up.push_back({H, up, t});
+    w_down.push_back({I, H, t});
+  }
+  return {g.grouped(f_up) + g.grouped(f_down),
+          g.grouped(d_up) + g.grouped(w_up) + g.grouped(d_down) + g.grouped(w_down)};
 }
 
 }  // namespace hx::wl

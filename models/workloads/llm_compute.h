@@ -5,10 +5,16 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "models/workloads/llm_model.h"
 
 namespace hx::wl {
+
+/// One product C[m x n] = A[m x k] B[k x n].
+struct Gemm {
+  double m = 0, n = 0, k = 0;
+};
 
 struct GemmModel {
   double chip_flops = 989e12;  // FLOP/s of one chip
@@ -33,6 +39,9 @@ struct GemmModel {
     return seconds(m, n, k, batch);
   }
   double backward(double m, double n, double k, double batch = 1) const;
+  /// Products run as one grouped kernel (an MoE layer's local experts, as grouped-GEMM kernels
+  /// run them): their tiles share the waves and their FLOPs and bytes add up.
+  double grouped(std::span<const Gemm> products) const;
   /// Seconds of `batch` fused attentions (flash attention) of `queries` queries over `keys`
   /// keys of width `width`: 4 · queries · keys · width FLOPs per head (all keys: the causal
   /// half is counted as the model FLOPs count it); roofline: thread blocks of tile_m queries,
@@ -56,9 +65,10 @@ struct LayerCompute {
 };
 LayerCompute layer_compute(const LlmModel& m, const Parallelism& par, const GemmModel& g);
 
-/// One expert's FFN over `tokens` tokens on one chip (1/T of its weights): up (and gate), then
-/// down. The balanced load of an expert is M·K·E / experts tokens.
+/// The FFNs of a chip's local experts, expert i over tokens[i] tokens (1/T of its weights): up
+/// (and gate), then down, each one grouped kernel over the experts; backward, their data and
+/// weight gradients likewise. The balanced load of an expert is M·K·E / experts tokens.
 LayerCompute::Pass expert_compute(const LlmModel& m, const Parallelism& par, const GemmModel& g,
-                                  double tokens);
+                                  std::span<const double> tokens);
 
 }  // namespace hx::wl

@@ -76,6 +76,16 @@ TEST(LlmCompute, LargerTensorParallelismComputesLessEfficiently) {
   }
 }
 
+// Eight experts of 512 tokens, 512 x 3072 over 12288 each: alone, 4 x 12 = 48 tiles fill 48 of
+// 132 SMs; grouped, 384 tiles run in 3 waves (396 slots): the time of the FLOPs at 384/396.
+TEST(LlmCompute, GroupedExpertsShareTheWaves) {
+  const GemmModel g = h100_roofline();
+  const std::vector<Gemm> experts(8, Gemm{512, 3072, 12288});
+  const double flops = 8 * 2.0 * 512 * 3072 * 12288;
+  EXPECT_NEAR(g.grouped(experts), flops / (989e12 * 0.8 * 384 / 396), 1e-12);
+  EXPECT_NEAR(g.seconds(512, 3072, 12288) * 8, flops / (989e12 * 0.8 * 48 / 132), 1e-12);
+}
+
 TEST(LlmCompute, FlatLayerTimesAreTheFlops) {
   const LlmModel m = llm_preset("gpt3-175b");
   Parallelism par;
