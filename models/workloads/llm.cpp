@@ -120,6 +120,8 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
   ffn_dense_ = pass_ps(lc.ffn_dense);
   ffn_moe_ = pass_ps(lc.ffn_moe);
   logits_ = pass_ps(lc.logits);
+  projection_ = pass_ps(lc.projection);
+  ffn_up_ = pass_ps(lc.ffn_up);
 
   // Fold a digit only where folds() proves the programs equivariant. Never P: stages run
   // different programs. Never E, nor D_e when ep > 1: MoE is left for later (its DP groups span
@@ -516,6 +518,44 @@ uint32_t LlmWorkload::pipeline_transfer(uint32_t rank, const Step& s, bool send,
               : out.recv(mapping_.endpoint(peer), v.bytes, tag, group, after);
 }
 
+// A TP collective and a compute op that start together; the chain goes on when both are done.
+void LlmWorkload::beside(Row row, Collective op, uint32_t rank, int64_t ps, bool forward,
+                         Chain& chain) const {
+  Chain comm = chain;  // the same start and tags
+  collective(row, op, rank, comm);
+  const uint32_t work =
+      chain.out.compute(ps, forward ? compute_forward_ : compute_backward_, chain.after());
+  chain.tag = comm.tag;
+  const uint32_t both[2] = {comm.last, work};
+  chain.then(chain.out.wait(static_cast<uint32_t>(row_[row]), both));
+}
+
+// A dense layer with tp_overlap: forward, the all-gather beside the QKV (up) product and the
+// reduce-scatter beside the output (down) product; backward, the all-gather beside the down
+// (output) product's gradients and the reduce-scatter beside the up (QKV) ones. The attention
+// core and its CP traffic stay in between.
+void LlmWorkload::overlapped_layer(uint32_t rank, bool forward, bool logits, Chain& chain) const {
+  const auto part = [&](const Pass& p) { return forward ? p.forward : p.backward; };
+  const Row ffn = config_.model.experts == 1 ? kTpFfn : kTpFfnDense;
+  const int64_t core = part(attention_) - part(projection_);
+  const int64_t down = part(ffn_dense_) - part(ffn_up_);
+  if (forward) {
+    beside(kTpAttn, Collective::kAllGather, rank, qkv_.forward, true, chain);
+    attention(rank, true, core, chain);
+    beside(kTpAttn, Collective::kReduceScatter, rank, projection_.forward, true, chain);
+    beside(ffn, Collective::kAllGather, rank, ffn_up_.forward, true, chain);
+    beside(ffn, Collective::kReduceScatter, rank, down, true, chain);
+    if (logits) compute(logits_.forward, true, chain);
+    return;
+  }
+  if (logits) compute(logits_.backward, false, chain);
+  beside(ffn, Collective::kAllGather, rank, down, false, chain);
+  beside(ffn, Collective::kReduceScatter, rank, ffn_up_.backward, false, chain);
+  beside(kTpAttn, Collective::kAllGather, rank, projection_.backward, false, chain);
+  attention(rank, false, core, chain);
+  beside(kTpAttn, Collective::kReduceScatter, rank, qkv_.backward, false, chain);
+}
+
 // Megatron order with sequence parallelism: all-gather before each block, reduce-scatter after.
 void LlmWorkload::forward_layer(uint32_t rank, const Step& s, uint32_t layer, bool logits,
                                 Program& out) const {
@@ -524,6 +564,9 @@ void LlmWorkload::forward_layer(uint32_t rank, const Step& s, uint32_t layer, bo
   const Row ffn = m.experts == 1 || moe ? kTpFfn : kTpFfnDense;
   const ExpertLayer x = moe ? expert_layer(rank, s, layer) : ExpertLayer{};
   Chain chain{out};
+  if (config_.tp_overlap && !moe && row_[kTpAttn] >= 0) {
+    return overlapped_layer(rank, true, logits, chain);
+  }
   collective(kTpAttn, Collective::kAllGather, rank, chain);
   compute(qkv_.forward, true, chain);
   attention(rank, true, attention_.forward, chain);
@@ -547,6 +590,9 @@ void LlmWorkload::backward_layer(uint32_t rank, const Step& s, uint32_t layer, b
   if (config_.recompute == Recompute::kFull) {  // the forward again, from the layer's input
     compute(qkv_.forward + attention_.forward + (moe ? x.compute.forward : ffn_dense_.forward),
             false, chain);
+  }
+  if (config_.tp_overlap && !moe && row_[kTpAttn] >= 0) {
+    return overlapped_layer(rank, false, logits, chain);
   }
   if (logits) compute(logits_.backward, false, chain);
   collective(ffn, Collective::kAllGather, rank, chain);

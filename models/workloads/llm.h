@@ -40,6 +40,11 @@ struct LlmConfig {
   /// the start of its backward; kNone and kSelective add nothing (flash attention recomputes
   /// its scores inside its backward). The memory model follows it (llm_memory.h).
   Recompute recompute = Recompute::kSelective;
+  /// TP collectives beside the GEMMs next to them (llm.tp_overlap, Megatron's TP communication
+  /// overlap at its best): the all-gather before the QKV and up products and the
+  /// reduce-scatter after the output and down products run with them (backward: mirrored);
+  /// false: each in turn.
+  bool tp_overlap = false;
   Algorithm tp_algorithm = Algorithm::kBidirRing;
   Algorithm ep_algorithm = Algorithm::kDirect;
   Algorithm dp_algorithm = Algorithm::kRing;
@@ -137,6 +142,8 @@ class LlmWorkload : public Workload {
   void cp_exchange(uint32_t rank, bool forward, Chain& chain) const;
   void attention(uint32_t rank, bool forward, int64_t attention_ps, Chain& chain) const;
   void compute(int64_t ps, bool forward, Chain& chain) const;
+  void beside(Row row, Collective op, uint32_t rank, int64_t ps, bool forward, Chain& chain) const;
+  void overlapped_layer(uint32_t rank, bool forward, bool logits, Chain& chain) const;
   void set_dp_locals(const DomainOf& domain);
   CollectiveSpec spec(Row row, Collective op, uint32_t rank) const;
   Algorithm algorithm(Row row) const;
@@ -161,6 +168,7 @@ class LlmWorkload : public Workload {
   // Per chip and micro-batch: QKV projection, attention scores/context + output projection,
   // FFN of a dense layer, FFN of an expert layer (balanced), logits (last stage).
   Pass qkv_, attention_, ffn_dense_, ffn_moe_, logits_;
+  Pass projection_, ffn_up_;          // parts of attention_ and ffn_dense_ (tp_overlap)
   std::optional<Symmetry> symmetry_;  // refers to mapping_
 };
 

@@ -75,6 +75,8 @@ LayerCompute layer_compute(const LlmModel& m, const Parallelism& par, const Gemm
     c.qkv = flat(g, 2 * tokens * H * (H + 2 * H * m.kv_heads / m.heads));
     c.attention = flat(g, tokens * (4 * S * H + 2 * H * H));
     c.ffn_dense = flat(g, 2 * tokens * m.ffn_matrices * H * m.ffn);
+    c.projection = flat(g, tokens * 2 * H * H);
+    c.ffn_up = flat(g, 2 * tokens * (m.ffn_matrices - 1) * H * m.ffn);
     c.ffn_moe = flat(g, 2 * tokens * m.ffn_matrices * H * m.ffn * m.top_k);
     c.logits = flat(g, tokens * logits_forward_flops(m));
     return c;
@@ -83,9 +85,11 @@ LayerCompute layer_compute(const LlmModel& m, const Parallelism& par, const Gemm
   const double head = H / m.heads, heads = static_cast<double>(par.micro_batch) * m.heads / T;
   c.qkv = pass(g, M, H * (1 + 2.0 * m.kv_heads / m.heads) / T, H);
   const double core = g.attention(S / par.cp, S, head, heads);
-  c.attention = LayerCompute::Pass{core, 2 * core} + pass(g, M, H, H / T);
+  c.projection = pass(g, M, H, H / T);
+  c.attention = LayerCompute::Pass{core, 2 * core} + c.projection;
   const double I = static_cast<double>(m.ffn) / T;
-  c.ffn_dense = pass(g, M, (m.ffn_matrices - 1) * I, H) + pass(g, M, H, I);
+  c.ffn_up = pass(g, M, (m.ffn_matrices - 1) * I, H);
+  c.ffn_dense = c.ffn_up + pass(g, M, H, I);
   const std::vector<double> tokens(m.experts / par.ep,
                                    M * m.top_k * par.ep / static_cast<double>(m.experts));
   c.ffn_moe = expert_compute(m, par, g, tokens);

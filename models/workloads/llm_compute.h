@@ -55,13 +55,15 @@ struct LayerCompute {
   struct Pass {
     double forward = 0, backward = 0;
   };
-  Pass qkv;        // the Q, K, V projections: M x H(1 + 2h_KV/h_A)/T over H
-  Pass attention;  // scores and context fused (B·h_A/T heads of S/C queries over S keys; the
-                   // backward twice the forward), then the output projection: M x H over H/T
-  Pass ffn_dense;  // up (and gate) M x (m-1)I/T over H, then down M x H over I/T
-  Pass ffn_moe;    // an expert layer under balanced routing: experts/E local experts of
-                   //   M·K·E/experts tokens each (expert_compute)
-  Pass logits;     // the output layer: M x V/T over H
+  Pass qkv;         // the Q, K, V projections: M x H(1 + 2h_KV/h_A)/T over H
+  Pass attention;   // scores and context fused (B·h_A/T heads of S/C queries over S keys; the
+                    // backward twice the forward), then the output projection: M x H over H/T
+  Pass ffn_dense;   // up (and gate) M x (m-1)I/T over H, then down M x H over I/T
+  Pass projection;  // of `attention`: the output projection alone
+  Pass ffn_up;      // of `ffn_dense`: the up (and gate) product alone
+  Pass ffn_moe;     // an expert layer under balanced routing: experts/E local experts of
+                    //   M·K·E/experts tokens each (expert_compute)
+  Pass logits;      // the output layer: M x V/T over H
 };
 LayerCompute layer_compute(const LlmModel& m, const Parallelism& par, const GemmModel& g);
 

@@ -143,6 +143,9 @@ std::vector<ParamSpec> llm_params() {
                         "activation recomputation: full re-runs each layer's forward compute in "
                         "its backward; none and selective add no compute (hxsim search's memory "
                         "model tells them apart)"),
+      ParamSpec::flag("tp_overlap", false,
+                      "TP all-gathers and reduce-scatters beside the GEMMs next to them "
+                      "(Megatron's TP communication overlap); false: in turn"),
       ParamSpec::real("expert_imbalance", 0,
                       "(max - min) / max of the tokens an MoE layer's experts receive, drawn per "
                       "layer and micro-batch (InfiniteHBD Table 4); 0: balanced"),
@@ -207,6 +210,7 @@ LlmConfig llm_config(const ParamSet& llm) {
   c.gemm.bytes_per_element = m.bytes_per_element;
   c.expert_imbalance = llm.real("expert_imbalance");
   c.recompute = recompute_from_name(llm.text("recompute"));
+  c.tp_overlap = llm.flag("tp_overlap");
   c.tp_algorithm = algorithm_from_name(llm.text("tp_algorithm"), "llm.tp_algorithm");
   c.ep_algorithm = algorithm_from_name(llm.text("ep_algorithm"), "llm.ep_algorithm");
   c.dp_algorithm = algorithm_from_name(llm.text("dp_algorithm"), "llm.dp_algorithm");

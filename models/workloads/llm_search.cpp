@@ -173,7 +173,15 @@ AnalyticIteration analytic_iteration(const LlmConfig& c, const AnalyticNetwork& 
     }
   }
   const double NB = par.micro_batches, slots = NB + (par.pp - 1.0) / par.virtual_stages;
-  const double per_slot = stage + (a.tp + a.cp + a.ep) / NB + (par.pp > 1 ? a.pp : 0);
+  // With TP overlap the dense layers' TP collectives hide behind their GEMMs (all but the
+  // attention core); what is left of them is exposed.
+  double tp_slot = a.tp / NB;
+  if (c.tp_overlap) {
+    const double layers = par.max_stage_layers(m.layers) - moe_layers;
+    const double gemms = layers * (layer(lc.qkv) + layer(lc.projection) + layer(lc.ffn_dense));
+    tp_slot = std::max(0.0, tp_slot - gemms);
+  }
+  const double per_slot = stage + tp_slot + (a.cp + a.ep) / NB + (par.pp > 1 ? a.pp : 0);
   a.compute = stage * NB;
   a.pp *= par.pp > 1 ? NB : 0;
   a.seconds = slots * per_slot + a.dp;

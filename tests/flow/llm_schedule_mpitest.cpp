@@ -103,6 +103,23 @@ Config moe_llm(uint32_t tp, uint32_t ep, const char* imbalance) {
   return c;
 }
 
+// llm.tp_overlap: the TP rings of the HB domains run beside the GEMMs next to them, so the
+// iteration shortens by up to the exposed TP time, and less TP is exposed.
+TEST(LlmSchedule, TpOverlapHidesTpCommunication) {
+  const auto apart = testing::run_summary(test::registry(), rail_only_llm({}));
+  Config c = rail_only_llm({});
+  c.set("llm.tp_overlap", "true", "test");
+  const auto beside = testing::run_summary(test::registry(), c);
+  ASSERT_EQ(testing::summary_value(beside, "workload_complete"), 1);
+  const double tp_apart = testing::summary_value(apart, "exposed_TP_ps");
+  const double tp_beside = testing::summary_value(beside, "exposed_TP_ps");
+  EXPECT_LT(tp_beside, 0.5 * tp_apart);
+  const double end_apart = testing::summary_value(apart, "workload_end_ps");
+  const double end_beside = testing::summary_value(beside, "workload_end_ps");
+  EXPECT_LT(end_beside, end_apart);
+  EXPECT_GE(end_beside, end_apart - tp_apart);  // it cannot save more than was exposed
+}
+
 TEST(LlmSchedule, UnequalExpertsStraggle) {
   const auto balanced = testing::run_summary(test::registry(), moe_llm(2, 8, "0"));
   const auto skewed = testing::run_summary(test::registry(), moe_llm(2, 8, "0.3"));

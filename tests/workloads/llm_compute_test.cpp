@@ -205,5 +205,48 @@ TEST(LlmRecompute, FullRecomputationRunsTheForwardAgain) {
   }
 }
 
+// TP overlap moves no byte and no picosecond of compute: a dense layer's phase sends what it
+// sent and computes what it computed, forward and backward; only the order changes.
+TEST(LlmTpOverlap, SameMessagesAndComputeInAnotherOrder) {
+  LlmConfig c = imbalanced(0);
+  c.model.experts = 1;
+  c.model.top_k = 1;
+  c.par = {4, 1, 1, 4, 1, 1, 1};  // T4 D4
+  LlmConfig overlapped = c;
+  overlapped.tp_overlap = true;
+  const LlmWorkload a(c, Mapping::linear(16, 16)), b(overlapped, Mapping::linear(16, 16));
+  ASSERT_EQ(a.phases(0), b.phases(0));
+  for (uint32_t phase = 0; phase < a.phases(0); ++phase) {
+    Program pa, pb;
+    a.generate(0, phase, pa);
+    b.generate(0, phase, pb);
+    uint64_t bytes_a = 0, bytes_b = 0;
+    int64_t ps_a = 0, ps_b = 0;
+    for (const Op& op : pa.ops) {
+      bytes_a += op.kind == OpKind::kSend ? op.bytes : 0;
+      ps_a += op.kind == OpKind::kCompute ? op.compute_ps : 0;
+    }
+    for (const Op& op : pb.ops) {
+      bytes_b += op.kind == OpKind::kSend ? op.bytes : 0;
+      ps_b += op.kind == OpKind::kCompute ? op.compute_ps : 0;
+    }
+    EXPECT_EQ(bytes_a, bytes_b) << phase;
+    EXPECT_EQ(ps_a, ps_b) << phase;
+  }
+  // The first layer's forward: its first compute (QKV) waits for nothing, beside the
+  // all-gather; without overlap it waits for the all-gather.
+  Program pa, pb;
+  a.generate(0, 0, pa);
+  b.generate(0, 0, pb);
+  const auto first_compute = [](const Program& p) -> uint32_t {
+    for (uint32_t i = 0; i < p.size(); ++i) {
+      if (p.ops[i].kind == OpKind::kCompute) return i;
+    }
+    return static_cast<uint32_t>(p.size());
+  };
+  EXPECT_FALSE(pa.deps_of(first_compute(pa)).empty());
+  EXPECT_TRUE(pb.deps_of(first_compute(pb)).empty());
+}
+
 }  // namespace
 }  // namespace hx::wl
