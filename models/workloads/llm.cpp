@@ -213,7 +213,9 @@ LlmWorkload::Pass LlmWorkload::pass_ps(const LayerCompute::Pass& p) const {
 // that rank's experts receive (dispatch) and gets the same back (combine).
 LlmWorkload::ExpertLayer LlmWorkload::expert_layer(uint32_t rank, const Step& s,
                                                    uint32_t layer) const {
-  if (config_.expert_imbalance <= 0) return {ffn_moe_, {}, {}};
+  // With E = 1 every chip holds every expert and computes all its group's tokens: unequal
+  // loads would change only the grouped kernel's tiles, which is left out.
+  if (config_.expert_imbalance <= 0 || config_.par.ep == 1) return {ffn_moe_, {}, {}};
   const LlmModel& m = config_.model;
   const Parallelism& par = config_.par;
   const uint32_t T = par.tp, C = par.cp, E = par.ep;

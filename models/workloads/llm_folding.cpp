@@ -29,7 +29,7 @@ uint32_t LlmWorkload::dp_fold_local() const {
 // another digit, which the shift does not rotate; an all-to-all; another algorithm) is refused.
 bool LlmWorkload::folds(const Digit& d) const {
   // Unequal expert loads are drawn per C and D_e digit: only the TP peers compute alike.
-  if (config_.expert_imbalance > 0 && config_.model.experts > 1 && d.stride != 1) return false;
+  if (config_.expert_imbalance > 0 && config_.par.ep > 1 && d.stride != 1) return false;
   const auto touches = [&](uint32_t size, uint32_t stride) {
     return size >= 2 && uint64_t{stride} < uint64_t{d.stride} * d.size &&
            uint64_t{d.stride} < uint64_t{stride} * size;
