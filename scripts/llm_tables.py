@@ -46,10 +46,12 @@ def hxsim(args, cmd, ranks):
     return result.stdout
 
 
-def cluster(gpus, tp):
-    """The InfiniteHBD of `gpus` GPUs with TP rings of `tp`."""
+def paper_plan(gpus, batch, tp, pp, dp, ep=1):
+    """Overrides running the paper's plan on the InfiniteHBD of `gpus` GPUs (TP rings of tp)."""
     return [f"infinitehbd.nodes={gpus // 4}", f"infinitehbd.tp={tp}",
-            f"infinitehbd.dcn={'switch' if gpus <= 65534 else 'fat_tree'}"]
+            f"infinitehbd.dcn={'switch' if gpus <= 65534 else 'fat_tree'}",
+            f"llm.tp={tp}", f"llm.pp={pp}", f"llm.dp={dp}", f"llm.ep={ep}",
+            f"llm.micro_batches={batch // (dp * ep)}"]
 
 
 def search(args, config, name, sets):
@@ -90,8 +92,7 @@ def table2(args):
     for gpus, tp, pp, dp, mfu, mfu8 in TABLE2:
         if args.rows and gpus not in args.rows:
             continue
-        base = cluster(gpus, tp) + [f"llm.tp={tp}", f"llm.pp={pp}", f"llm.dp={dp}",
-                                    f"llm.micro_batches={2048 // dp}"]
+        base = paper_plan(gpus, 2048, tp, pp, dp)
         free = search(args, config, f"table2_{gpus}", base)
         tp8 = search(args, config, f"table2_{gpus}_tp8", base + ["search.tp=[1,2,4,8]"])
         print(f"| {gpus:,} | {tp}/{pp}/{dp} | {plan(free)} ({free['recompute']}) | {mfu:.4f} | "
@@ -108,8 +109,7 @@ def table5(args):
     for gpus, tp, dp, pp, ep, mfu in TABLE5:
         if args.rows and gpus not in args.rows:
             continue
-        base = cluster(gpus, tp) + [f"llm.tp={tp}", f"llm.pp={pp}", f"llm.dp={dp}",
-                                    f"llm.ep={ep}", f"llm.micro_batches={1536 // (dp * ep)}"]
+        base = paper_plan(gpus, 1536, tp, pp, dp, ep)
         given = "-" if args.quick else f"{run_mfu(args, config, f'table5_{gpus}_paper', base):.4f}"
         best = search(args, config, f"table5_{gpus}", base)
         print(f"| {gpus:,} | {tp}/{dp}/{pp}/{ep} | {mfu:.4f} | {given} | "

@@ -105,7 +105,20 @@ class LlmWorkload : public Workload {
  private:
   enum Row { kTpAttn, kTpFfn, kTpFfnDense, kCp, kEp, kDpVoc, kDpQkv, kDpFfn, kDpFfnDense, kPp };
   static constexpr int kRows = kPp + 1;
-  struct Chain;  // the ops of a phase, each after the previous one
+  // The ops of a phase, each after the previous one.
+  struct Chain {
+    Program& out;
+    uint32_t tag = 0;  // next free tag of the phase
+    bool started = false;
+    uint32_t last = 0;
+    std::span<const uint32_t> after() const {
+      return started ? std::span<const uint32_t>(&last, 1) : std::span<const uint32_t>();
+    }
+    void then(uint32_t op) {
+      last = op;
+      started = true;
+    }
+  };
 
   // One pipeline step of a stage: the forward or backward of a micro-batch through a chunk.
   struct Step {
