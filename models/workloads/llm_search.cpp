@@ -133,7 +133,7 @@ AnalyticIteration analytic_iteration(const LlmConfig& c, const AnalyticNetwork& 
   const LlmModel& m = c.model;
   const Parallelism& par = c.par;
   const LayerCompute lc = layer_compute(m, par, c.gemm);
-  const double moe_layers = m.experts > 1 ? moe_layers_per_stage(m, par) * par.virtual_stages : 0;
+  const double moe_layers = moe_layers_per_stage(m, par);  // of all the stage's chunks
   const auto layer = [](const LayerCompute::Pass& p) { return p.forward + p.backward; };
   // The busiest EP rank against the mean: the largest of uniform shares in [1 - c, 1].
   const double straggle = m.experts > 1 && par.ep > 1 ? 1 / (1 - c.expert_imbalance / 2) : 1.0;

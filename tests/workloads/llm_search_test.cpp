@@ -352,5 +352,19 @@ TEST(LlmSearch, ZeroMemoryIsAnInputErrorNamingMemoryGib) {
   }
 }
 
+// Virtual stages cut the model into more chunks, not into more layers: an MoE model's compute
+// per GPU (half its layers with experts) is the same with 1 and 3 chunks per stage.
+TEST(LlmSearch, VirtualStagesKeepAnMoeStagesCompute) {
+  LlmConfig c = config_of(small_moe());
+  c.model.layers = 12;
+  c.model.moe_layer_ratio = 0.5;
+  c.par = {1, 1, 1, 1, 2, 1, 4, 1};
+  const AnalyticIteration one = analytic_iteration(c, AnalyticNetwork{});
+  c.par.virtual_stages = 3;
+  const AnalyticIteration three = analytic_iteration(c, AnalyticNetwork{});
+  EXPECT_GT(one.compute, 0);
+  EXPECT_DOUBLE_EQ(three.compute, one.compute);
+}
+
 }  // namespace
 }  // namespace hx::wl
