@@ -85,6 +85,19 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
   groups_.push_back({"compute forward", Dim::kNone, 0});
   compute_backward_ = static_cast<uint32_t>(groups_.size());
   groups_.push_back({"compute backward", Dim::kNone, 0});
+  if (config_.optimizer_step) {
+    compute_optimizer_ = static_cast<uint32_t>(groups_.size());
+    groups_.push_back({"compute optimizer", Dim::kNone, 0});
+    // Adam on the GPU's shard (dense parameters over C E D_e GPUs, experts over C D_e): read the
+    // bf16 gradient, read and write the fp32 master weight, m and v, write the bf16 weight.
+    constexpr double kBytesPerParameter = 2 + 2 * 12 + 2;
+    for (uint32_t p = 0; p < par.pp; ++p) {
+      const StageParams sp = stage_params(m, par, p);
+      const double shard = sp.dense / (par.cp * par.ep * par.dp) + sp.expert / (par.cp * par.dp);
+      optimizer_ps_.push_back(
+          std::llround(shard * kBytesPerParameter / config_.memory_bandwidth * 1e12));
+    }
+  }
 
   // Each stage's data-parallel all-reduces, in the order backward produces the gradients.
   for (uint32_t p = 0; p < par.pp; ++p) {
@@ -289,7 +302,8 @@ uint32_t LlmWorkload::phases(uint32_t e) const {
   const uint32_t rank = mapping_.rank_of(e);
   if (rank == Mapping::kNone) return 0;
   return steps_[stage_of(rank)].back().first_phase +
-         (config_.dp_overlap ? 0 : static_cast<uint32_t>(dp_phases_[stage_of(rank)].size()));
+         (config_.dp_overlap ? 0 : static_cast<uint32_t>(dp_phases_[stage_of(rank)].size())) +
+         (config_.optimizer_step ? 1 : 0);
 }
 
 void LlmWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {
@@ -297,6 +311,10 @@ void LlmWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {
   const uint32_t stage = stage_of(rank);
   const std::vector<Step>& steps = steps_[stage];
   const uint32_t passes = steps.back().first_phase;
+  if (config_.optimizer_step && phase + 1 == phases(e)) {  // the step, after everything
+    out.compute(optimizer_ps_[stage], compute_optimizer_, {});
+    return;
+  }
   if (phase >= passes) {
     Chain chain{out};
     collective(dp_phases_[stage][phase - passes], Collective::kAllReduce, rank, chain);

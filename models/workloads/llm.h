@@ -45,6 +45,10 @@ struct LlmConfig {
   /// reduce-scatter after the output and down products run with them (backward: mirrored);
   /// false: each in turn.
   bool tp_overlap = false;
+  /// After the DP all-reduces, each GPU's Adam step over its shard of the parameters (the
+  /// distributed optimizer's), memory-bound at `memory_bandwidth` (llm.optimizer_step).
+  bool optimizer_step = false;
+  double memory_bandwidth = 3.35e12;  // bytes/s of a chip's memory (H100 SXM HBM3)
   Algorithm tp_algorithm = Algorithm::kBidirRing;
   Algorithm ep_algorithm = Algorithm::kDirect;
   Algorithm dp_algorithm = Algorithm::kRing;
@@ -82,7 +86,8 @@ class LlmWorkload : public Workload {
 
   uint32_t phases(uint32_t e) const override;
   void generate(uint32_t e, uint32_t phase, Program& out) const override;
-  /// groups()[i] accounts volumes()[i]; then "compute forward" and "compute backward".
+  /// groups()[i] accounts volumes()[i]; then "compute forward", "compute backward" and, with
+  /// optimizer_step, "compute optimizer".
   const std::vector<OpGroup>& groups() const override { return groups_; }
   double model_flops() const override { return iteration_flops(config_.model, config_.par); }
   double endpoint_flops() const override { return config_.gemm.chip_flops; }
@@ -175,6 +180,8 @@ class LlmWorkload : public Workload {
   uint32_t local_[kRows] = {};  // kHierarchical DP rows: members per node
   std::vector<OpGroup> groups_;
   uint32_t compute_forward_ = 0, compute_backward_ = 0;  // group indices
+  uint32_t compute_optimizer_ = 0;                       //   (optimizer_step only)
+  std::vector<int64_t> optimizer_ps_;                    // per stage (optimizer_step)
   std::vector<std::vector<Step>> steps_;  // per stage, in order, then one marking the end
   // Per stage, the all-reduce phases at the end of the iteration, in order.
   std::vector<std::vector<Row>> dp_phases_;

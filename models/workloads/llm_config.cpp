@@ -79,6 +79,8 @@ void check_llm(const LlmConfig& c, uint32_t ranks) {
   require(c.gemm.efficiency > 0 && c.gemm.efficiency <= 1, "efficiency", "must be in (0, 1]");
   require(!c.gemm.roofline() || (c.gemm.sms > 0 && c.gemm.tile_m > 0 && c.gemm.tile_n > 0),
           "gemm_sms", "gemm_sms, gemm_tile_m and gemm_tile_n must be positive");
+  require(!c.optimizer_step || c.memory_bandwidth > 0, "memory_bandwidth",
+          "must be positive for llm.optimizer_step");
   require(c.expert_imbalance >= 0 && c.expert_imbalance < 1, "expert_imbalance",
           std::to_string(c.expert_imbalance) + " is outside [0, 1)");
 }
@@ -132,7 +134,8 @@ std::vector<ParamSpec> llm_params() {
                         "GEMM time: flat, FLOPs / (chip_flops * efficiency); roofline, each "
                         "GEMM math- or memory-bound with wave quantization"),
       ParamSpec::bandwidth("memory_bandwidth", "26.8Tbps",
-                           "roofline: the chip's memory bandwidth (H100 SXM: 3.35 TB/s)"),
+                           "the chip's memory bandwidth, of the roofline and the optimizer "
+                           "step (H100 SXM: 3.35 TB/s)"),
       ParamSpec::integer("gemm_sms", 132, "roofline: SMs a wave of tiles fills (H100 SXM: 132)")
           .range(1, 1 << 20),
       ParamSpec::integer("gemm_tile_m", 128, "roofline: rows of a thread block's output tile")
@@ -146,6 +149,9 @@ std::vector<ParamSpec> llm_params() {
       ParamSpec::flag("tp_overlap", false,
                       "TP all-gathers and reduce-scatters beside the GEMMs next to them "
                       "(Megatron's TP communication overlap); false: in turn"),
+      ParamSpec::flag("optimizer_step", false,
+                      "after the DP all-reduces, an Adam step over each GPU's shard of the "
+                      "parameters, memory-bound at memory_bandwidth"),
       ParamSpec::real("expert_imbalance", 0,
                       "(max - min) / max of the tokens an MoE layer's experts receive, drawn per "
                       "layer and micro-batch (InfiniteHBD Table 4); 0: balanced"),
@@ -211,6 +217,8 @@ LlmConfig llm_config(const ParamSet& llm) {
   c.expert_imbalance = llm.real("expert_imbalance");
   c.recompute = recompute_from_name(llm.text("recompute"));
   c.tp_overlap = llm.flag("tp_overlap");
+  c.optimizer_step = llm.flag("optimizer_step");
+  c.memory_bandwidth = llm.bandwidth("memory_bandwidth").bytes_per_second();
   c.tp_algorithm = algorithm_from_name(llm.text("tp_algorithm"), "llm.tp_algorithm");
   c.ep_algorithm = algorithm_from_name(llm.text("ep_algorithm"), "llm.ep_algorithm");
   c.dp_algorithm = algorithm_from_name(llm.text("dp_algorithm"), "llm.dp_algorithm");

@@ -248,5 +248,28 @@ TEST(LlmTpOverlap, SameMessagesAndComputeInAnotherOrder) {
   EXPECT_TRUE(pb.deps_of(first_compute(pb)).empty());
 }
 
+// The optimizer step: one more phase per GPU after the DP all-reduces, one compute op of its
+// shard's Adam update: 28 bytes per parameter at the memory bandwidth. A stage of
+// imbalanced(0)'s model (4 layers, one stage): per layer H(H + 2H) + H^2 = 4H^2 attention and
+// 8 experts of 3HI, /T = 2; plus the embedding and the output layer, 2VH/T; the shard of the
+// dense part over E D_e = 8 GPUs, of the experts (E = 4 hold 2 each) over D_e = 2.
+TEST(LlmOptimizer, TheStepFollowsTheAllReduces) {
+  LlmConfig c = imbalanced(0);
+  const LlmWorkload plain(c, Mapping::linear(16, 16));
+  c.optimizer_step = true;
+  c.memory_bandwidth = 1e12;
+  const LlmWorkload stepped(c, Mapping::linear(16, 16));
+  ASSERT_EQ(stepped.phases(0), plain.phases(0) + 1);
+  Program last;
+  stepped.generate(0, stepped.phases(0) - 1, last);
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_EQ(last.ops[0].kind, OpKind::kCompute);
+  EXPECT_EQ(stepped.groups()[last.ops[0].group].name, "compute optimizer");
+  const double H = 64, I = 256, V = 1000, L = 4, T = 2;
+  const double dense = (L * 4 * H * H + 2 * V * H) / T, experts = L * 2 * 3 * H * I / T;
+  const double shard = dense / 8 + experts / 2;
+  EXPECT_NEAR(static_cast<double>(last.ops[0].compute_ps), shard * 28 / 1e12 * 1e12, 1);
+}
+
 }  // namespace
 }  // namespace hx::wl
