@@ -44,6 +44,7 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
     }
   }
   set_dp_locals(domain);
+  set_dp_buckets();
 
   const double alpha = config_.alpha_s, bw = config_.bandwidth;
   const double bw_local = config_.local_bandwidth > 0 ? config_.local_bandwidth : bw;
@@ -67,16 +68,32 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
       if (bw > 0)
         once = (alpha_beta_seconds(rs, alpha, bw) + alpha_beta_seconds(ag, alpha, bw)) / 2;
     } else {
-      const CollectiveSpec s =
+      CollectiveSpec s =
           spec(Row(r),
                v.pattern == Pattern::kAllToAll ? Collective::kAllToAll : Collective::kAllReduce, 0);
       check_collective(s, key);
-      if (bw > 0 && s.algorithm == Algorithm::kHierarchical && v.dim == Dim::kDP) {
-        const auto p = static_cast<uint32_t>(s.members.size());
-        once = two_stage_all_reduce_seconds(s.local, p / s.local, static_cast<double>(v.bytes),
-                                            alpha, bw, bw_local);
-      } else if (bw > 0) {
-        once = alpha_beta_seconds(s, alpha, bw);
+      const auto seconds = [&](uint64_t bytes) {
+        s.bytes = bytes;
+        if (bw > 0 && s.algorithm == Algorithm::kHierarchical && v.dim == Dim::kDP) {
+          const auto p = static_cast<uint32_t>(s.members.size());
+          return two_stage_all_reduce_seconds(s.local, p / s.local, static_cast<double>(bytes),
+                                              alpha, bw, bw_local);
+        }
+        return bw > 0 ? alpha_beta_seconds(s, alpha, bw) : 0.0;
+      };
+      once = seconds(v.bytes);
+      if (config_.dp_bucket_bytes > 0 && v.dim == Dim::kDP) {
+        // The stage whose buckets of this row take longest.
+        double most = 0;
+        for (const std::vector<Bucket>& stage : dp_buckets_) {
+          double sum = 0;
+          for (const Bucket& b : stage) {
+            if (b.row == r) sum += seconds(v.bytes * b.layers);
+          }
+          most = std::max(most, sum);
+        }
+        groups_.push_back({v.label + " " + pattern_name(v.pattern), v.dim, most});
+        continue;
       }
     }
     groups_.push_back({v.label + " " + pattern_name(v.pattern), v.dim, once * v.frequency});
@@ -97,17 +114,6 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
       optimizer_ps_.push_back(
           std::llround(shard * kBytesPerParameter / config_.memory_bandwidth * 1e12));
     }
-  }
-
-  // Each stage's data-parallel all-reduces, in the order backward produces the gradients.
-  for (uint32_t p = 0; p < par.pp; ++p) {
-    std::vector<Row>& rows = dp_phases_.emplace_back();
-    for (uint32_t j = chunk_layers(p) * par.virtual_stages; j-- > 0;) {
-      if (row_[kDpQkv] >= 0) rows.push_back(kDpQkv);
-      const Row ffn = m.experts == 1 || is_moe_layer(m, j % chunk_layers(p)) ? kDpFfn : kDpFfnDense;
-      if (row_[ffn] >= 0) rows.push_back(ffn);
-    }
-    if (row_[kDpVoc] >= 0 && has_voc(p)) rows.push_back(kDpVoc);
   }
 
   for (uint32_t p = 0; p < par.pp; ++p) schedule_stage(p);
@@ -167,6 +173,43 @@ void LlmWorkload::set_dp_locals(const DomainOf& domain) {
       throw InputError(
           "llm.dp_algorithm = \"hierarchical\": no HB domains known; set llm.dp_local");
     }
+  }
+}
+
+// Each stage's DP all-reduces in the order the backward pass readies the gradients: per layer
+// from the last, QKV, then the FFN's row; DP VOC after layer 0. With dp_bucket_bytes, a row's
+// consecutive layers join one bucket until it holds that many bytes (the last may hold fewer);
+// the rows fill separate buckets, so each bucket is one Table 4 row's all-reduce.
+void LlmWorkload::set_dp_buckets() {
+  const LlmModel& m = config_.model;
+  const Parallelism& par = config_.par;
+  for (uint32_t p = 0; p < par.pp; ++p) {
+    std::vector<Bucket>& buckets = dp_buckets_.emplace_back();
+    int open[kRows];  // index of the row's bucket still filling, or -1
+    std::fill(std::begin(open), std::end(open), -1);
+    const auto add = [&](Row row, uint32_t ready) {
+      if (row_[row] < 0) return;
+      const uint64_t bytes = volumes_[row_[row]].bytes;
+      if (open[row] >= 0) {
+        Bucket& b = buckets[open[row]];
+        ++b.layers;
+        b.ready = ready;
+      } else {
+        open[row] = static_cast<int>(buckets.size());
+        buckets.push_back({row, 1, ready});
+      }
+      if (bytes * buckets[open[row]].layers >= config_.dp_bucket_bytes) open[row] = -1;
+    };
+    const uint32_t layers = chunk_layers(p);
+    for (uint32_t j = layers * par.virtual_stages; j-- > 0;) {
+      add(kDpQkv, j);
+      add(m.experts == 1 || is_moe_layer(m, j % layers) ? kDpFfn : kDpFfnDense, j);
+    }
+    if (has_voc(p)) add(kDpVoc, 0);
+    // A bucket still filling is reduced once its last layer is done: order the buckets by when
+    // they close, as the stream of a real DDP does.
+    std::stable_sort(buckets.begin(), buckets.end(),
+                     [](const Bucket& a, const Bucket& b) { return a.ready > b.ready; });
   }
 }
 
@@ -302,7 +345,7 @@ uint32_t LlmWorkload::phases(uint32_t e) const {
   const uint32_t rank = mapping_.rank_of(e);
   if (rank == Mapping::kNone) return 0;
   return steps_[stage_of(rank)].back().first_phase +
-         (config_.dp_overlap ? 0 : static_cast<uint32_t>(dp_phases_[stage_of(rank)].size())) +
+         (config_.dp_overlap ? 0 : static_cast<uint32_t>(dp_buckets_[stage_of(rank)].size())) +
          (config_.optimizer_step ? 1 : 0);
 }
 
@@ -317,7 +360,7 @@ void LlmWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {
   }
   if (phase >= passes) {
     Chain chain{out};
-    collective(dp_phases_[stage][phase - passes], Collective::kAllReduce, rank, chain);
+    all_reduce(dp_buckets_[stage][phase - passes], rank, chain);
     return;
   }
   const auto it = std::upper_bound(steps.begin(), steps.end(), phase,
@@ -347,15 +390,13 @@ void LlmWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {
 }
 
 // The backward pass of the last micro-batch with the DP all-reduces beside it (dp_overlap):
-// the pass is one chain (receive, the layers from the last, send), and each layer's all-reduces
-// (DP QKV, then DP FFN) start once the pass has done that layer and the previous all-reduce is
-// done, DP VOC after the first layer, as Megatron's overlapped gradient reduction does with one
-// bucket per layer and Table 4 row, on one communication stream. The pass's send to the
-// previous stage does not wait for them.
+// the pass is one chain (receive, the layers from the last, send), and each bucket's
+// all-reduce starts once the pass has done the bucket's last layer and the previous all-reduce
+// is done, as Megatron's overlapped gradient reduction does on one communication stream. The
+// pass's send to the previous stage does not wait for them.
 void LlmWorkload::overlapped_backward(uint32_t rank, Program& out) const {
   const uint32_t stage = stage_of(rank), P = config_.par.pp;
   const Step& s = steps_[stage][steps_[stage].size() - 2];  // without virtual stages
-  const LlmModel& m = config_.model;
   Chain pass{out};
   if (receives(stage, s)) pass.then(pipeline_transfer(rank, s, false, out));
   const uint32_t layers = chunk_layers(stage);
@@ -367,18 +408,12 @@ void LlmWorkload::overlapped_backward(uint32_t rank, Program& out) const {
   if (sends(stage, s)) pipeline_transfer(rank, s, true, out, pass.after());
   Chain dp{out};
   dp.tag = pass.tag;  // the phase's tags above the pass's
-  const auto reduce = [&](Row row, uint32_t ready) {
-    if (row_[row] < 0) return;
-    const uint32_t after[2] = {ready, dp.last};
-    dp.then(out.wait(static_cast<uint32_t>(row_[row]),
+  for (const Bucket& b : dp_buckets_[stage]) {
+    const uint32_t after[2] = {done[b.ready], dp.last};
+    dp.then(out.wait(static_cast<uint32_t>(row_[b.row]),
                      std::span<const uint32_t>(after, dp.started ? 2 : 1)));
-    collective(row, Collective::kAllReduce, rank, dp);
-  };
-  for (uint32_t j = layers; j-- > 0;) {
-    reduce(kDpQkv, done[j]);
-    reduce(m.experts == 1 || is_moe_layer(m, j) ? kDpFfn : kDpFfnDense, done[j]);
+    all_reduce(b, rank, dp);
   }
-  if (has_voc(stage)) reduce(kDpVoc, done[0]);
 }
 
 // To the next stage (forward send, backward receive) or the previous one, round the ring of

@@ -59,6 +59,10 @@ struct LlmConfig {
   /// The DP all-reduces beside the last backward pass, each as soon as its layer's gradients
   /// are done (llm.cpp, overlapped_backward); false: after the whole backward pass.
   bool dp_overlap = false;
+  /// Bytes of gradients a DP all-reduce carries at least (llm.dp_bucket, Megatron's bucket
+  /// size): consecutive layers of one Table 4 row share a bucket until it holds this many, and
+  /// it is reduced once its last layer is done; 0: one bucket per layer and row.
+  uint64_t dp_bucket_bytes = 0;
   /// The embedding on the first stage and the output layer on the last, so only they all-reduce
   /// DP VOC (llm.embedding = "ends"); false: Table 4's DP VOC on every stage ("table4").
   bool embedding_at_ends = false;
@@ -132,6 +136,13 @@ class LlmWorkload : public Workload {
     uint32_t first_phase = 0;
   };
 
+  // A DP all-reduce: `layers` consecutive layers of one row, ready once the backward pass has
+  // done layer `ready` of the stage (counting the chunks' layers one after the other).
+  struct Bucket {
+    Row row;
+    uint32_t layers = 1, ready = 0;
+  };
+
   void schedule_stage(uint32_t stage);
   bool receives(uint32_t stage, const Step& s) const;
   bool sends(uint32_t stage, const Step& s) const;
@@ -157,6 +168,10 @@ class LlmWorkload : public Workload {
   // `blocks`: an all-to-all's unequal blocks (CollectiveSpec::blocks).
   void collective(Row row, Collective op, uint32_t rank, Chain& chain,
                   std::vector<uint64_t> blocks = {}) const;
+  void all_reduce(const Bucket& b, uint32_t rank, Chain& chain) const;
+  // `s` after the chain's ops, with the chain's next tags.
+  void append(Row row, CollectiveSpec s, uint32_t rank, Chain& chain) const;
+  void set_dp_buckets();
   void cp_exchange(uint32_t rank, bool forward, Chain& chain) const;
   void attention(uint32_t rank, bool forward, int64_t attention_ps, Chain& chain) const;
   void compute(int64_t ps, bool forward, Chain& chain) const;
@@ -183,8 +198,9 @@ class LlmWorkload : public Workload {
   uint32_t compute_optimizer_ = 0;                       //   (optimizer_step only)
   std::vector<int64_t> optimizer_ps_;                    // per stage (optimizer_step)
   std::vector<std::vector<Step>> steps_;  // per stage, in order, then one marking the end
-  // Per stage, the all-reduce phases at the end of the iteration, in order.
-  std::vector<std::vector<Row>> dp_phases_;
+  // Per stage, the DP all-reduces in the order the backward pass readies them: the phases at
+  // the end of the iteration, or the streams beside the last backward pass (dp_overlap).
+  std::vector<std::vector<Bucket>> dp_buckets_;
   // Per chip and micro-batch: QKV projection, attention scores/context + output projection,
   // FFN of a dense layer, FFN of an expert layer (balanced), logits (last stage).
   Pass qkv_, attention_, ffn_dense_, ffn_moe_, logits_;

@@ -126,6 +126,10 @@ std::vector<ParamSpec> llm_params() {
       ParamSpec::flag("dp_overlap", false,
                       "DP all-reduces beside the last backward pass, each as soon as its "
                       "layer's gradients are done; false: after the backward pass"),
+      ParamSpec::bytes("dp_bucket", "0B",
+                       "gradient bytes a DP all-reduce carries at least (Megatron's bucket "
+                       "size): a Table 4 row's consecutive layers share a bucket until it holds "
+                       "this many; 0B: one all-reduce per layer and row"),
       ParamSpec::real("chip_flops", 989e12, "FLOP/s of one chip (H100 bf16 dense)").range(0, 1e18),
       ParamSpec::real("efficiency", 1.0,
                       "fraction of chip_flops the compute achieves (roofline: its ceiling)")
@@ -203,6 +207,7 @@ LlmConfig llm_config(const ParamSet& llm) {
   override_with("virtual_stages", p.virtual_stages);
   c.schedule = llm.text("schedule") == "gpipe" ? Schedule::kGPipe : Schedule::kOneFOneB;
   c.dp_overlap = llm.flag("dp_overlap");
+  c.dp_bucket_bytes = llm.bytes("dp_bucket").count();
   c.embedding_at_ends = llm.text("embedding") == "ends";
   c.ring_attention = llm.text("cp_algorithm") == "ring";
   c.gemm.chip_flops = llm.real("chip_flops");

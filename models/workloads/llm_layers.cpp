@@ -58,6 +58,17 @@ void LlmWorkload::collective(Row row, Collective op, uint32_t rank, Chain& chain
   if (row_[row] < 0) return;
   CollectiveSpec s = spec(row, op, rank);
   s.blocks = std::move(blocks);
+  append(row, std::move(s), rank, chain);
+}
+
+// A DP bucket: its row's all-reduce over the bytes of its layers.
+void LlmWorkload::all_reduce(const Bucket& b, uint32_t rank, Chain& chain) const {
+  CollectiveSpec s = spec(b.row, Collective::kAllReduce, rank);
+  s.bytes *= b.layers;
+  append(b.row, std::move(s), rank, chain);
+}
+
+void LlmWorkload::append(Row row, CollectiveSpec s, uint32_t rank, Chain& chain) const {
   const std::vector<uint32_t> ranks = group_ranks(volumes_[row_[row]].group, rank);
   const auto position =
       static_cast<uint32_t>(std::find(ranks.begin(), ranks.end(), rank) - ranks.begin());
