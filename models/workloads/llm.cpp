@@ -318,15 +318,31 @@ void LlmWorkload::schedule_stage(uint32_t p) {
   for (uint32_t i = total - warmup; i < total; ++i) steps.push_back(step(false, i));
   // Phases: a receive unless the model stage is the first (forward) or last (backward), one per
   // layer, a send unless it is the last (forward) or first (backward); with dp_overlap the
-  // last step is one phase.
+  // steps from the first chunk's last backward on are one phase.
+  const std::size_t merged = config_.dp_overlap ? first_final_backward(steps) : steps.size();
   uint32_t phase = 0;
-  for (Step& s : steps) {
-    s.first_phase = phase;
-    phase += &s == &steps.back() && config_.dp_overlap
-                 ? 1
-                 : chunk_layers(p) + receives(p, s) + sends(p, s);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    steps[i].first_phase = phase;
+    if (i < merged) {
+      phase += chunk_layers(p) + receives(p, steps[i]) + sends(p, steps[i]);
+    } else if (i + 1 == steps.size()) {
+      ++phase;
+    }
   }
   steps.push_back({false, 0, 0, phase});  // the end
+}
+
+// The step after which a chunk's gradients are final: the backward of the last micro-batch
+// through it. The chunks finish in order v - 1, ..., 0, and only backwards follow the first.
+bool LlmWorkload::final_backward(const Step& s) const {
+  return !s.forward && s.micro_batch + 1 == config_.par.micro_batches;
+}
+
+std::size_t LlmWorkload::first_final_backward(std::span<const Step> steps) const {
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (final_backward(steps[i])) return i;
+  }
+  return steps.size();
 }
 
 bool LlmWorkload::receives(uint32_t stage, const Step& s) const {
@@ -389,25 +405,33 @@ void LlmWorkload::generate(uint32_t e, uint32_t phase, Program& out) const {
   backward_layer(rank, s, layers - 1 - layer, last, chain);
 }
 
-// The backward pass of the last micro-batch with the DP all-reduces beside it (dp_overlap):
-// the pass is one chain (receive, the layers from the last, send), and each bucket's
-// all-reduce starts once the pass has done the bucket's last layer and the previous all-reduce
-// is done, as Megatron's overlapped gradient reduction does on one communication stream. The
-// pass's send to the previous stage does not wait for them.
+// The backward passes from the first chunk's last one on, with the DP all-reduces beside them
+// (dp_overlap): the passes are one chain (each its receive, its layers from the last, its send),
+// and each bucket's all-reduce starts once its last layer's gradients are final and the
+// previous all-reduce is done, as Megatron's overlapped gradient reduction does on one
+// communication stream. No pass waits for an all-reduce.
 void LlmWorkload::overlapped_backward(uint32_t rank, Program& out) const {
-  const uint32_t stage = stage_of(rank), P = config_.par.pp;
-  const Step& s = steps_[stage][steps_[stage].size() - 2];  // without virtual stages
+  const uint32_t stage = stage_of(rank);
+  const uint32_t model_stages = config_.par.pp * config_.par.virtual_stages;
+  const std::span<const Step> steps(steps_[stage].data(), steps_[stage].size() - 1);
   Chain pass{out};
-  if (receives(stage, s)) pass.then(pipeline_transfer(rank, s, false, out));
   const uint32_t layers = chunk_layers(stage);
-  std::vector<uint32_t> done(layers);
-  for (uint32_t j = layers; j-- > 0;) {
-    backward_layer(rank, s, j, stage + 1 == P && j + 1 == layers, pass);
-    done[j] = pass.last;
+  std::vector<uint32_t> done(layers * config_.par.virtual_stages);
+  for (std::size_t i = first_final_backward(steps); i < steps.size(); ++i) {
+    const Step& s = steps[i];
+    if (receives(stage, s)) pass.then(pipeline_transfer(rank, s, false, out, pass.after()));
+    const bool last_stage = s.chunk * config_.par.pp + stage + 1 == model_stages;
+    for (uint32_t j = layers; j-- > 0;) {
+      backward_layer(rank, s, j, last_stage && j + 1 == layers, pass);
+      if (final_backward(s)) done[s.chunk * layers + j] = pass.last;
+    }
+    if (sends(stage, s)) {
+      const uint32_t send = pipeline_transfer(rank, s, true, out, pass.after());
+      if (i + 1 < steps.size()) pass.then(send);  // the next pass after it, as phases are
+    }
   }
-  if (sends(stage, s)) pipeline_transfer(rank, s, true, out, pass.after());
   Chain dp{out};
-  dp.tag = pass.tag;  // the phase's tags above the pass's
+  dp.tag = pass.tag;  // the phase's tags above the passes'
   for (const Bucket& b : dp_buckets_[stage]) {
     const uint32_t after[2] = {done[b.ready], dp.last};
     dp.then(out.wait(static_cast<uint32_t>(row_[b.row]),

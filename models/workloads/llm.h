@@ -56,8 +56,8 @@ struct LlmConfig {
   /// HB domain (the DomainOf the workload is given).
   uint32_t dp_local = 0;
   Schedule schedule = Schedule::kOneFOneB;
-  /// The DP all-reduces beside the last backward pass, each as soon as its layer's gradients
-  /// are done (llm.cpp, overlapped_backward); false: after the whole backward pass.
+  /// The DP all-reduces beside the last backward passes, each as soon as its gradients are
+  /// final (llm.cpp, overlapped_backward); false: after the whole backward pass.
   bool dp_overlap = false;
   /// Bytes of gradients a DP all-reduce carries at least (llm.dp_bucket, Megatron's bucket
   /// size): consecutive layers of one Table 4 row share a bucket until it holds this many, and
@@ -144,6 +144,8 @@ class LlmWorkload : public Workload {
   };
 
   void schedule_stage(uint32_t stage);
+  bool final_backward(const Step& s) const;
+  std::size_t first_final_backward(std::span<const Step> steps) const;
   bool receives(uint32_t stage, const Step& s) const;
   bool sends(uint32_t stage, const Step& s) const;
   // Compute of one micro-batch on one chip, picoseconds.

@@ -68,7 +68,6 @@ void check_llm(const LlmConfig& c, uint32_t ranks) {
             "interleaved 1F1B needs pp >= 2 and micro_batches a multiple of pp (Megatron's rule)");
     require(c.schedule == Schedule::kOneFOneB, "virtual_stages",
             "virtual stages run the interleaved 1F1B schedule; llm.schedule must be \"1f1b\"");
-    require(!c.dp_overlap, "dp_overlap", "is not built for virtual_stages > 1");
   }
   require(m.experts == 1 || moe_layers_per_stage(m, p) > 0, "moe_layer_ratio",
           "leaves a model chunk of " + std::to_string(p.chunk_layers(m.layers)) +

@@ -291,6 +291,47 @@ TEST(Llm, DenseIterationCompletes) {
   check_iteration(c);
 }
 
+// In the last phase of endpoint e (dp_overlap's passes with the DP all-reduces beside them):
+// its DP sends, those that do not wait for the phase's last compute, and its PP sends, none of
+// which may wait for a DP op.
+struct OverlapCounts {
+  uint32_t dp_sends = 0, early = 0, pp_sends = 0;
+};
+
+OverlapCounts overlap_counts(const LlmWorkload& w, uint32_t e) {
+  Program last;
+  w.generate(e, w.phases(e) - 1, last);
+  // Which ops each op waits for, directly or not.
+  std::vector<std::vector<char>> before(last.size(), std::vector<char>(last.size(), 0));
+  for (uint32_t i = 0; i < last.size(); ++i) {
+    for (const uint32_t d : last.deps_of(i)) {
+      before[i][d] = 1;
+      for (uint32_t k = 0; k < last.size(); ++k) before[i][k] |= before[d][k];
+    }
+  }
+  const auto is = [&](uint32_t op, const std::string& prefix) {
+    return w.groups()[last.ops[op].group].name.rfind(prefix, 0) == 0;
+  };
+  int32_t last_compute = -1;  // the passes' last op: layer 0's last compute
+  for (uint32_t i = 0; i < last.size(); ++i) {
+    if (last.ops[i].kind == OpKind::kCompute) last_compute = static_cast<int32_t>(i);
+  }
+  EXPECT_GE(last_compute, 0);
+  OverlapCounts n;
+  for (uint32_t i = 0; i < last.size(); ++i) {
+    if (last.ops[i].kind != OpKind::kSend) continue;
+    if (is(i, "DP")) {
+      ++n.dp_sends;
+      n.early += before[i][static_cast<uint32_t>(last_compute)] == 0;
+    }
+    if (is(i, "PP")) {
+      ++n.pp_sends;
+      for (uint32_t k = 0; k < last.size(); ++k) EXPECT_FALSE(before[i][k] && is(k, "DP"));
+    }
+  }
+  return n;
+}
+
 // dp_overlap: the same messages and compute (check_iteration: Table 4's bytes per row), in
 // fewer phases: the last backward pass is one phase, and in it each layer's DP all-reduces
 // wait for that layer's backward only, never for the layers after it, and the pipeline send to
@@ -309,40 +350,11 @@ TEST(Llm, OverlappedDpAllReducesRunBesideTheLastBackwardPass) {
   // Rank 16, stage 1 of 2: 2 layers a stage, a receive phase; 4 DP all-reduce phases apart.
   const uint32_t e = mapping.endpoint(16), n = 3;
   EXPECT_EQ(w.phases(e), w_apart.phases(e) - (n - 1) - 5);
-  Program last;
-  w.generate(e, w.phases(e) - 1, last);
-  // Which ops each op waits for, directly or not.
-  std::vector<std::vector<char>> before(last.size(), std::vector<char>(last.size(), 0));
-  for (uint32_t i = 0; i < last.size(); ++i) {
-    for (const uint32_t d : last.deps_of(i)) {
-      before[i][d] = 1;
-      for (uint32_t k = 0; k < last.size(); ++k) before[i][k] |= before[d][k];
-    }
-  }
-  const auto is = [&](uint32_t op, const std::string& prefix) {
-    return w.groups()[last.ops[op].group].name.rfind(prefix, 0) == 0;
-  };
-  int32_t last_compute = -1;  // the pass's last op: layer 0's last compute
-  for (uint32_t i = 0; i < last.size(); ++i) {
-    if (last.ops[i].kind == OpKind::kCompute) last_compute = static_cast<int32_t>(i);
-  }
-  ASSERT_GE(last_compute, 0);
-  uint32_t dp_sends = 0, early = 0, pp_sends = 0;
-  for (uint32_t i = 0; i < last.size(); ++i) {
-    if (last.ops[i].kind != OpKind::kSend) continue;
-    if (is(i, "DP")) {
-      ++dp_sends;
-      early += before[i][static_cast<uint32_t>(last_compute)] == 0;
-    }
-    if (is(i, "PP")) {
-      ++pp_sends;
-      for (uint32_t k = 0; k < last.size(); ++k) EXPECT_FALSE(before[i][k] && is(k, "DP"));
-    }
-  }
-  EXPECT_GT(dp_sends, 0u);
-  EXPECT_GT(early, 0u) << "some DP all-reduce starts before the pass's last compute";
-  EXPECT_LT(early, dp_sends) << "the first layer's all-reduces wait for it";
-  EXPECT_EQ(pp_sends, 1u);
+  const OverlapCounts n_ops = overlap_counts(w, e);
+  EXPECT_GT(n_ops.dp_sends, 0u);
+  EXPECT_GT(n_ops.early, 0u) << "some DP all-reduce starts before the pass's last compute";
+  EXPECT_LT(n_ops.early, n_ops.dp_sends) << "the first layer's all-reduces wait for it";
+  EXPECT_EQ(n_ops.pp_sends, 1u);
 }
 
 // llm.dp_bucket: a row's consecutive layers share one all-reduce until it holds the bucket's
@@ -399,6 +411,30 @@ TEST(Llm, VirtualStagesCompleteWithTheirTraffic) {
     c.par = {2, 1, 1, 2, pp, 1, nb};
     c.par.virtual_stages = v;
     check_iteration(c);
+  }
+}
+
+// dp_overlap with virtual stages: the steps from chunk v - 1's last backward on are one phase
+// (chunk v - 1's gradients are final there, chunk 0's only at its end), the same messages and
+// compute as apart, and chunk v - 1's all-reduces start before the phase's last compute.
+TEST(Llm, OverlappedDpAllReducesFollowEachChunk) {
+  LlmConfig c = small_dense_config();
+  c.model.layers = 12;
+  for (const auto& [pp, v, nb] :
+       std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{{2, 2, 2}, {2, 3, 4}, {4, 3, 8}}) {
+    SCOPED_TRACE(std::to_string(pp) + " stages, " + std::to_string(v) + " chunks, " +
+                 std::to_string(nb) + " micro-batches");
+    c.par = {2, 1, 1, 2, pp, 1, nb};
+    c.par.virtual_stages = v;
+    c.dp_overlap = true;
+    check_iteration(c, 5000);
+    const Mapping mapping = scattered(c.par.chips());
+    const LlmWorkload w(c, mapping);
+    for (const uint32_t rank : {0u, c.par.chips() - 1}) {  // the first and the last stage
+      const OverlapCounts n = overlap_counts(w, mapping.endpoint(rank));
+      EXPECT_GT(n.early, 0u);
+      EXPECT_LT(n.early, n.dp_sends);
+    }
   }
 }
 
@@ -687,7 +723,7 @@ TEST(Llm, MakeRejectsInconsistentConfigs) {
   expect_input_error(llm_section({{"pp", "9"}}), 9, "llm.pp");
   expect_input_error(llm_section({{"preset", "gpt-moe-1.1t"}, {"pp", "97"}}), 97, "llm.pp");
   // Virtual stages: 96 layers, not 5 x 4 chunks; one stage; micro-batches not a multiple of
-  // the stages; GPipe; with dp_overlap.
+  // the stages; GPipe.
   expect_input_error(llm_section({{"pp", "4"}, {"virtual_stages", "5"}, {"micro_batches", "4"}}), 4,
                      "llm.virtual_stages");
   expect_input_error(llm_section({{"virtual_stages", "2"}}), 1, "llm.virtual_stages");
@@ -697,10 +733,6 @@ TEST(Llm, MakeRejectsInconsistentConfigs) {
       llm_section(
           {{"pp", "4"}, {"virtual_stages", "2"}, {"micro_batches", "4"}, {"schedule", "gpipe"}}),
       4, "llm.virtual_stages");
-  expect_input_error(
-      llm_section(
-          {{"pp", "4"}, {"virtual_stages", "2"}, {"micro_batches", "4"}, {"dp_overlap", "true"}}),
-      4, "llm.dp_overlap");
 }
 
 }  // namespace
