@@ -114,10 +114,15 @@ class Job:
     def cp_bytes(self, seq):  # V_c: one CP all-gather per chip
         return MICRO_BATCH * seq * HIDDEN * (2 * KV_HEADS / HEADS) / self.t * BYTES_PER_ELEMENT
 
-    def dp_bytes(self):  # V_d: the stage's gradient per chip
+    def dp_layer_bytes(self):  # one layer's QKV and FFN gradients per chip
         qkv_ffn = (2 + 2 * KV_HEADS / HEADS) * HIDDEN**2 + 3 * HIDDEN * FFN
-        voc = 2 * HIDDEN * VOCAB / (self.t * self.c)
-        return (self.stage_layers * qkv_ffn / self.t + voc) * BYTES_PER_ELEMENT
+        return qkv_ffn / self.t * BYTES_PER_ELEMENT
+
+    def dp_voc_bytes(self):  # the embedding and output layer's gradients per chip
+        return 2 * HIDDEN * VOCAB / (self.t * self.c) * BYTES_PER_ELEMENT
+
+    def dp_bytes(self):  # V_d: the stage's gradient per chip
+        return self.stage_layers * self.dp_layer_bytes() + self.dp_voc_bytes()
 
     def share(self, ports):  # B per chip and direction: the row's ports shared by m chips
         return ports * PORT_BANDWIDTH / self.m
