@@ -22,6 +22,12 @@ class alignas(64) RingQueue {
   T& front() { return data()[head_]; }
   const T& front() const { return data()[head_]; }
   const T& at(uint32_t i) const { return data()[(head_ + i) & (capacity() - 1)]; }
+  T& at(uint32_t i) { return data()[(head_ + i) & (capacity() - 1)]; }
+  /// Removes the element at i > 0 (not the front: pop_front), moving those behind it forward.
+  void erase(uint32_t i) {
+    for (; i + 1 < size_; ++i) at(i) = at(i + 1);
+    --size_;
+  }
 
   void push_back(const T& v) {
     if (size_ == capacity()) grow();

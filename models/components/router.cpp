@@ -10,8 +10,8 @@
 
 #include "core/prefetch.h"
 #include "core/state_archive.h"
-#include "models/network/network_stats.h"
 #include "models/components/state_io.h"
+#include "models/network/network_stats.h"
 
 namespace hx::net {
 namespace {
@@ -32,11 +32,13 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
       index_(index),
       vcs_(net.router.vcs),
       classes_(net.routing->vcs()),
+      ideal_(net.router.ideal),
       ports_(port_count(net, id)),
       state_(ports_, vcs_, net.router.buffer_flits),
       candidates_(net.scratch.candidates),
       requests_(net.scratch.requests),
       grant_(net.scratch.grant),
+      claimed_(net.scratch.claimed),
       rng_(ctx.seed, id, static_cast<uint64_t>(RngPurpose::kRouting)),
       fault_log_(net, ctx, id),
       links_(&ctx.stats->table("links")),
@@ -247,7 +249,8 @@ void Router::request_allocation(SimTime at) {
 // v % classes, so the router spreads each class over several buffers (fewer head-of-line
 // blocks) and the routing's deadlock argument carries over unchanged.
 bool Router::route(PortId in, Packet& packet, uint64_t& dead) {
-  if (faults_ != nullptr) [[unlikely]] return route_live(in, packet, dead);
+  if (faults_ != nullptr) [[unlikely]]
+    return route_live(in, packet, dead);
   const uint8_t physical = packet.vc;
   packet.vc = static_cast<uint8_t>(physical % classes_);
   candidates_.clear();
@@ -285,7 +288,7 @@ bool Router::keep_live_candidates() {
 }
 
 inline bool Router::select(uint16_t flits, SimTime now, SimTime& wake, Candidate& best,
-                    SimTime& blocked_until) {
+                           SimTime& blocked_until) {
   blocked_until = SimTime::zero();
   if (candidates_.has_detours()) return select_with_detours(flits, now, wake, best);
   uint32_t best_credits = 0;
@@ -357,6 +360,9 @@ bool Router::select_with_detours(uint16_t flits, SimTime now, SimTime& wake, Can
 // (round-robin over inputs). Inputs that lost propose again to what is still free, until every
 // proposal of a round is granted. What blocks the remaining heads sets the next wake-up; heads
 // blocked on credits wake when credits arrive.
+// router.arch = "ideal" (ideal_): every VC head proposes, busy input or not, so an input feeds
+// as many outputs at once as it has VCs (the internal speedup of an output-queued switch), and
+// rounds repeat until one grants nothing: a maximal matching of VC heads to outputs.
 void Router::allocate() {
   const SimTime now = this->now();
   const PortId ports = ports_;
@@ -372,7 +378,7 @@ void Router::allocate() {
         const auto bit = static_cast<unsigned>(__builtin_ctzll(busy));
         const auto in = static_cast<PortId>(64 * word + bit);
         const PortState::Input& input = state_.input(in);
-        if (input.free > now) {
+        if (input.free > now && !ideal_) {
           wake = std::min(wake, input.free);
           continue;
         }
@@ -388,6 +394,7 @@ void Router::allocate() {
           Waiting& head = queue(in, vc).front();
           if (head.blocked_until > now) {
             wake = std::min(wake, head.blocked_until);
+            if (ideal_) propose_behind(in, vc, now, wake);
             continue;
           }
           uint64_t dead = 0;
@@ -401,7 +408,9 @@ void Router::allocate() {
             requests_.push_back({in, vc, best});
             // forward() updates the output if granted: start its load behind the other inputs.
             prefetch_write(&outputs_[best.port]);
-            break;
+            if (!ideal_) break;
+          } else if (ideal_) {
+            propose_behind(in, vc, now, wake);
           }
         }
       }
@@ -434,16 +443,43 @@ void Router::allocate() {
       ++granted;
       // The input reads this packet out until it is free; what else waits there goes then.
       const PortState::Input& input = state_.input(r.input);
-      if (input.busy_vcs > 0) wake = std::min(wake, input.free);
+      if (input.busy_vcs > 0 && !ideal_) wake = std::min(wake, input.free);
     }
     for (const Request& r : requests_) grant_[r.candidate.port] = -1;
     // Without losers another round finds nothing new: granted inputs are busy now, and every
-    // other head's obstacle is already in `wake`.
-    if (granted == requests_.size() && !dropped) break;
+    // other head's obstacle is already in `wake`. Ideal: granted VCs have new heads, ready now.
+    if (granted == (ideal_ ? 0 : requests_.size()) && !dropped) break;
   }
   // Endpoint credits have no arrival event to trigger the allocation they unblock.
   if (!returns_.empty()) wake = std::min(wake, earliest_awaited_return());
   if (wake != kNever) request_allocation(wake);
+}
+
+// Virtual output queues within a VC: the packets behind a head that cannot leave bid too, the
+// first that can leave proposing (one proposal per VC and round). A packet passes those ahead
+// of it only when none of them may take any output it may take, so packets keep their order
+// per output. At most kLookBehind packets deep.
+void Router::propose_behind(PortId in, uint8_t vc, SimTime now, SimTime& wake) {
+  constexpr uint32_t kLookBehind = 64;
+  RingQueue<Waiting>& q = queue(in, vc);
+  const uint32_t depth = std::min(q.size(), kLookBehind);
+  claimed_.clear();
+  for (uint32_t d = 0; d < depth; ++d) {
+    Packet& packet = q.at(d).packet;
+    uint64_t dead = 0;
+    if (!route(in, packet, dead)) return;  // lost when it is the head
+    bool passes = d > 0;
+    for (const Candidate& c : candidates_) {
+      if (std::find(claimed_.begin(), claimed_.end(), c.port) != claimed_.end()) passes = false;
+    }
+    Candidate best;
+    SimTime unused;
+    if (passes && select(packet.flits, now, wake, best, unused)) {
+      requests_.push_back({in, vc, best, static_cast<uint16_t>(d)});
+      return;
+    }
+    for (const Candidate& c : candidates_) claimed_.push_back(c.port);
+  }
 }
 
 // Flattened: with the fault path beside it GCC stopped inlining the sends and the event
@@ -451,8 +487,13 @@ void Router::allocate() {
 // docs/performance/engine.md "Cost of faults").
 [[gnu::flatten]] void Router::forward(const Request& r, SimTime now) {
   RingQueue<Waiting>& q = queue(r.input, r.vc);
-  Waiting& w = q.front();  // stays readable: popping moves the head index, nothing else
-  q.pop_front();
+  Waiting behind;  // a packet from behind the head (router.arch = "ideal"), copied out
+  if (r.depth > 0) [[unlikely]] {
+    behind = q.at(r.depth);
+    q.erase(r.depth);
+  }
+  Waiting& w = r.depth > 0 ? behind : q.front();  // stays readable: popping moves the head index
+  if (r.depth == 0) q.pop_front();
   if (q.empty()) state_.clear_busy(r.input, r.vc);
   PortState::Input& input = state_.input(r.input);
   --held_;
@@ -588,13 +629,13 @@ void Router::finish() {
     const Output& out = outputs_[p];
     const PortLink& link = port(p);
     const double window = net_.window_length(now());
-    links_->add_row(net_.topology->first_link(id()) + p,
-                    {uint64_t{id()}, uint64_t{p}, uint64_t{link.peer}, uint64_t{link.peer_port},
-                     uint64_t{link.link_class}, out.stats.packets, out.stats.flits,
-                     out.stats.flits * net_.router.flit_bytes, out.stats.busy.count_ps(),
-                     static_cast<double>(out.stats.busy.count_ps()) / window,
-                     out.stats.stall.count_ps(), out.dropped,
-                     fault_log_.down_ps(net_.topology->first_link(id()) + p, now())});
+    links_->add_row(
+        net_.topology->first_link(id()) + p,
+        {uint64_t{id()}, uint64_t{p}, uint64_t{link.peer}, uint64_t{link.peer_port},
+         uint64_t{link.link_class}, out.stats.packets, out.stats.flits,
+         out.stats.flits * net_.router.flit_bytes, out.stats.busy.count_ps(),
+         static_cast<double>(out.stats.busy.count_ps()) / window, out.stats.stall.count_ps(),
+         out.dropped, fault_log_.down_ps(net_.topology->first_link(id()) + p, now())});
     fault_log_.offer_actions(net_.topology->first_link(id()) + p);
   }
   totals_->add_to(0, totals::kPacketsBuffered, uint64_t{held_});
@@ -604,16 +645,15 @@ void Router::finish() {
 
 void Router::serialize(StateArchive& ar) {
   state_.serialize(ar, index_);  // first: it checks the record's shape
-  ar & rng_;
+  ar& rng_;
   for (auto& q : queues_) serialize_queue(ar, q);
   for (Output& out : outputs_) {
-    ar & out.stall_since & out.next_input & out.credit_waiter & out.stats.packets &
-        out.stats.flits & out.stats.busy & out.stats.stall & out.dropped;
+    ar& out.stall_since& out.next_input& out.credit_waiter& out.stats.packets& out.stats.flits& out
+        .stats.busy& out.stats.stall& out.dropped;
   }
   serialize_items(ar, pending_allocations_);
   serialize_items(ar, returns_);
-  ar & held_ & last_move_ & loaded_since_ & watchdog_armed_ & received_ & sent_ &
-      fault_log_.seq();
+  ar& held_& last_move_& loaded_since_& watchdog_armed_& received_& sent_& fault_log_.seq();
 }
 
 }  // namespace hx::net

@@ -14,10 +14,10 @@
 #include "core/model.h"
 #include "core/rng.h"
 #include "core/stats.h"
-#include "models/network/fault_log.h"
-#include "models/network/network_context.h"
 #include "models/components/port_state.h"
 #include "models/components/ring_queue.h"
+#include "models/network/fault_log.h"
+#include "models/network/network_context.h"
 
 namespace hx::net {
 
@@ -52,7 +52,7 @@ class Router final : public Component, private RouterView {
     SimTime stall_since = kNotStalled;  // a ready packet waits here for credits since then
     SimTime per_flit;                   // serialisation time of one flit
     uint32_t next_input = 0;            // round-robin pointer of the output arbiter
-    bool to_endpoint = false;  // the port's peer is an endpoint (for its input too)
+    bool to_endpoint = false;           // the port's peer is an endpoint (for its input too)
     // From the link protocols (element.h): we count the peer's credits ourselves (Return),
     // and the peer's pipeline delays what we send.
     bool counts_returns = false;
@@ -96,6 +96,8 @@ class Router final : public Component, private RouterView {
   [[gnu::always_inline]] bool select(uint16_t flits, SimTime now, SimTime& wake, Candidate& best,
                                      SimTime& blocked_until);
   bool select_with_detours(uint16_t flits, SimTime now, SimTime& wake, Candidate& best);
+  /// router.arch = "ideal": a packet behind the head of (in, vc) that can leave now proposes.
+  void propose_behind(PortId in, uint8_t vc, SimTime now, SimTime& wake);
   void forward(const Request& r, SimTime now);
   void request_allocation(SimTime at);
   /// Takes in the endpoint credits due by `until`, as their arrivals would have.
@@ -121,6 +123,7 @@ class Router final : public Component, private RouterView {
   uint8_t vcs_;
   uint8_t classes_;  // VC classes the routing uses; physical VC v is in class v % classes_
   bool watchdog_armed_ = false;
+  bool ideal_;         // router.arch = "ideal": see allocate()
   uint32_t held_ = 0;  // packets in the input buffers
   uint16_t ports_;
   uint64_t received_ = 0;
@@ -137,6 +140,7 @@ class Router final : public Component, private RouterView {
   Candidates& candidates_;
   std::vector<Request>& requests_;
   std::vector<int32_t>& grant_;
+  std::vector<PortId>& claimed_;
   Rng rng_;  // the hot state ends here
   // Faults (faults.h): nullptr unless the router or a link at one of its ports ever fails.
   const Faults* faults_ = nullptr;

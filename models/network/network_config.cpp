@@ -20,6 +20,11 @@ std::vector<ParamSpec> router_params() {
           .range(1, 1 << 20),
       ParamSpec::time("pipeline_delay", "1cycles",
                       "router pipeline: from a head flit's arrival to its earliest departure"),
+      ParamSpec::choice("arch", "input_queued", {"input_queued", "ideal"},
+                        "router microarchitecture: input_queued, one packet read out of an input "
+                        "at a time and one VC head bidding per input and round; ideal, every VC "
+                        "head bids and an input feeds several outputs at once (internal speedup), "
+                        "rounds repeating until one grants nothing (docs/MODELS.md)"),
       ParamSpec::bytes("flit_size", "8B", "bytes per flit (RailX: 8B); only scales byte counts"),
       ParamSpec::time("watchdog", "50000cycles",
                       "deadlock watchdog: a router that holds packets and moves none for this "
@@ -105,6 +110,7 @@ RouterConfig router_config_from(const ParamSet& p, uint8_t routing_vcs,
   }
   c.buffer_flits = static_cast<uint32_t>(p.integer("buffer_flits"));
   c.pipeline = p.time("pipeline_delay");
+  c.ideal = p.text("arch") == "ideal";
   c.flit_bytes = p.bytes("flit_size").count();
   c.watchdog = p.time("watchdog");
   if (c.flit_bytes == 0) throw InputError("router.flit_size = 0B: expected at least 1B");

@@ -17,6 +17,7 @@ struct RouterConfig {
   SimTime pipeline;           // head arrival to earliest departure
   uint64_t flit_bytes = 0;    // for byte counts only
   SimTime watchdog;           // no movement at a loaded router for this long: deadlock
+  bool ideal = false;         // router.arch = "ideal" (router.h): speedup, every VC head bids
 };
 
 /// What to keep in the per-message /flows table.

@@ -50,11 +50,13 @@ struct MessageDone {
   uint32_t src = 0;
 };
 
-/// A router's allocation request: the head of VC `vc` at input `input` asks for `candidate`.
+/// A router's allocation request: the packet `depth` places behind the head of VC `vc` at
+/// input `input` (0: the head) asks for `candidate`.
 struct Request {
   PortId input;
   uint8_t vc;
   Candidate candidate;
+  uint16_t depth = 0;
 };
 
 /// Scratch space of a router's allocation round. Each round clears `candidates` and
@@ -62,7 +64,8 @@ struct Request {
 struct RouterScratch {
   Candidates candidates;
   std::vector<Request> requests;
-  std::vector<int32_t> grant;  // [output port]: the request granted in this round, or -1
+  std::vector<int32_t> grant;   // [output port]: the request granted in this round, or -1
+  std::vector<PortId> claimed;  // router.arch = "ideal": outputs of the packets ahead
 };
 
 struct NetworkContext {
@@ -102,13 +105,14 @@ struct NetworkContext {
     throw InputError("unknown switching element '" + name + "' (known: " + known + ")");
   }
 
-  uint64_t timeseries_bins = 0;   // rows of /timeseries (0: traffic.timeseries_bin = 0)
+  uint64_t timeseries_bins = 0;  // rows of /timeseries (0: traffic.timeseries_bin = 0)
 
   bool in_window(SimTime t) const { return t >= window_begin && t < window_end; }
   /// The /timeseries row of time t (the last row takes what lies beyond).
   uint64_t timeseries_row(SimTime t) const {
-    return std::min<uint64_t>(static_cast<uint64_t>(t.count_ps() / traffic.timeseries_bin.count_ps()),
-                              timeseries_bins - 1);
+    return std::min<uint64_t>(
+        static_cast<uint64_t>(t.count_ps() / traffic.timeseries_bin.count_ps()),
+        timeseries_bins - 1);
   }
   /// Length of the window as far as a run that reached `now` has seen it (a workload's window
   /// is open-ended).
