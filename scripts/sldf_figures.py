@@ -2,7 +2,7 @@
 """Regenerates the evaluation of the Switch-less Dragonfly paper (Fig. 10-15) with hxsim.
 
     scripts/sldf_figures.py [--out DIR] [--figures 10ab,13,15] [--curves 2B,4B] [--skip PART]
-                            [--quick] [--ranks N] [--hxsim PATH]
+                            [--quick] [--ranks N] [--hxsim PATH] [--set KEY=VALUE ...]
 
 Each curve is one `hxsim sweep` (latency against offered load up to saturation) written to
 DIR/figNN/<panel>_<curve>.h5; Fig. 15 is one `hxsim run` per bar, its energy computed from the
@@ -15,6 +15,9 @@ for the switch-based one; per sending chip under hotspot) or every bar's energy;
 whose label contains one of its strings (the others of the chosen panels are drawn if their
 files exist). summary.csv keeps the rows of figures and panels
 not drawn by this call.
+
+--set KEY=VALUE is passed to every run: `--set router.arch=ideal --out sldf_ideal` redraws the
+figures with the idealised router (docs/MODELS.md).
 
 --quick shortens the windows (1,000 warm-up + 3,000 measured cycles instead of Table IV's
 5,000 + 10,000) and the sweeps' refinement, for a first look in minutes rather than hours.
@@ -180,7 +183,7 @@ def run(args, number, curve):
         arguments += ["--start", str(curve.start), "--step", str(curve.start),
                       "--refine", "1" if args.quick else "3"]
     return hxrun.run_to_file(args.hxsim, arguments, path, sets, args.ranks,
-                             f"fig{number} {curve.panel} {curve.label}")
+                             f"fig{number} {curve.panel} {curve.label}", extra=args.set)
 
 
 def energy_pj_per_bit(path):
@@ -245,6 +248,9 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--ranks", type=int, default=1)
     parser.add_argument("--hxsim", default=os.path.join(ROOT, "build", "src", "app", "hxsim"))
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="passed to every run, e.g. router.arch=ideal (and part of no file "
+                        "name: use a fresh --out)")
     args = parser.parse_args()
     table = figures()
     wanted = [part for part in args.curves.split(",") if part]
