@@ -255,6 +255,15 @@ def write_tables(out, rows, best, job, scale):
     os.replace(tmp, os.path.join(out, "bandwidth_split.h5"))
 
 
+def split_axis(ax, splits, title):
+    """The x axis of the splits, a log y axis and the panel's title."""
+    ax.set_xticks(splits, [f"{n}:{PORTS - n}" for n in splits], fontsize=7)
+    ax.set_xlabel("ports CP : DP (of 10 per chip edge)")
+    ax.set_yscale("log")
+    ax.set_title(title, fontsize=9)
+    ax.grid(True, which="major", linewidth=0.3)
+
+
 def draw(out, rows, seqs, splits):
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
     panels = (("comm_s", "comm_eq11_s", "without DP overlap"),
@@ -271,11 +280,7 @@ def draw(out, rows, seqs, splits):
             best = min(pts, key=lambda r: r[sim])
             ax.plot([best["n_c"]], [best[sim] * 1e3], marker="*", markersize=13, color=color,
                     markeredgecolor="black", linestyle="none")
-        ax.set_xticks(splits, [f"{n}:{PORTS - n}" for n in splits], fontsize=7)
-        ax.set_xlabel("ports CP : DP (of 10 per chip edge)")
-        ax.set_yscale("log")
-        ax.set_title(title, fontsize=9)
-        ax.grid(True, which="major", linewidth=0.3)
+        split_axis(ax, splits, title)
     axes[0].set_ylabel("exposed communication per iteration (ms)")
     axes[0].legend(fontsize=6, ncol=2)
     fig.tight_layout()

@@ -33,7 +33,6 @@ on this machine, two at a time); --quick: lengths 8K and 128K, splits 1, 3, 5, 7
 """
 import argparse
 import concurrent.futures
-import csv
 import os
 import sys
 
@@ -41,7 +40,8 @@ import h5py
 import hxrun
 import matplotlib
 import numpy as np
-from railx_bandwidth_split import PORTS, SEQS, Job, exposed, parse_seq, seq_name
+from railx_bandwidth_split import (PORTS, SEQS, Job, exposed, parse_seq, seq_name, split_axis,
+                                   write_csv)
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -120,13 +120,6 @@ def optima(rows, seqs):
     return out
 
 
-def write_csv(path, rows):
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-
-
 def write_tables(args, rows, best, job):
     write_csv(os.path.join(args.out, "split_iterations.csv"), rows)
     write_csv(os.path.join(args.out, "optimum.csv"), best)
@@ -160,11 +153,7 @@ def draw(out, rows, seqs, splits):
             best = min(pts, key=lambda r: r["iteration_s"])
             ax.plot([best["n_c"]], [best["comm_s"] * 1e3], marker="*", markersize=13,
                     color=color, markeredgecolor="black", linestyle="none")
-        ax.set_xticks(splits, [f"{n}:{PORTS - n}" for n in splits], fontsize=7)
-        ax.set_xlabel("ports CP : DP (of 10 per chip edge)")
-        ax.set_yscale("log")
-        ax.set_title("with DP overlap" if overlap else "without DP overlap", fontsize=9)
-        ax.grid(True, which="major", linewidth=0.3)
+        split_axis(ax, splits, "with DP overlap" if overlap else "without DP overlap")
     axes[0].set_ylabel("exposed CP + DP per iteration (ms)")
     axes[0].legend(fontsize=6, ncol=2)
     fig.tight_layout()
