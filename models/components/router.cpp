@@ -10,8 +10,8 @@
 
 #include "core/prefetch.h"
 #include "core/state_archive.h"
-#include "models/components/state_io.h"
 #include "models/network/network_stats.h"
+#include "models/components/state_io.h"
 
 namespace hx::net {
 namespace {
@@ -249,8 +249,7 @@ void Router::request_allocation(SimTime at) {
 // v % classes, so the router spreads each class over several buffers (fewer head-of-line
 // blocks) and the routing's deadlock argument carries over unchanged.
 bool Router::route(PortId in, Packet& packet, uint64_t& dead) {
-  if (faults_ != nullptr) [[unlikely]]
-    return route_live(in, packet, dead);
+  if (faults_ != nullptr) [[unlikely]] return route_live(in, packet, dead);
   const uint8_t physical = packet.vc;
   packet.vc = static_cast<uint8_t>(physical % classes_);
   candidates_.clear();
@@ -288,7 +287,7 @@ bool Router::keep_live_candidates() {
 }
 
 inline bool Router::select(uint16_t flits, SimTime now, SimTime& wake, Candidate& best,
-                           SimTime& blocked_until) {
+                    SimTime& blocked_until) {
   blocked_until = SimTime::zero();
   if (candidates_.has_detours()) return select_with_detours(flits, now, wake, best);
   uint32_t best_credits = 0;
