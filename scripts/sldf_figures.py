@@ -160,6 +160,13 @@ ENERGY_PJ = {
                              "global": 24.0},
     "dragonfly": {"terminal": 20.0, "local": 20.0, "global": 20.0},
 }
+# Sec. V-C's own reading of Fig. 15: 20 pJ/bit per local or global hop and, "for simplicity",
+# 1 pJ/bit per intra-C-group hop (on-chip or between chiplets), no conversions counted.
+ENERGY_PJ_SEC5C = {
+    "switchless_dragonfly": {"endpoint": 0.1, "onchip": 1.0, "mesh": 1.0, "local": 20.0,
+                             "global": 20.0},
+    "dragonfly": ENERGY_PJ["dragonfly"],
+}
 
 
 def file_name(out, number, curve):
@@ -186,7 +193,7 @@ def run(args, number, curve):
                              f"fig{number} {curve.panel} {curve.label}", extra=args.set)
 
 
-def energy_pj_per_bit(path):
+def energy_pj_per_bit(path, table=None):
     with h5py.File(path, "r") as f:
         model = f.attrs["model"]
         model = model.decode() if isinstance(model, bytes) else str(model)
@@ -196,7 +203,7 @@ def energy_pj_per_bit(path):
         link_class = f["links/link_class"][()]
     per_class = {name: float(flits[link_class == i].sum()) for i, name in enumerate(classes)}
     delivered = per_class["endpoint" if "endpoint" in per_class else "terminal"] / 2
-    costs = ENERGY_PJ[model]
+    costs = (table or ENERGY_PJ)[model]
     return sum(costs.get(name, 0.0) * count for name, count in per_class.items()) / delivered
 
 
@@ -209,13 +216,19 @@ def draw(args, number, curves, rows):
     for ax, panel in zip(axes[0], panels):
         members = [c for c in curves if c.panel == panel]
         if members[0].run_only:
-            values = [energy_pj_per_bit(file_name(args.out, number, c)) for c in members]
-            ax.bar(range(len(members)), values)
-            ax.set_xticks(range(len(members)), [c.label for c in members], rotation=30,
-                          ha="right", fontsize=7)
+            paths = [file_name(args.out, number, c) for c in members]
+            values = [energy_pj_per_bit(p) for p in paths]
+            sec5c = [energy_pj_per_bit(p, ENERGY_PJ_SEC5C) for p in paths]
+            x = range(len(members))
+            ax.bar([i - 0.2 for i in x], values, width=0.4, label="Table II costs")
+            ax.bar([i + 0.2 for i in x], sec5c, width=0.4, label="Sec. V-C: 1 pJ/bit a C-group hop")
+            ax.set_xticks(x, [c.label for c in members], rotation=30, ha="right", fontsize=7)
             ax.set_ylabel("pJ/bit")
-            for c, v in zip(members, values):
+            ax.legend(fontsize=6)
+            for c, v, w in zip(members, values, sec5c):
                 rows.append([f"fig{number}", panel, c.label, "energy_pj_per_bit", f"{v:.3f}"])
+                rows.append([f"fig{number}", panel, c.label, "energy_pj_per_bit_sec5c",
+                             f"{w:.3f}"])
         else:
             for c in members:
                 with h5py.File(file_name(args.out, number, c), "r") as f:
