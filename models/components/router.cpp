@@ -39,6 +39,7 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
       requests_(net.scratch.requests),
       grant_(net.scratch.grant),
       claimed_(net.scratch.claimed),
+      settled_(net.scratch.settled),
       rng_(ctx.seed, id, static_cast<uint64_t>(RngPurpose::kRouting)),
       fault_log_(net, ctx, id),
       links_(&ctx.stats->table("links")),
@@ -49,6 +50,7 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
   queues_.resize(n * vcs_);
   outputs_.resize(n);
   if (grant_.size() < n) grant_.resize(n, -1);
+  if (ideal_ && settled_.size() < n * vcs_) settled_.resize(n * vcs_);
   const LinkProtocol& self = net.element_of(id).protocol;
   for (std::size_t p = 0; p < n; ++p) {
     const LinkProtocol& peer = net.element_of(ports[p].peer).protocol;
@@ -321,6 +323,12 @@ inline bool Router::select(uint16_t flits, SimTime now, SimTime& wake, Candidate
   return found;
 }
 
+// select() for router_ideal.cpp, which cannot inline it.
+bool Router::select_outlined(uint16_t flits, SimTime now, SimTime& wake, Candidate& best,
+                             SimTime& blocked_until) {
+  return select(flits, now, wake, best, blocked_until);
+}
+
 // As select(), scoring each usable candidate by its space less its penalty; a detour wins only
 // when it beats the best space of the direct candidates, counting those it would wait for.
 bool Router::select_with_detours(uint16_t flits, SimTime now, SimTime& wake, Candidate& best) {
@@ -359,12 +367,9 @@ bool Router::select_with_detours(uint16_t flits, SimTime now, SimTime& wake, Can
 // (round-robin over inputs). Inputs that lost propose again to what is still free, until every
 // proposal of a round is granted. What blocks the remaining heads sets the next wake-up; heads
 // blocked on credits wake when credits arrive.
-// router.arch = "ideal" (ideal_): every VC head proposes, busy input or not, so an input feeds
-// as many outputs at once as it has VCs (the internal speedup of an output-queued switch), and
-// rounds repeat until one grants nothing: a maximal matching of VC heads to outputs.
 void Router::allocate() {
+  if (ideal_) return allocate_ideal();
   const SimTime now = this->now();
-  const PortId ports = ports_;
   const std::size_t busy_words = state_.busy_words();
   SimTime wake = kNever;
   if (!returns_.empty()) absorb_returns(now);
@@ -377,7 +382,7 @@ void Router::allocate() {
         const auto bit = static_cast<unsigned>(__builtin_ctzll(busy));
         const auto in = static_cast<PortId>(64 * word + bit);
         const PortState::Input& input = state_.input(in);
-        if (input.free > now && !ideal_) {
+        if (input.free > now) {
           wake = std::min(wake, input.free);
           continue;
         }
@@ -393,7 +398,6 @@ void Router::allocate() {
           Waiting& head = queue(in, vc).front();
           if (head.blocked_until > now) {
             wake = std::min(wake, head.blocked_until);
-            if (ideal_) propose_behind(in, vc, now, wake);
             continue;
           }
           uint64_t dead = 0;
@@ -407,9 +411,7 @@ void Router::allocate() {
             requests_.push_back({in, vc, best});
             // forward() updates the output if granted: start its load behind the other inputs.
             prefetch_write(&outputs_[best.port]);
-            if (!ideal_) break;
-          } else if (ideal_) {
-            propose_behind(in, vc, now, wake);
+            break;
           }
         }
       }
@@ -419,66 +421,46 @@ void Router::allocate() {
       break;
     }
 
-    // Output arbitration: the requesting input first at or after the output's pointer.
-    for (std::size_t i = 0; i < requests_.size(); ++i) {
-      const PortId out = requests_[i].candidate.port;
-      const int32_t current = grant_[out];
-      if (current < 0) {
-        grant_[out] = static_cast<int32_t>(i);
-        continue;
-      }
-      const uint32_t pointer = outputs_[out].next_input;
-      const auto distance = [&](PortId input) { return (input + ports - pointer) % ports; };
-      if (distance(requests_[i].input) <
-          distance(requests_[static_cast<std::size_t>(current)].input)) {
-        grant_[out] = static_cast<int32_t>(i);
-      }
-    }
-    std::size_t granted = 0;
-    for (const Request& r : requests_) {
-      const int32_t g = grant_[r.candidate.port];
-      if (g < 0 || &requests_[static_cast<std::size_t>(g)] != &r) continue;
-      forward(r, now);
-      ++granted;
-      // The input reads this packet out until it is free; what else waits there goes then.
-      const PortState::Input& input = state_.input(r.input);
-      if (input.busy_vcs > 0 && !ideal_) wake = std::min(wake, input.free);
-    }
-    for (const Request& r : requests_) grant_[r.candidate.port] = -1;
+    const std::size_t granted = grant_requests(now, wake, true);
     // Without losers another round finds nothing new: granted inputs are busy now, and every
-    // other head's obstacle is already in `wake`. Ideal: granted VCs have new heads, ready now.
-    if (granted == (ideal_ ? 0 : requests_.size()) && !dropped) break;
+    // other head's obstacle is already in `wake`.
+    if (granted == requests_.size() && !dropped) break;
   }
   // Endpoint credits have no arrival event to trigger the allocation they unblock.
   if (!returns_.empty()) wake = std::min(wake, earliest_awaited_return());
   if (wake != kNever) request_allocation(wake);
 }
 
-// Virtual output queues within a VC: the packets behind a head that cannot leave bid too, the
-// first that can leave proposing (one proposal per VC and round). A packet passes those ahead
-// of it only when none of them may take any output it may take, so packets keep their order
-// per output. At most kLookBehind packets deep.
-void Router::propose_behind(PortId in, uint8_t vc, SimTime now, SimTime& wake) {
-  constexpr uint32_t kLookBehind = 64;
-  RingQueue<Waiting>& q = queue(in, vc);
-  const uint32_t depth = std::min(q.size(), kLookBehind);
-  claimed_.clear();
-  for (uint32_t d = 0; d < depth; ++d) {
-    Packet& packet = q.at(d).packet;
-    uint64_t dead = 0;
-    if (!route(in, packet, dead)) return;  // lost when it is the head
-    bool passes = d > 0;
-    for (const Candidate& c : candidates_) {
-      if (std::find(claimed_.begin(), claimed_.end(), c.port) != claimed_.end()) passes = false;
+// Output arbitration: each output grants the requesting input first at or after its pointer,
+// and the granted requests go. `input_wakes`: wake when a granted input that holds more is free.
+std::size_t Router::grant_requests(SimTime now, SimTime& wake, bool input_wakes) {
+  const PortId ports = ports_;
+  for (std::size_t i = 0; i < requests_.size(); ++i) {
+    const PortId out = requests_[i].candidate.port;
+    const int32_t current = grant_[out];
+    if (current < 0) {
+      grant_[out] = static_cast<int32_t>(i);
+      continue;
     }
-    Candidate best;
-    SimTime unused;
-    if (passes && select(packet.flits, now, wake, best, unused)) {
-      requests_.push_back({in, vc, best, static_cast<uint16_t>(d)});
-      return;
+    const uint32_t pointer = outputs_[out].next_input;
+    const auto distance = [&](PortId input) { return (input + ports - pointer) % ports; };
+    if (distance(requests_[i].input) <
+        distance(requests_[static_cast<std::size_t>(current)].input)) {
+      grant_[out] = static_cast<int32_t>(i);
     }
-    for (const Candidate& c : candidates_) claimed_.push_back(c.port);
   }
+  std::size_t granted = 0;
+  for (const Request& r : requests_) {
+    const int32_t g = grant_[r.candidate.port];
+    if (g < 0 || &requests_[static_cast<std::size_t>(g)] != &r) continue;
+    forward(r, now);
+    ++granted;
+    // The input reads this packet out until it is free; what else waits there goes then.
+    const PortState::Input& input = state_.input(r.input);
+    if (input_wakes && input.busy_vcs > 0) wake = std::min(wake, input.free);
+  }
+  for (const Request& r : requests_) grant_[r.candidate.port] = -1;
+  return granted;
 }
 
 // Flattened: with the fault path beside it GCC stopped inlining the sends and the event

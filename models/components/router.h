@@ -95,8 +95,13 @@ class Router final : public Component, private RouterView {
   /// Always inlined into allocate(), as it was before the fault paths grew allocate().
   [[gnu::always_inline]] bool select(uint16_t flits, SimTime now, SimTime& wake, Candidate& best,
                                      SimTime& blocked_until);
+  bool select_outlined(uint16_t flits, SimTime now, SimTime& wake, Candidate& best,
+                       SimTime& blocked_until);
   bool select_with_detours(uint16_t flits, SimTime now, SimTime& wake, Candidate& best);
-  /// router.arch = "ideal": a packet behind the head of (in, vc) that can leave now proposes.
+  std::size_t grant_requests(SimTime now, SimTime& wake, bool input_wakes);
+  // router.arch = "ideal" (router_ideal.cpp): allocation without the input-queued limits, and
+  // the packets behind the head of (in, vc) proposing when it cannot leave.
+  void allocate_ideal();
   void propose_behind(PortId in, uint8_t vc, SimTime now, SimTime& wake);
   void forward(const Request& r, SimTime now);
   void request_allocation(SimTime at);
@@ -123,7 +128,7 @@ class Router final : public Component, private RouterView {
   uint8_t vcs_;
   uint8_t classes_;  // VC classes the routing uses; physical VC v is in class v % classes_
   bool watchdog_armed_ = false;
-  bool ideal_;         // router.arch = "ideal": see allocate()
+  bool ideal_;         // router.arch = "ideal": allocate_ideal()
   uint32_t held_ = 0;  // packets in the input buffers
   uint16_t ports_;
   uint64_t received_ = 0;
@@ -141,6 +146,7 @@ class Router final : public Component, private RouterView {
   std::vector<Request>& requests_;
   std::vector<int32_t>& grant_;
   std::vector<PortId>& claimed_;
+  std::vector<uint8_t>& settled_;
   Rng rng_;  // the hot state ends here
   // Faults (faults.h): nullptr unless the router or a link at one of its ports ever fails.
   const Faults* faults_ = nullptr;
