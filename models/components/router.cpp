@@ -386,15 +386,9 @@ void Router::allocate() {
           wake = std::min(wake, input.free);
           continue;
         }
-        // The non-empty VCs in round-robin order from next_vc: the mask rotated to start there.
-        const uint32_t start = input.next_vc;
-        const uint64_t mask = input.busy_vcs;
-        uint64_t rotated =
-            ((mask >> start) | (mask << (vcs_ - start))) & ((uint64_t{1} << vcs_) - 1);
-        for (; rotated != 0; rotated &= rotated - 1) {
-          uint32_t vc32 = start + static_cast<uint32_t>(__builtin_ctzll(rotated));
-          if (vc32 >= vcs_) vc32 -= vcs_;
-          const auto vc = static_cast<uint8_t>(vc32);
+        // The non-empty VCs in round-robin order from next_vc.
+        for (uint64_t rotated = vcs_from_next(input); rotated != 0; rotated &= rotated - 1) {
+          const uint8_t vc = vc_at(input, rotated);
           Waiting& head = queue(in, vc).front();
           if (head.blocked_until > now) {
             wake = std::min(wake, head.blocked_until);

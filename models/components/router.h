@@ -114,6 +114,17 @@ class Router final : public Component, private RouterView {
   uint32_t load(PortId port) const override;
   bool link_up(uint64_t link) const override;
   uint32_t configuration(uint32_t element, uint32_t instance) const override;
+  // The non-empty VCs of `input` as a mask rotated to start at its next_vc (round-robin), and
+  // the VC of such a mask's lowest bit.
+  uint64_t vcs_from_next(const PortState::Input& input) const {
+    const uint32_t start = input.next_vc;
+    const uint64_t mask = input.busy_vcs;
+    return ((mask >> start) | (mask << (vcs_ - start))) & ((uint64_t{1} << vcs_) - 1);
+  }
+  uint8_t vc_at(const PortState::Input& input, uint64_t rotated) const {
+    const uint32_t vc = input.next_vc + static_cast<uint32_t>(__builtin_ctzll(rotated));
+    return static_cast<uint8_t>(vc >= vcs_ ? vc - vcs_ : vc);
+  }
   uint32_t& credits(PortId port, uint8_t vc) { return state_.credits(port, vc); }
   uint32_t credits(PortId port, uint8_t vc) const { return state_.credits(port, vc); }
   RingQueue<Waiting>& queue(PortId port, uint8_t vc) { return queues_[port * vcs_ + vc]; }

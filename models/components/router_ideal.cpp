@@ -26,14 +26,8 @@ void Router::allocate_ideal() {
         const auto in = static_cast<PortId>(64 * word + __builtin_ctzll(busy));
         const PortState::Input& input = state_.input(in);
         // From next_vc round-robin, so that VCs of one input asking for one output take turns.
-        const uint32_t start = input.next_vc;
-        const uint64_t mask = input.busy_vcs;
-        uint64_t rotated =
-            ((mask >> start) | (mask << (vcs_ - start))) & ((uint64_t{1} << vcs_) - 1);
-        for (; rotated != 0; rotated &= rotated - 1) {
-          uint32_t vc32 = start + static_cast<uint32_t>(__builtin_ctzll(rotated));
-          if (vc32 >= vcs_) vc32 -= vcs_;
-          const auto vc = static_cast<uint8_t>(vc32);
+        for (uint64_t rotated = vcs_from_next(input); rotated != 0; rotated &= rotated - 1) {
+          const uint8_t vc = vc_at(input, rotated);
           uint8_t& settled = settled_[std::size_t{in} * vcs_ + vc];
           if (settled) continue;
           const std::size_t proposals = requests_.size();
