@@ -192,6 +192,8 @@ void Router::on_packet(PortId port, const Packet& packet) {
   if (q.size() == 1) {
     state_.set_busy(port, packet.vc);
     request_end_of_instant();
+  } else if (ideal_) {
+    request_end_of_instant();  // it may leave before the head (router_ideal.cpp)
   }
   if (!watchdog_armed_) {
     watchdog_armed_ = true;
