@@ -1,38 +1,29 @@
-// The LLM workload against RailX Table 4: volumes, frequencies and process groups by hand, the
-// generated programs run by an abstract interpreter, model FLOPs against 6 x params x tokens.
+// The LLM workload against RailX Table 4: volumes, frequencies and process groups by hand, whole
+// iterations run by the abstract interpreter of llm_test_support.h, model FLOPs against 6 x
+// params x tokens, the [llm] section's checks. The schedule's options: llm_schedule_test.cpp.
 #include "models/workloads/llm.h"
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <deque>
-#include <map>
-#include <stdexcept>
-#include <tuple>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "core/error.h"
+#include "workloads/llm_test_support.h"
 
 namespace hx::wl {
 namespace {
 
-// L=4 H=64 I=256 h_A=8 h_KV=2 V=1000 S=32, 4 experts top-2 on every layer, SwiGLU, bf16.
-LlmModel small_moe() { return {"small", 4, 64, 256, 8, 2, 1000, 32, 4, 2, 1, 3, 2}; }
-// T=2 C=2 E=2 D_e=2 P=2, B=1, N_B=2: 32 chips.
-Parallelism small_par() { return {2, 2, 2, 2, 2, 1, 2}; }
-
-const CommVolume& row(const std::vector<CommVolume>& rows, const std::string& label) {
-  for (const CommVolume& v : rows) {
-    if (v.label == label) return v;
-  }
-  throw std::logic_error("no row " + label);
-}
-
-bool has_row(const std::vector<CommVolume>& rows, const std::string& label) {
-  for (const CommVolume& v : rows) {
-    if (v.label == label) return true;
-  }
-  return false;
-}
+using testing::check_iteration;
+using testing::has_row;
+using testing::Interpreter;
+using testing::row;
+using testing::scattered;
+using testing::small_config;
+using testing::small_dense_config;
+using testing::small_moe;
+using testing::small_par;
 
 TEST(Llm, Table4VolumesOfASmallMoeModel) {
   const std::vector<CommVolume> rows = table4_volumes(small_moe(), small_par());
@@ -105,165 +96,6 @@ TEST(Llm, ProcessGroupsAreTable4s) {
   EXPECT_EQ(group_ranks(row(rows, "PP").group, i), (V{13, 29}));  // stride TCD = 16
 }
 
-// Runs every endpoint's phases: an op runs when its dependencies are done; a recv completes
-// once the matching (src, dst, tag) send has been issued (the k-th recv matches the k-th send).
-struct Interpreter {
-  const Workload& w;
-  uint32_t endpoints;
-  std::map<std::pair<uint32_t, uint32_t>, uint64_t> bytes;  // (group, endpoint) -> bytes sent
-  std::map<std::pair<uint32_t, uint32_t>, uint64_t> sends;  // (group, endpoint) -> sends
-  std::map<uint32_t, double> compute_ps;                    // group -> total
-  size_t max_phase_ops = 0;
-  std::map<std::tuple<uint32_t, uint32_t, std::string>, uint64_t> traffic;  // (src, dst, type)
-
-  bool run() {
-    std::vector<uint32_t> phase(endpoints, 0);
-    std::vector<Program> prog(endpoints);
-    std::vector<std::vector<char>> done(endpoints);
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::deque<uint64_t>> in_flight;
-    for (bool progress = true; progress;) {
-      progress = false;
-      for (uint32_t e = 0; e < endpoints; ++e) {
-        while (phase[e] < w.phases(e)) {
-          Program& p = prog[e];
-          if (done[e].empty()) {
-            p.clear();
-            w.generate(e, phase[e], p);
-            done[e].assign(p.size(), 0);
-            max_phase_ops = std::max(max_phase_ops, p.size());
-          }
-          for (uint32_t i = 0; i < p.size(); ++i) {
-            if (done[e][i]) continue;
-            bool ready = true;
-            for (uint32_t d : p.deps_of(i)) ready = ready && done[e][d];
-            if (!ready) continue;
-            const Op& op = p.ops[i];
-            if (op.kind == OpKind::kSend) {
-              in_flight[{e, op.peer, op.tag}].push_back(op.bytes);
-              bytes[{op.group, e}] += op.bytes;
-              ++sends[{op.group, e}];
-              traffic[{e, op.peer, w.traffic_types().at(w.traffic_type(op))}] += op.bytes;
-            } else if (op.kind == OpKind::kRecv) {
-              auto& q = in_flight[{op.peer, e, op.tag}];
-              if (q.empty()) continue;
-              EXPECT_TRUE(op.bytes == 0 || op.bytes == q.front());
-              q.pop_front();
-            } else if (op.kind == OpKind::kCompute) {
-              compute_ps[op.group] += static_cast<double>(op.compute_ps);
-            }
-            done[e][i] = 1;
-            progress = true;
-          }
-          if (std::find(done[e].begin(), done[e].end(), 0) != done[e].end()) break;
-          done[e].clear();
-          ++phase[e];
-          progress = true;
-        }
-      }
-    }
-    for (uint32_t e = 0; e < endpoints; ++e) {
-      if (phase[e] < w.phases(e)) return false;
-    }
-    return true;
-  }
-};
-
-// Ranks on scattered endpoints of a larger network: endpoint = (7r + 3) mod 40.
-Mapping scattered(uint32_t ranks) {
-  std::vector<uint32_t> eps;
-  for (uint32_t r = 0; r < ranks; ++r) eps.push_back((7 * r + 3) % 40);
-  return Mapping::list(eps, 40);
-}
-
-// Bytes a member sends in one occurrence of a row: (p-1)/p V for RS, AG and all-to-all, twice
-// that for all-reduce, V for a point-to-point send.
-double member_bytes(const CommVolume& v) {
-  const double p = v.group.members(), V = static_cast<double>(v.bytes);
-  switch (v.pattern) {
-    case Pattern::kAllReduce:
-      return 2 * (p - 1) / p * V;
-    case Pattern::kPointToPoint:
-      return V;
-    default:
-      return (p - 1) / p * V;
-  }
-}
-
-// `max_ops`: the most ops a phase may hold (an overlapped last backward pass holds the stage's
-// layers and its DP all-reduces).
-void check_iteration(const LlmConfig& c, size_t max_ops = 200) {
-  const uint32_t chips = c.par.chips();
-  const Mapping mapping = scattered(chips);
-  const LlmWorkload w(c, mapping);
-  Interpreter run{w, 40, {}, {}, {}, 0, {}};
-  ASSERT_TRUE(run.run()) << "deadlock";
-  EXPECT_LT(run.max_phase_ops, max_ops);
-  const std::vector<CommVolume>& rows = w.volumes();
-  ASSERT_EQ(w.groups().size(), rows.size() + 2);
-  for (uint32_t g = 0; g < rows.size(); ++g) {
-    const CommVolume& v = rows[g];
-    SCOPED_TRACE(v.label);
-    EXPECT_EQ(w.groups()[g].dim, v.dim);
-    uint64_t pp_sends = 0;
-    for (uint32_t r = 0; r < chips; ++r) {
-      const uint32_t e = mapping.endpoint(r);
-      if (v.label == "PP") {
-        pp_sends += run.sends[{g, e}];
-      } else {
-        // Per-layer rows on uneven stages: F counts the largest stage's layers. DP VOC with the
-        // embedding at the ends: on the first and last stages only.
-        const uint32_t stage = r / (chips / c.par.pp);
-        const bool voc_here = !c.embedding_at_ends || stage == 0 || stage + 1 == c.par.pp;
-        const double layers = v.label == "DP VOC"
-                                  ? (voc_here ? 1 : 0)
-                                  : static_cast<double>(c.par.stage_layers(c.model.layers, stage)) /
-                                        c.par.max_stage_layers(c.model.layers);
-        EXPECT_DOUBLE_EQ(static_cast<double>(run.bytes[{g, e}]),
-                         v.frequency * layers * member_bytes(v));
-      }
-      if (v.label == "CP") {
-        EXPECT_EQ(run.sends[std::make_pair(g, e)], v.frequency);
-      }
-    }
-    // F = 2 N_B transfers across each of the P v - 1 boundaries between model stages of each
-    // pipeline; rank 0 (stage 0) sends forward from each of its v chunks and backward from all
-    // but the first.
-    if (v.label == "PP") {
-      const uint32_t vs = c.par.virtual_stages;
-      EXPECT_EQ(pp_sends, v.frequency * (c.par.pp * vs - 1) * (chips / c.par.pp));
-      EXPECT_EQ(run.bytes[std::make_pair(g, mapping.endpoint(0))],
-                c.par.micro_batches * (2 * vs - 1) * v.bytes);
-    }
-  }
-  // Compute adds up to the model FLOPs: forward a third, backward two thirds.
-  const double flops_per_ps = c.gemm.chip_flops * c.gemm.efficiency * 1e-12;
-  const auto fwd = static_cast<uint32_t>(rows.size()), bwd = fwd + 1;
-  EXPECT_EQ(w.groups()[fwd].name, "compute forward");
-  EXPECT_NEAR(run.compute_ps[fwd] * flops_per_ps, w.model_flops() / 3, w.model_flops() * 1e-6);
-  EXPECT_NEAR(run.compute_ps[bwd] * flops_per_ps, w.model_flops() * 2 / 3, w.model_flops() * 1e-6);
-  for (uint32_t e = 0; e < 40; ++e) {
-    if (mapping.rank_of(e) == Mapping::kNone) {
-      EXPECT_EQ(w.phases(e), 0u);
-    }
-  }
-}
-
-LlmConfig small_config() {
-  LlmConfig c;
-  c.model = small_moe();
-  c.par = small_par();
-  c.gemm.chip_flops = 1e9;  // slow enough that no compute op rounds to a few picoseconds
-  return c;
-}
-
-// small_config() as a dense model.
-LlmConfig small_dense_config() {
-  LlmConfig c = small_config();
-  c.model.experts = 1;
-  c.model.top_k = 1;
-  return c;
-}
-
 TEST(Llm, MoeIterationMatchesTable4AndCompletes) {
   LlmConfig c = small_config();
   check_iteration(c);
@@ -289,170 +121,6 @@ TEST(Llm, DenseIterationCompletes) {
   c.model.ffn_matrices = 2;
   c.par = {4, 2, 1, 2, 2, 2, 5};
   check_iteration(c);
-}
-
-// In the last phase of endpoint e (dp_overlap's passes with the DP all-reduces beside them):
-// its DP sends, those that do not wait for the phase's last compute, and its PP sends, none of
-// which may wait for a DP op.
-struct OverlapCounts {
-  uint32_t dp_sends = 0, early = 0, pp_sends = 0;
-};
-
-OverlapCounts overlap_counts(const LlmWorkload& w, uint32_t e) {
-  Program last;
-  w.generate(e, w.phases(e) - 1, last);
-  // Which ops each op waits for, directly or not.
-  std::vector<std::vector<char>> before(last.size(), std::vector<char>(last.size(), 0));
-  for (uint32_t i = 0; i < last.size(); ++i) {
-    for (const uint32_t d : last.deps_of(i)) {
-      before[i][d] = 1;
-      for (uint32_t k = 0; k < last.size(); ++k) before[i][k] |= before[d][k];
-    }
-  }
-  const auto is = [&](uint32_t op, const std::string& prefix) {
-    return w.groups()[last.ops[op].group].name.rfind(prefix, 0) == 0;
-  };
-  int32_t last_compute = -1;  // the passes' last op: layer 0's last compute
-  for (uint32_t i = 0; i < last.size(); ++i) {
-    if (last.ops[i].kind == OpKind::kCompute) last_compute = static_cast<int32_t>(i);
-  }
-  EXPECT_GE(last_compute, 0);
-  OverlapCounts n;
-  for (uint32_t i = 0; i < last.size(); ++i) {
-    if (last.ops[i].kind != OpKind::kSend) continue;
-    if (is(i, "DP")) {
-      ++n.dp_sends;
-      n.early += before[i][static_cast<uint32_t>(last_compute)] == 0;
-    }
-    if (is(i, "PP")) {
-      ++n.pp_sends;
-      for (uint32_t k = 0; k < last.size(); ++k) EXPECT_FALSE(before[i][k] && is(k, "DP"));
-    }
-  }
-  return n;
-}
-
-// dp_overlap: the same messages and compute (check_iteration: Table 4's bytes per row), in
-// fewer phases: the last backward pass is one phase, and in it each layer's DP all-reduces
-// wait for that layer's backward only, never for the layers after it, and the pipeline send to
-// the previous stage waits for no all-reduce.
-TEST(Llm, OverlappedDpAllReducesRunBesideTheLastBackwardPass) {
-  LlmConfig c = small_config();
-  c.dp_overlap = true;
-  check_iteration(c, 2000);
-  c.schedule = Schedule::kGPipe;
-  check_iteration(c, 2000);
-
-  const Mapping mapping = scattered(c.par.chips());
-  LlmConfig apart = c;
-  apart.dp_overlap = false;
-  const LlmWorkload w(c, mapping), w_apart(apart, mapping);
-  // Rank 16, stage 1 of 2: 2 layers a stage, a receive phase; 4 DP all-reduce phases apart.
-  const uint32_t e = mapping.endpoint(16), n = 3;
-  EXPECT_EQ(w.phases(e), w_apart.phases(e) - (n - 1) - 5);
-  const OverlapCounts n_ops = overlap_counts(w, e);
-  EXPECT_GT(n_ops.dp_sends, 0u);
-  EXPECT_GT(n_ops.early, 0u) << "some DP all-reduce starts before the pass's last compute";
-  EXPECT_LT(n_ops.early, n_ops.dp_sends) << "the first layer's all-reduces wait for it";
-  EXPECT_EQ(n_ops.pp_sends, 1u);
-}
-
-// llm.dp_bucket: a row's consecutive layers share one all-reduce until it holds the bucket's
-// bytes, so the same bytes (check_iteration) go in fewer all-reduces, and the α–β time of a DP
-// row loses one ring's latency (2 (p - 1) α) per all-reduce saved.
-TEST(Llm, DpBucketsJoinLayersIntoFewerAllReduces) {
-  LlmConfig c = small_dense_config();
-  c.model.layers = 10;  // 5 a stage
-  c.par = {2, 1, 1, 4, 2, 1, 2};
-  c.alpha_s = 1e-6;
-  c.bandwidth = 1e9;
-  const Mapping mapping = scattered(c.par.chips());
-  const LlmWorkload per_layer(c, mapping);
-  const uint64_t qkv = row(per_layer.volumes(), "DP QKV").bytes;
-  const uint64_t ffn = row(per_layer.volumes(), "DP FFN").bytes;
-  ASSERT_LT(qkv, ffn);
-  c.dp_bucket_bytes = 2 * qkv;  // QKV: buckets of 2, 2 and 1 layers
-  check_iteration(c);
-  const LlmWorkload bucketed(c, mapping);
-  const uint32_t e = mapping.endpoint(0);  // stage 0: 5 layers, DP VOC
-  const uint32_t ffn_buckets = ffn >= 2 * qkv ? 5 : 3;
-  EXPECT_EQ(per_layer.phases(e) - bucketed.phases(e), (5 + 5 + 1) - (3 + ffn_buckets + 1));
-  const auto seconds = [](const LlmWorkload& w, const std::string& name) {
-    for (const OpGroup& g : w.groups()) {
-      if (g.name == name) return g.analytic_s;
-    }
-    throw std::logic_error("no group " + name);
-  };
-  const double p = 4, ring_alpha = 2 * (p - 1) * c.alpha_s;
-  EXPECT_NEAR(seconds(per_layer, "DP QKV all-reduce") - seconds(bucketed, "DP QKV all-reduce"),
-              2 * ring_alpha, 1e-12);
-  EXPECT_NEAR(seconds(per_layer, "DP VOC all-reduce"), seconds(bucketed, "DP VOC all-reduce"),
-              1e-15);
-
-  c.dp_overlap = true;  // each bucket waits for its last layer
-  check_iteration(c, 2000);
-  c.dp_bucket_bytes = uint64_t{1} << 40;  // one bucket per row and stage
-  check_iteration(c, 2000);
-  c.dp_overlap = false;
-  check_iteration(c);
-  const LlmWorkload whole(c, mapping);
-  EXPECT_EQ(per_layer.phases(e) - whole.phases(e), (5 + 5 + 1) - 3u);
-}
-
-// Interleaved 1F1B: every stage's v chunks in Megatron's order complete without a deadlock,
-// with Table 4's bytes (check_iteration) and the chunks' boundaries round the ring of stages.
-TEST(Llm, VirtualStagesCompleteWithTheirTraffic) {
-  LlmConfig c = small_dense_config();
-  c.model.layers = 12;
-  for (const auto& [pp, v, nb] : std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{
-           {2, 2, 2}, {2, 3, 4}, {4, 3, 4}, {4, 3, 8}, {3, 2, 6}}) {
-    SCOPED_TRACE(std::to_string(pp) + " stages, " + std::to_string(v) + " chunks, " +
-                 std::to_string(nb) + " micro-batches");
-    c.par = {2, 1, 1, 2, pp, 1, nb};
-    c.par.virtual_stages = v;
-    check_iteration(c);
-  }
-}
-
-// dp_overlap with virtual stages: the steps from chunk v - 1's last backward on are one phase
-// (chunk v - 1's gradients are final there, chunk 0's only at its end), the same messages and
-// compute as apart, and chunk v - 1's all-reduces start before the phase's last compute.
-TEST(Llm, OverlappedDpAllReducesFollowEachChunk) {
-  LlmConfig c = small_dense_config();
-  c.model.layers = 12;
-  for (const auto& [pp, v, nb] :
-       std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{{2, 2, 2}, {2, 3, 4}, {4, 3, 8}}) {
-    SCOPED_TRACE(std::to_string(pp) + " stages, " + std::to_string(v) + " chunks, " +
-                 std::to_string(nb) + " micro-batches");
-    c.par = {2, 1, 1, 2, pp, 1, nb};
-    c.par.virtual_stages = v;
-    c.dp_overlap = true;
-    check_iteration(c, 5000);
-    const Mapping mapping = scattered(c.par.chips());
-    const LlmWorkload w(c, mapping);
-    for (const uint32_t rank : {0u, c.par.chips() - 1}) {  // the first and the last stage
-      const OverlapCounts n = overlap_counts(w, mapping.endpoint(rank));
-      EXPECT_GT(n.early, 0u);
-      EXPECT_LT(n.early, n.dp_sends);
-    }
-  }
-}
-
-// Uneven stages (Llama 3's rule): 126 layers on 4 stages are 31, 32, 32 and 31; every rank's
-// traffic follows its stage's layers and the compute adds up to the model's FLOPs.
-TEST(Llm, UnevenStagesCompleteWithTheirLayers) {
-  LlmConfig c = small_dense_config();
-  c.model.layers = 14;  // (14 + 2) / 4 = 4: 3, 4, 4, 3
-  c.par = {2, 1, 1, 2, 4, 1, 4};
-  EXPECT_EQ(c.par.stage_layers(14, 0), 3u);
-  EXPECT_EQ(c.par.stage_layers(14, 1), 4u);
-  EXPECT_EQ(c.par.stage_layers(14, 3), 3u);
-  EXPECT_EQ(c.par.stage_layers(126, 0) + c.par.stage_layers(126, 1) + c.par.stage_layers(126, 2) +
-                c.par.stage_layers(126, 3),
-            126u);
-  check_iteration(c);
-  c.dp_overlap = true;
-  check_iteration(c, 2000);
 }
 
 // llm.embedding = "ends": DP VOC is one matrix (HV/(TC)) on the first and the last stage and
