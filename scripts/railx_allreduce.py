@@ -4,7 +4,7 @@
     scripts/railx_allreduce.py [--out DIR] [--quick] [--eq13] [--scales 2,4,8]
                                [--sizes 4KiB,...] [--k K]
                                [--algorithms ring1d,ring2d,hierarchical]
-                               [--ranks N] [--hxsim PATH] [--set KEY=VALUE ...]
+                               [--links] [--ranks N] [--hxsim PATH] [--set KEY=VALUE ...]
 
 Three all-reduce algorithms on a RailX torus of p x p nodes of m x m = 4 x 4 chips, n = 1
 (four ports per chip), configs/railx/fig15_*.toml (written for p = 4; this script sets the
@@ -21,7 +21,8 @@ Links: 100 GB/s and 300 ns per optical (external) hop, k x 100 GB/s and 10 ns pe
 redo). Then DIR/allreduce.h5 (group /allreduce, one dataset per column) and DIR/allreduce.csv
 hold, per point, the simulated time, the paper's formula time (below), its bandwidth term (the
 formula with α = 0: a lower bound, the links must carry those bytes) and hxsim's own α–β time,
-and DIR/fig15.png draws them (time against size, one panel per scale).
+and DIR/fig15.png draws them (time against size, one panel per scale). --links also draws
+DIR/links.png: per run, every link's busy time over the all-reduce's, by link class.
 
 Formulas (all-reduce, the forms before the paper's "≈", α = 300 ns, nB = 100 GB/s,
 T_R(p, V, B, a) = (p-1)a + (p-1)/p V/(2B), Eq. 6):
@@ -61,6 +62,7 @@ import os
 import sys
 
 import h5py
+import hxanalysis
 import hxrun
 import matplotlib
 import numpy as np
@@ -220,7 +222,7 @@ def run(args, algorithm, p, v):
         s = f["summary"].attrs
         if int(s["workload_complete"]) != 1:
             sys.exit(f"railx_allreduce.py: {path}: the all-reduce did not complete")
-        return {"simulated_s": int(s["workload_end_ps"]) * 1e-12,
+        return {"path": path, "simulated_s": int(s["workload_end_ps"]) * 1e-12,
                 "hxsim_ab_s": int(s["workload_analytic_ps"]) * 1e-12,
                 "wall_s": float(s["railx_allreduce_wall_s"])}
 
@@ -268,6 +270,35 @@ def draw(out, rows, scales, k, algorithms, png, topology):
     plt.close(fig)
 
 
+def draw_links(out, rows, paths):
+    """Per-link utilisation of each run over its all-reduce (busy time / completion time), links
+    of a class sorted, against the bandwidth term's share: where a run is slower than its
+    formula's bandwidth term, this shows whether some links are overloaded (contention) or all
+    of them idle part of the time (the schedule or the buffers)."""
+    fig, axes = plt.subplots(1, len(rows), figsize=(3.6 * len(rows), 3.2), squeeze=False)
+    for ax, row, path in zip(axes[0], rows, paths):
+        frame = hxanalysis.links(path)
+        with h5py.File(path, "r") as f:
+            end_ps = int(f["summary"].attrs["workload_end_ps"])
+        start = 0
+        for name in ("mesh", "xrail", "yrail"):
+            part = frame[frame["class"] == name]
+            share = sorted(part["busy_ps"] / end_ps)
+            ax.plot(range(start, start + len(share)), share, ".", markersize=3, label=name)
+            start += len(share)
+        ax.axhline(row["bandwidth_term_s"] / row["simulated_s"], linestyle="--", color="k",
+                   linewidth=0.8, label="bandwidth term / time")
+        ax.set_ylim(0, 1.05)
+        ax.set_xlabel("link (sorted within its class)")
+        ax.set_title(f"{LABELS[row['algorithm']]}, p={row['p']}, {size_name(row['bytes'])}: "
+                     f"{row['ratio']:.2f}x", fontsize=8)
+    axes[0][0].set_ylabel("busy / all-reduce time")
+    axes[0][0].legend(fontsize=6)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "links.png"), dpi=120)
+    plt.close(fig)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="railx_allreduce")
@@ -280,6 +311,8 @@ def main():
                         help="mesh links at k x 100 GB/s (all but ring1d)")
     parser.add_argument("--algorithms",
                         help=f"default {','.join(ALGORITHMS)}; --eq13: {','.join(EQ13_ALGORITHMS)}")
+    parser.add_argument("--links", action="store_true",
+                        help="also DIR/links.png: every run's per-link utilisation")
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--hxsim", default=os.path.join(ROOT, "build", "src", "app", "hxsim"))
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
@@ -308,7 +341,7 @@ def main():
         sizes = [4 << 10, 256 << 10, 16 << 20]
     else:
         sizes = [4 << (10 + 2 * i) for i in range(8)]  # 4 KiB .. 64 MiB
-    rows = []
+    rows, paths = [], []
     for p in scales:
         for v in sizes:
             # The defaults leave out 64 MiB at p >= 8, the costliest points (packets grow with
@@ -318,6 +351,7 @@ def main():
                 continue
             for algorithm in algorithms:
                 result = run(args, algorithm, p, v)
+                paths.append(result["path"])
                 formula = formula_seconds(algorithm, p, v, args.k)
                 rows.append({"algorithm": algorithm, "p": p, "chips": (M * p) ** 2, "k": args.k,
                              "bytes": v, "simulated_s": result["simulated_s"],
@@ -328,7 +362,9 @@ def main():
     write_table(args.out, rows, stem)
     draw(args.out, rows, scales, args.k, known, png,
          "2D-HyperX" if args.eq13 else "2D-torus")
-    print(f"wrote {args.out}/{stem}.h5, {stem}.csv and {png}")
+    if args.links:
+        draw_links(args.out, rows, paths)
+    print(f"wrote {args.out}/{stem}.h5, {stem}.csv and {png}{' and links.png' if args.links else ''}")
 
 
 if __name__ == "__main__":

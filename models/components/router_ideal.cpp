@@ -70,12 +70,11 @@ void Router::allocate_ideal() {
 
 // The packets behind a head that cannot leave bid too, the first that can leave proposing (one
 // proposal per VC and round). A packet passes those ahead of it only when none of them may
-// take any output it may take, so packets keep their order per output. At most kLookBehind
-// packets deep.
+// take any output it may take, so packets keep their order per output. At most
+// router.look_behind packets deep.
 void Router::propose_behind(PortId in, uint8_t vc, SimTime now, SimTime& wake) {
-  constexpr uint32_t kLookBehind = 64;
   RingQueue<Waiting>& q = queue(in, vc);
-  const uint32_t depth = std::min(q.size(), kLookBehind);
+  const uint32_t depth = std::min(q.size(), net_.router.look_behind);
   claimed_.clear();
   for (uint32_t d = 0; d < depth; ++d) {
     Packet& packet = q.at(d).packet;

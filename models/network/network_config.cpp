@@ -25,6 +25,10 @@ std::vector<ParamSpec> router_params() {
                         "at a time and one VC head bidding per input and round; ideal, every VC "
                         "head bids and an input feeds several outputs at once (internal speedup), "
                         "rounds repeating until one grants nothing (docs/MODELS.md)"),
+      ParamSpec::integer("look_behind", 64,
+                         "ideal: packets of a VC's queue that may bid, head included (virtual "
+                         "output queues that deep); deeper queues cost allocation time")
+          .range(1, 65535),
       ParamSpec::bytes("flit_size", "8B", "bytes per flit (RailX: 8B); only scales byte counts"),
       ParamSpec::time("watchdog", "50000cycles",
                       "deadlock watchdog: a router that holds packets and moves none for this "
@@ -111,6 +115,7 @@ RouterConfig router_config_from(const ParamSet& p, uint8_t routing_vcs,
   c.buffer_flits = static_cast<uint32_t>(p.integer("buffer_flits"));
   c.pipeline = p.time("pipeline_delay");
   c.ideal = p.text("arch") == "ideal";
+  c.look_behind = static_cast<uint32_t>(p.integer("look_behind"));
   c.flit_bytes = p.bytes("flit_size").count();
   c.watchdog = p.time("watchdog");
   if (c.flit_bytes == 0) throw InputError("router.flit_size = 0B: expected at least 1B");

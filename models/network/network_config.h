@@ -18,6 +18,7 @@ struct RouterConfig {
   uint64_t flit_bytes = 0;    // for byte counts only
   SimTime watchdog;           // no movement at a loaded router for this long: deadlock
   bool ideal = false;         // router.arch = "ideal" (router.h): speedup, every VC head bids
+  uint32_t look_behind = 0;   // ideal: packets of a VC's queue that may bid, head included
 };
 
 /// What to keep in the per-message /flows table.

@@ -135,6 +135,7 @@ std::unique_ptr<wl::Workload> make_collective(const ParamSet& w, const NetworkCo
   spec.bytes = w.bytes("bytes").count();
   spec.rows = static_cast<uint32_t>(w.integer("rows"));
   spec.cols = static_cast<uint32_t>(w.integer("cols"));
+  spec.join_halves = w.flag("join_halves");
   spec.local = static_cast<uint32_t>(w.integer("local"));
   spec.global_rows = static_cast<uint32_t>(w.integer("global_rows"));
   spec.global_cols = static_cast<uint32_t>(w.integer("global_cols"));
@@ -215,6 +216,10 @@ std::vector<ParamSpec> workload_params() {
       ParamSpec::text("mapping_spec", "", "node_major: block shape AxB; list: endpoints by rank"),
       ParamSpec::integer("rows", 0, "ring_2d / 2D direct: the group as rows x cols").range(0, 1e9),
       ParamSpec::integer("cols", 0, "ring_2d / 2D direct: the group as rows x cols").range(0, 1e9),
+      ParamSpec::flag("join_halves", false,
+                      "ring_2d / 2D direct (and a hierarchical one's global step): a member "
+                      "starts each stage of either half only once both halves' stage before it "
+                      "is done there, so the halves stay in step as RailX Eq. 7 assumes"),
       ParamSpec::integer("local", 0, "hierarchical: members per node").range(0, 1e9),
       ParamSpec::choice("global_algorithm", "ring_2d", algorithms,
                         "hierarchical: the algorithm among nodes"),

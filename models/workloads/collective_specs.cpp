@@ -92,6 +92,15 @@ void check_collective(const CollectiveSpec& spec, const std::string& what) {
          std::to_string(uint64_t{spec.rows} * spec.cols) + " does not match the group size " +
          std::to_string(p));
   }
+  const bool global_grid = spec.global_rows != 0 || spec.global_cols != 0;
+  const bool halves =
+      (grid && uses_grid) || (spec.algorithm == Algorithm::kHierarchical && global_grid && !to_all);
+  if (spec.join_halves && !halves) {
+    fail(
+        "join_halves applies to a ring_2d or direct grid (rows, cols) or a hierarchical one's "
+        "grid global step (global_rows, global_cols), not " +
+        alg + " " + op);
+  }
   if (spec.algorithm != Algorithm::kHierarchical) {
     if (spec.local != 0) fail("local applies to hierarchical, not " + alg);
     return;
@@ -111,7 +120,6 @@ void check_collective(const CollectiveSpec& spec, const std::string& what) {
       g != Algorithm::kDirect) {
     fail("the global step of hierarchical cannot be " + std::string(algorithm_name(g)));
   }
-  const bool global_grid = spec.global_rows != 0 || spec.global_cols != 0;
   if (global_grid && g != Algorithm::kRing2D && g != Algorithm::kDirect) {
     fail("global_rows and global_cols apply to a ring_2d or direct global step, not " +
          std::string(algorithm_name(g)));

@@ -36,6 +36,7 @@ inline CollectiveSpec global_stage(const CollectiveSpec& s, Collective op, uint6
                                    std::vector<uint32_t> members) {
   CollectiveSpec g = stage(s, s.global_algorithm, op, v, std::move(members));
   g.rows = s.global_rows;
+  g.join_halves = s.join_halves;
   g.cols = s.global_cols;
   return g;
 }

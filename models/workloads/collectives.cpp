@@ -216,34 +216,53 @@ class Emitter {
   }
 
   // Half A row then column, half B column then row, concurrently (RailX Eq. 7, 13); AG runs the
-  // dimensions in the reverse order of RS.
+  // dimensions in the reverse order of RS. With join_halves a member starts a stage of either
+  // half only once both halves' stage before it is done there, so the halves stay in step.
   Ops grid(const CollectiveSpec& s, uint32_t q, uint32_t tag, const Ops& after) {
     const uint32_t row = q / s.cols, col = q % s.cols;
-    Ops ready = half(s, chunk(s.bytes, 2, 0), row_of(s, row), col, col_of(s, col), row, tag, after);
-    const Ops other = half(s, chunk(s.bytes, 2, 1), col_of(s, col), row, row_of(s, row), col,
-                           tag + half_tags(s, s.cols, s.rows), after);
-    ready.insert(ready.end(), other.begin(), other.end());
-    return ready;
+    const Half a = half(s, chunk(s.bytes, 2, 0), row_of(s, row), col, col_of(s, col), row, tag);
+    const Half b = half(s, chunk(s.bytes, 2, 1), col_of(s, col), row, row_of(s, row), col,
+                        tag + half_tags(s, s.cols, s.rows));
+    Ops ready_a = after, ready_b = after;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (s.join_halves && i > 0) {
+        ready_a.insert(ready_a.end(), ready_b.begin(), ready_b.end());
+        ready_b = ready_a;
+      }
+      ready_a = run(a[i].spec, a[i].pos, a[i].tag, ready_a);
+      ready_b = run(b[i].spec, b[i].pos, b[i].tag, ready_b);
+    }
+    ready_a.insert(ready_a.end(), ready_b.begin(), ready_b.end());
+    return ready_a;
   }
 
-  // One half of a grid collective on v bytes: dimension 1 (members m1, position q1) first.
-  Ops half(const CollectiveSpec& s, uint64_t v, std::vector<uint32_t> m1, uint32_t q1,
-           std::vector<uint32_t> m2, uint32_t q2, uint32_t tag, const Ops& after) {
+  // One stage of a grid half: a collective along one dimension, this member's place and tags.
+  struct Step {
+    CollectiveSpec spec;
+    uint32_t pos, tag;
+  };
+  using Half = std::vector<Step>;
+
+  // The stages of one half of a grid collective on v bytes: dimension 1 (members m1, position
+  // q1) first.
+  Half half(const CollectiveSpec& s, uint64_t v, std::vector<uint32_t> m1, uint32_t q1,
+            std::vector<uint32_t> m2, uint32_t q2, uint32_t tag) {
     const Algorithm d = dim_algorithm(s.algorithm);
     const auto n1 = static_cast<uint32_t>(m1.size());
     const uint64_t v2 = share(d, v, n1, q1);
     if (s.op == Collective::kAllGather) {
       CollectiveSpec second = stage(s, d, s.op, v2, std::move(m2));
-      const Ops ready = run(second, q2, tag, after);
-      return run(stage(s, d, s.op, v, std::move(m1)), q1, tag + tags_of(second), ready);
+      const uint32_t next = tag + tags_of(second);
+      return {{std::move(second), q2, tag}, {stage(s, d, s.op, v, std::move(m1)), q1, next}};
     }
     CollectiveSpec first = stage(s, d, Collective::kReduceScatter, v, std::move(m1));
     CollectiveSpec second = stage(s, d, s.op, v2, std::move(m2));
-    Ops ready = run(first, q1, tag, after);
-    ready = run(second, q2, tag + tags_of(first), ready);
-    if (s.op == Collective::kReduceScatter) return ready;
+    const uint32_t first_tags = tags_of(first), second_tags = tags_of(second);
+    Half steps{{first, q1, tag}, {std::move(second), q2, tag + first_tags}};
+    if (s.op == Collective::kReduceScatter) return steps;
     first.op = Collective::kAllGather;
-    return run(first, q1, tag + tags_of(first) + tags_of(second), ready);
+    steps.push_back({std::move(first), q1, tag + first_tags + second_tags});
+    return steps;
   }
 
   // Local (bidirectional) ring inside the node, the global step among equal local ranks on this

@@ -46,6 +46,8 @@ struct CollectiveSpec {
   std::vector<uint32_t> members;  // endpoint indices in group-rank order
   uint32_t rows = 0;              // kRing2D, 2D kDirect: members form a rows x cols grid,
   uint32_t cols = 0;              //   row-major (rank = row * cols + col); 0: one dimension
+  bool join_halves = false;       //   the halves keep in step: each stage of either starts at a
+                                  //   member once both halves' stage before it is done there
   uint32_t local = 0;             // kHierarchical: members [i*local, (i+1)*local) share a node
   Algorithm local_algorithm = Algorithm::kBidirRing;  // kHierarchical's steps inside a node:
                                                       //   kBidirRing (RailX Eq. 8) or kRing

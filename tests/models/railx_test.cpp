@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "core/error.h"
-#include "models/verification/channel_graph.h"
 #include "models/topologies/railx/analytic.h"
 #include "models/topologies/railx/shape.h"
+#include "models/verification/channel_graph.h"
 #include "support/input_error.h"
 #include "support/topology_checks.h"
 
@@ -106,8 +106,7 @@ TEST(RailX, AlternativeConfigurationsHavePortsOfTheirOwn) {
   EXPECT_EQ(elements[1].instances, 5u);  // one per column
   EXPECT_EQ(elements[1].configurations, (std::vector<std::string>{"hyperx:3", "torus:3"}));
   // (element, instance, configuration) -> the (node, far node) pairs its circuits join.
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::set<std::pair<uint32_t, uint32_t>>>
-      joins;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::set<std::pair<uint32_t, uint32_t>>> joins;
   std::vector<PortSpec> ports;
   for (uint32_t r = 0; r < t.num_routers(); ++r) {
     ports.clear();
@@ -270,6 +269,67 @@ TEST(RailX, TwoNodeRingsUseBothDirections) {
   }
   EXPECT_GT(landed_west, 64u);
   EXPECT_GT(landed_east, 64u);
+}
+
+// rail_choice: which port reaching the next node a packet walks to. On a single hyperx axis
+// `shortest` minimises the whole mesh walk (to the port and from where its circuit lands), so
+// its routes are never longer in total than the nearest port's and shorter somewhere; `spread`
+// ignores the walk, so its routes are longer. Every choice reaches every chip and keeps the
+// channel dependency graph acyclic, on a 2D HyperX and the Dragonfly too: within §4.1.1's bound
+// (16 hops for m = 4) for the nearest port, within d_o optical hops and d_o + 1 walks of at
+// most 2(m - 1) mesh hops (2 + 3 x 6 = 20) for any choice.
+TEST(RailX, RailChoicesRouteEverywhereAndStayAcyclic) {
+  const auto total_hops = [](const Network& net) {
+    const Topology& t = *net.topology;
+    uint64_t total = 0;
+    std::vector<PortSpec> ports;
+    for (uint32_t src = 0; src < t.num_endpoints(); ++src) {
+      for (uint32_t dst = 0; dst < t.num_endpoints(); ++dst) {
+        Packet packet;
+        packet.src = src;
+        packet.dst = dst;
+        uint32_t router = src;
+        PortId in = 0;
+        for (uint32_t hop = 0; router != dst; ++hop, ++total) {
+          EXPECT_LT(hop, 16u) << src << " -> " << dst;
+          if (hop >= 16) return total;
+          Candidates out;
+          net.routing->route(router, in, packet, out);
+          ports.clear();
+          t.ports(t.router_component(router), ports);
+          const PortSpec& next = ports[out[0].port];
+          packet.vc = out[0].vc;
+          router = t.node(next.peer).index;
+          in = next.peer_port;
+        }
+      }
+    }
+    return total;
+  };
+  const Settings line = {{"m", "4"}, {"n", "1"}, {"x", "hyperx:5"}, {"y", "none"}};
+  std::map<std::string, uint64_t> hops;
+  for (const char* choice : {"nearest", "shortest", "spread"}) {
+    SCOPED_TRACE(choice);
+    Settings s = line;
+    s.push_back({"rail_choice", choice});
+    hops[choice] = total_hops(build(s));
+    for (const Settings& shape : {kShapes[0], kShapes[5]}) {
+      Settings with = shape;
+      with.push_back({"rail_choice", choice});
+      const Network net = build(with);
+      const uint32_t bound = std::string(choice) == "nearest" ? 2 + 5 * 4 - 6 : 2 + 3 * 6;
+      testing::check_all_routes(*net.topology, *net.routing, net.routing->vcs(), bound);
+      EXPECT_TRUE(check_channel_graph(*net.topology, *net.routing, net.routing->vcs()).acyclic);
+    }
+  }
+  EXPECT_LT(hops["shortest"], hops["nearest"]);
+  EXPECT_GT(hops["spread"], hops["nearest"]);
+  EXPECT_EQ(error_of([&] {
+              Settings s = line;
+              s.push_back({"rail_choice", "random"});
+              build(s);
+            }).substr(0, 18),
+            "railx.rail_choice ");
 }
 
 TEST(RailX, ChannelDependencyGraphs) {

@@ -196,6 +196,45 @@ TEST(Collectives, EveryAlgorithmCompletesWithMatchedMessages) {
   }
 }
 
+// join_halves keeps a grid's halves in step: the same messages, but a stage of either half
+// starts only after both halves' stage before it, so on a 2 x 4 grid the longest chain is
+// max per stage, 3 + 6 + 3 = 12 messages for an all-reduce (half A: row RS 3, column AR 2,
+// row AG 3 = 8; half B: 1 + 6 + 1 = 8), while on a square grid both halves are equally long
+// and nothing changes.
+TEST(Collectives, JoinedHalvesKeepTheGridsHalvesInStep) {
+  struct Expect {
+    Collective op;
+    Algorithm a;
+    uint32_t rows, cols, apart, joined;
+  };
+  for (const Expect& e : {Expect{Collective::kAllReduce, Algorithm::kRing2D, 2, 4, 8, 12},
+                          Expect{Collective::kReduceScatter, Algorithm::kRing2D, 2, 4, 4, 6},
+                          Expect{Collective::kAllGather, Algorithm::kRing2D, 2, 4, 4, 6},
+                          Expect{Collective::kAllReduce, Algorithm::kRing2D, 3, 3, 8, 8},
+                          Expect{Collective::kAllReduce, Algorithm::kDirect, 2, 4, 4, 4}}) {
+    CollectiveSpec s = make(e.op, e.a, e.rows * e.cols, 1 << 20);
+    s.rows = e.rows;
+    s.cols = e.cols;
+    SCOPED_TRACE(describe(s));
+    const Outcome apart = execute(s);
+    s.join_halves = true;
+    const Outcome joined = execute(s);
+    EXPECT_EQ(apart.rounds, e.apart);
+    EXPECT_EQ(joined.rounds, e.joined);
+    EXPECT_EQ(apart.sent, joined.sent);
+  }
+  // A hierarchical all-reduce's grid global step joins its halves too; elsewhere it is refused.
+  CollectiveSpec h = make(Collective::kAllReduce, Algorithm::kHierarchical, 32, 1 << 20);
+  h.local = 4;
+  h.global_rows = 2;
+  h.global_cols = 4;
+  h.join_halves = true;
+  execute(h);
+  CollectiveSpec ring = make(Collective::kAllReduce, Algorithm::kBidirRing, 8, 1 << 20);
+  ring.join_halves = true;
+  EXPECT_THROW(check_collective(ring, "w"), InputError);
+}
+
 // Two collectives back to back in one program with consecutive tag ranges do not collide.
 TEST(Collectives, ConsecutiveCollectivesShareAPhase) {
   CollectiveSpec a = make(Collective::kAllReduce, Algorithm::kRing2D, 6, 600);

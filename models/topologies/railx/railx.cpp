@@ -236,6 +236,10 @@ Network make_railx(const ParamSet& params) {
   options.adaptive = params.text("routing") == "adaptive";
   options.mesh = params.text("mesh_routing") == "dor" ? railx::MeshRouting::kDor
                                                       : railx::MeshRouting::kNorthLast;
+  const std::string rail = params.text("rail_choice");
+  options.rail = rail == "nearest"    ? railx::RailChoice::kNearest
+                 : rail == "shortest" ? railx::RailChoice::kShortest
+                                      : railx::RailChoice::kSpread;
   const auto hops = static_cast<uint32_t>(params.integer("hops"));
   if (shapes.size() > 1 && options.adaptive) {
     throw InputError(kSection +
@@ -353,6 +357,12 @@ TopologyFamily railx_family() {
           ParamSpec::choice("mesh_routing", "dor", {"dor", "north_last"},
                             "walks on a node's mesh: dor (x then y) or north_last (adaptive "
                             "turn model)"),
+          ParamSpec::choice("rail_choice", "nearest", {"nearest", "shortest", "spread"},
+                            "which port reaching the next node of a hyperx or dragonfly "
+                            "dimension a packet walks to: the nearest on the mesh, the one "
+                            "with the shortest walk here plus from its circuit's far end to "
+                            "the destination chip, or one fixed per (source, destination) "
+                            "however far (torus rings always take the nearest)"),
           ParamSpec::integer(
               "vcs", 0,
               "VCs the routing uses; 0: what it needs (d_o + 1 for a HyperX "

@@ -7,7 +7,12 @@
 // mesh ("the nearest chip links"); ties are broken by a rotation fixed per (source, destination),
 // which spreads flows over equally near rails and keeps the target stable while the packet walks
 // towards it (each mesh hop brings it one closer, so no other port can overtake it). At that chip
-// every port of it that reaches the next node is a candidate. Inside the destination node the
+// every port of it that reaches the next node is a candidate. In a hyperx or dragonfly dimension
+// two other choices exist (option `rail`): `shortest` counts the walk from where the circuit
+// lands to the destination chip too, `spread` takes the first port of the rotated order however
+// far it is. Either keeps the target fixed along the walk, and any choice is deadlock-free
+// there: the walk stays inside one node, in one class, in dimension order or north-last.
+// Inside the destination node the
 // packet walks the mesh to its chip. Mesh walks are dimension order (x first) or north-last (every
 // productive move but north, north only last: Glass & Ni's turn model), on one VC class.
 //
@@ -248,7 +253,10 @@ class RailRouting final : public Routing {
     const auto dist = [](uint32_t ax, uint32_t ay, uint32_t bx, uint32_t by) {
       return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
     };
-    const bool spread = ring && entering;
+    // Where the walk from the landing chip counts: a ring entered from an earlier dimension,
+    // or any hyperx or dragonfly hop with rail choice `shortest`; `spread` counts no walk.
+    const bool spread = ring ? entering : o_.rail == RailChoice::kShortest;
+    const bool any_port = !ring && o_.rail == RailChoice::kSpread;
     const uint32_t rotate = (packet.src * 2654435761u ^ packet.dst) % count;
     // A route around failed links takes the ports of its line and side, if any reaches t.
     const auto chosen_port = [&](RailPort p) {
@@ -259,6 +267,7 @@ class RailRouting final : public Routing {
     const auto cost_of = [&](RailPort p, uint32_t& px, uint32_t& py, uint32_t& walk_here) {
       s_.chip_of(dim.axis, p, px, py);
       walk_here = dist(px, py, x, y);
+      if (any_port) return 0u;
       if (!spread) return walk_here;
       uint32_t ax, ay;
       s_.chip_of(dim.axis, RailPort{p.rail, !p.plus}, ax, ay);

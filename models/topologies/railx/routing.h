@@ -15,11 +15,17 @@ namespace hx::net::railx {
 
 enum class MeshRouting { kDor, kNorthLast };
 
+/// Which of the ports reaching the next node of a hyperx or dragonfly dimension a packet walks
+/// to (routing.cpp): the nearest on the mesh, the one with the shortest walk here plus from
+/// where its circuit lands to the destination chip, or one fixed per flow whatever the walk.
+enum class RailChoice { kNearest, kShortest, kSpread };
+
 struct RoutingOptions {
   bool adaptive = false;  // may misroute within a hyperx dimension (§4.1.2)
   uint32_t hops = 0;      // adaptive: inter-node hops a route may take (a); 0: d_o + 1
   uint8_t penalty = 4;    // adaptive: flits of free space a detour must win by
   MeshRouting mesh = MeshRouting::kDor;
+  RailChoice rail = RailChoice::kNearest;
   uint8_t vc_limit = 0;   // 0: the VCs the routing needs; fewer folds the top classes together
   bool delivery = false;  // minimal: the last optical hop and the walk in the destination node
                           // on a VC class of their own, the top one (routing.cpp)
