@@ -33,6 +33,7 @@ HX_PACKAGES=(
   python3-matplotlib
   python3-numpy
   valgrind                    # memory checks of MPI tests
+  strace                      # the start-up test: which commands bring MPI up
 )
 
 hx_say() { printf 'hxsim setup: %s\n' "$*"; }

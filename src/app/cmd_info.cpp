@@ -52,9 +52,8 @@ int command_validate(MPI_Comm comm, const Registry& registry, const std::string&
   Config config = load_config_file(path);
   for (const std::string& s : overrides) apply_override(config, s);
   const ResolvedConfig resolved = resolve_config(registry, config);
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  if (ranks == 0) MPI_Comm_size(comm, &ranks);
+  const int rank = comm_rank(comm);
+  if (ranks == 0) ranks = comm_size(comm);
   // Every rank checks (so every rank fails alike on bad input); rank 0 prints.
   const Model& model = *resolved.model;
   const auto partition = make_partition(resolved.sim.text("partitioner"), model, ranks);
@@ -89,23 +88,22 @@ int command_validate(MPI_Comm comm, const Registry& registry, const std::string&
   const double per = memory.per_component();
   uint64_t largest = 0;
   for (const RankCut& c : cut.per_rank) largest = std::max(largest, c.components);
-  std::printf("# build memory: %.0f bytes per component (measured on %s: %llu components), "
-              "so about %.1f MiB on the largest rank and %.1f MiB in all",
-              per, memory.group.c_str(), static_cast<unsigned long long>(memory.components),
-              per * static_cast<double>(largest) / 1048576.0,
-              per * static_cast<double>(model.num_components()) / 1048576.0);
+  std::printf(
+      "# build memory: %.0f bytes per component (measured on %s: %llu components), "
+      "so about %.1f MiB on the largest rank and %.1f MiB in all",
+      per, memory.group.c_str(), static_cast<unsigned long long>(memory.components),
+      per * static_cast<double>(largest) / 1048576.0,
+      per * static_cast<double>(model.num_components()) / 1048576.0);
   if (model.endpoints() > 0) {
-    std::printf(", %.1f KiB per endpoint",
-                per * static_cast<double>(model.num_components()) / 1024.0 /
-                    static_cast<double>(model.endpoints()));
+    std::printf(", %.1f KiB per endpoint", per * static_cast<double>(model.num_components()) /
+                                               1024.0 / static_cast<double>(model.endpoints()));
   }
   std::printf("; pending events and output rows come on top\n");
   return 0;
 }
 
 int command_list(MPI_Comm comm, const Registry& registry, const std::string& model) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+  const int rank = comm_rank(comm);
   if (!model.empty()) registry.find(model);  // InputError for an unknown name, on every rank
   if (rank != 0) return 0;
   std::ostringstream out;

@@ -85,16 +85,16 @@ int command_topo(MPI_Comm comm, const Registry& registry, const std::string& pat
   if (spec == nullptr) {
     const std::string& model = resolved.info->name;
     if (flag.empty()) {
-      throw InputError("model '" + model + "' has no closed forms in hxsim topo yet; models with "
-                       "them: " + join(models_with(registry, flag)));
+      throw InputError("model '" + model +
+                       "' has no closed forms in hxsim topo yet; models with "
+                       "them: " +
+                       join(models_with(registry, flag)));
     }
-    throw InputError("--" + flag + ": model '" + model + "' has no such report; models with it: " +
-                     join(models_with(registry, flag)));
+    throw InputError("--" + flag + ": model '" + model +
+                     "' has no such report; models with it: " + join(models_with(registry, flag)));
   }
   const ClosedForms report = spec->make(resolved.sections.front());
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  if (rank == 0) {
+  if (comm_rank(comm) == 0) {
     if (json) {
       print_json(report);
     } else {

@@ -18,8 +18,8 @@
 #include "engine/run.h"
 #include "io/config_file.h"
 #include "models/network/faults.h"
-#include "models/verification/channel_graph.h"
 #include "models/network/network_model.h"
+#include "models/verification/channel_graph.h"
 
 namespace hx {
 namespace {
@@ -28,21 +28,22 @@ namespace {
 // share one layout, so OR-ing them is the union: a few hundred KB for a 1K-endpoint network,
 // where gathering edge lists would move every edge once per rank.
 net::ChannelDependencies combine(MPI_Comm comm, net::DependencyCollector& local) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  std::vector<uint64_t>& bits = local.bits();
-  constexpr std::size_t kChunk = std::size_t{1} << 26;  // MPI counts are ints
-  for (std::size_t at = 0; at < bits.size(); at += kChunk) {
-    const int count = static_cast<int>(std::min(kChunk, bits.size() - at));
-    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : bits.data() + at, bits.data() + at, count, MPI_UINT64_T,
-               MPI_BOR, 0, comm);
-  }
+  const int rank = comm_rank(comm);
   const uint64_t counts[2] = {local.pairs(), local.states_without_escape()};
-  uint64_t sums[2] = {0, 0};
+  uint64_t sums[2] = {counts[0], counts[1]};
   const int non_escape = local.saw_non_escape() ? 1 : 0;
-  int any_non_escape = 0;
-  MPI_Reduce(counts, sums, 2, MPI_UINT64_T, MPI_SUM, 0, comm);
-  MPI_Reduce(&non_escape, &any_non_escape, 1, MPI_INT, MPI_LOR, 0, comm);
+  int any_non_escape = non_escape;
+  if (comm_size(comm) > 1) {
+    std::vector<uint64_t>& bits = local.bits();
+    constexpr std::size_t kChunk = std::size_t{1} << 26;  // MPI counts are ints
+    for (std::size_t at = 0; at < bits.size(); at += kChunk) {
+      const int count = static_cast<int>(std::min(kChunk, bits.size() - at));
+      MPI_Reduce(rank == 0 ? MPI_IN_PLACE : bits.data() + at, bits.data() + at, count, MPI_UINT64_T,
+                 MPI_BOR, 0, comm);
+    }
+    MPI_Reduce(counts, sums, 2, MPI_UINT64_T, MPI_SUM, 0, comm);
+    MPI_Reduce(&non_escape, &any_non_escape, 1, MPI_INT, MPI_LOR, 0, comm);
+  }
   if (rank != 0) return {};
   net::ChannelDependencies all = local.dependencies();
   all.pairs = sums[0];
@@ -62,9 +63,7 @@ int command_verify(MPI_Comm comm, const Registry& registry, const std::string& p
   if (network == nullptr) {
     throw InputError("model '" + resolved.info->name + "' has no routing to verify");
   }
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+  const int rank = comm_rank(comm), size = comm_size(comm);
   const net::Topology& topology = network->topology();
   const net::Routing& routing = network->routing();
   const uint8_t vcs = network->vcs();
@@ -95,7 +94,7 @@ int command_verify(MPI_Comm comm, const Registry& registry, const std::string& p
   // A broken routing is reported for its lowest broken source, whichever rank met it, so the
   // message is the same at any rank count; rank 0 explores that source again for the message.
   uint32_t first_broken = broken_source;
-  MPI_Allreduce(&broken_source, &first_broken, 1, MPI_UINT32_T, MPI_MIN, comm);
+  if (size > 1) MPI_Allreduce(&broken_source, &first_broken, 1, MPI_UINT32_T, MPI_MIN, comm);
   if (first_broken != std::numeric_limits<uint32_t>::max()) {
     if (rank == 0) {
       std::string message = "(no message)";
@@ -122,9 +121,10 @@ int command_verify(MPI_Comm comm, const Registry& registry, const std::string& p
         with_commas(report.pairs).c_str(), report.acyclic ? "acyclic" : "CYCLIC",
         report.escape_only ? " (escape candidates only)" : "");
     if (states.size() > 1 || network->faults() != nullptr) {
-      std::printf("  under faults: the union over %zu fault states of the schedule (pairs "
-                  "counted once per state)\n",
-                  states.size());
+      std::printf(
+          "  under faults: the union over %zu fault states of the schedule (pairs "
+          "counted once per state)\n",
+          states.size());
     }
     for (net::ChannelId channel : report.cycle) {
       std::printf("  %s\n", net::describe_channel(topology, vcs, channel).c_str());
@@ -138,7 +138,7 @@ int command_verify(MPI_Comm comm, const Registry& registry, const std::string& p
     std::fflush(stdout);
     if (!report.deadlock_free()) code = static_cast<int>(ExitCode::kDeadlock);
   }
-  MPI_Bcast(&code, 1, MPI_INT, 0, comm);
+  if (size > 1) MPI_Bcast(&code, 1, MPI_INT, 0, comm);
   return code;
 }
 

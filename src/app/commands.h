@@ -1,5 +1,7 @@
 // The subcommands of the hxsim executable. Each is collective over MPI_COMM_WORLD and returns
 // the process exit code; bad input is thrown as InputError/OutputError and handled in main().
+// A process started alone (no MPI launcher) runs validate, verify, topo and list without MPI:
+// their `comm` is then MPI_COMM_NULL, one rank, and they make no MPI call (main.cpp).
 #pragma once
 
 #include <mpi.h>
@@ -13,6 +15,18 @@
 #include "engine/sweep.h"
 
 namespace hx {
+
+/// This process's rank and the rank count in `comm`; MPI_COMM_NULL: rank 0 of 1, MPI not up.
+inline int comm_rank(MPI_Comm comm) {
+  int rank = 0;
+  if (comm != MPI_COMM_NULL) MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+inline int comm_size(MPI_Comm comm) {
+  int size = 1;
+  if (comm != MPI_COMM_NULL) MPI_Comm_size(comm, &size);
+  return size;
+}
 
 struct RunArgs {
   std::string config;  // empty: the built-in quickstart

@@ -28,7 +28,40 @@ const CLI::Validator kPositive(
     },
     "POSITIVE");
 
-int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
+// MPI, brought up when needed. A process that an MPI launcher started (mpirun, srun) brings it
+// up at once, as its fellow ranks do; one started alone only for a command that simulates (run,
+// bench, sweep, search), so --help, --version, list, topo, validate and verify answer without
+// MPI's start-up (a singleton's MPI_Init takes about 0.3 s here: docs/PERFORMANCE.md).
+class Mpi {
+ public:
+  Mpi(int& argc, char**& argv) : argc_(argc), argv_(argv) {
+    for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}) {
+      if (const char* value = std::getenv(name)) {
+        rank_ = std::atoi(value);
+        start();
+        return;
+      }
+    }
+  }
+  void start() {
+    if (up()) return;
+    MPI_Init(&argc_, &argv_);
+    comm_ = MPI_COMM_WORLD;
+    MPI_Comm_rank(comm_, &rank_);
+  }
+  bool up() const { return comm_ != MPI_COMM_NULL; }
+  MPI_Comm comm() const { return comm_; }  // MPI_COMM_NULL until started
+  int rank() const { return rank_; }
+
+ private:
+  int& argc_;
+  char**& argv_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0;
+};
+
+int dispatch(int argc, char** argv, Mpi& mpi) {
+  const int rank = mpi.rank();
   hx::Registry registry;
   hx::register_all_models(registry,
                           {.read_trace = hx::read_trace_file, .read_faults = hx::read_fault_hdf5});
@@ -208,6 +241,8 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
     throw hx::InputError(e.what() + std::string(" (see hxsim --help)"));
   }
 
+  if (*run_cmd || *bench_cmd || *sweep_cmd || *search_cmd) mpi.start();
+  const MPI_Comm comm = mpi.comm();
   if (*run_cmd) return hx::command_run(comm, registry, run);
   if (*bench_cmd) return hx::command_bench(comm, registry, bench_target, run);
   if (*validate_cmd) {
@@ -231,31 +266,28 @@ int dispatch(int argc, char** argv, MPI_Comm comm, int rank) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm comm = MPI_COMM_WORLD;
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-
+  Mpi mpi(argc, argv);
   int code = static_cast<int>(hx::ExitCode::kOk);
   try {
-    code = dispatch(argc, argv, comm, rank);
+    code = dispatch(argc, argv, mpi);
   } catch (const hx::InputError& e) {
     // Input is checked identically on every rank, so every rank gets here; rank 0 speaks.
-    if (rank == 0) std::cerr << "hxsim: error: " << e.what() << "\n";
+    if (mpi.rank() == 0) std::cerr << "hxsim: error: " << e.what() << "\n";
     code = static_cast<int>(hx::ExitCode::kInput);
   } catch (const hx::DeadlockError& e) {
     // The network watchdog's report, gathered to rank 0.
-    if (rank == 0) std::cerr << "hxsim: error: " << e.what() << "\n";
+    if (mpi.rank() == 0) std::cerr << "hxsim: error: " << e.what() << "\n";
     code = static_cast<int>(hx::ExitCode::kDeadlock);
   } catch (const hx::OutputError& e) {
-    if (rank == 0) std::cerr << "hxsim: error: " << e.what() << "\n";
+    if (mpi.rank() == 0) std::cerr << "hxsim: error: " << e.what() << "\n";
     code = static_cast<int>(hx::ExitCode::kOutput);
   } catch (const std::exception& e) {
     // Not an input problem: other ranks may be waiting in a collective, so abort them all.
-    std::cerr << "hxsim: internal error on rank " << rank << ": " << e.what() << "\n";
-    MPI_Abort(comm, static_cast<int>(hx::ExitCode::kInternal));
+    std::cerr << "hxsim: internal error on rank " << mpi.rank() << ": " << e.what() << "\n";
+    if (mpi.up()) MPI_Abort(mpi.comm(), static_cast<int>(hx::ExitCode::kInternal));
+    return static_cast<int>(hx::ExitCode::kInternal);
   }
   std::cout.flush();
-  MPI_Finalize();
+  if (mpi.up()) MPI_Finalize();
   return code;
 }
