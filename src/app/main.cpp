@@ -42,22 +42,26 @@ class Mpi {
         return;
       }
     }
+    rank_ = -1;  // alone: rank 0 of 1, MPI not up yet
   }
   void start() {
     if (up()) return;
+    // Alone, Open MPI would start its runtime daemon (orted) for a world of one; isolated it
+    // does not (0.15 s less), and hxsim never spawns processes. A user's setting wins.
+    if (rank_ < 0) setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
     MPI_Init(&argc_, &argv_);
     comm_ = MPI_COMM_WORLD;
     MPI_Comm_rank(comm_, &rank_);
   }
   bool up() const { return comm_ != MPI_COMM_NULL; }
   MPI_Comm comm() const { return comm_; }  // MPI_COMM_NULL until started
-  int rank() const { return rank_; }
+  int rank() const { return rank_ < 0 ? 0 : rank_; }
 
  private:
   int& argc_;
   char**& argv_;
   MPI_Comm comm_ = MPI_COMM_NULL;
-  int rank_ = 0;
+  int rank_ = 0;  // -1 until MPI is up in a process started alone
 };
 
 int dispatch(int argc, char** argv, Mpi& mpi) {
