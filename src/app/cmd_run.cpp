@@ -1,5 +1,6 @@
 // `hxsim run` and `hxsim bench`: load a config (or a built-in one), run it, print a summary.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -37,18 +38,23 @@ void print_summary(const char* what, const ResolvedConfig& config, const RunResu
   if (!r.work_unit.empty()) {
     std::string unit = r.work_unit;  // packet_hops -> packet-hops
     std::replace(unit.begin(), unit.end(), '_', '-');
-    std::printf("  %llu %s = %.4g %s/s\n", static_cast<unsigned long long>(r.total_work),
-                unit.c_str(), r.max_run_s > 0 ? static_cast<double>(r.total_work) / r.max_run_s : 0.0,
-                unit.c_str());
+    std::printf(
+        "  %llu %s = %.4g %s/s\n", static_cast<unsigned long long>(r.total_work), unit.c_str(),
+        r.max_run_s > 0 ? static_cast<double>(r.total_work) / r.max_run_s : 0.0, unit.c_str());
   }
   const double mib = 1024.0 * 1024.0;
   std::printf("  peak memory %.1f MiB on the largest rank, %.1f MiB in all",
-              static_cast<double>(r.max_peak_rss) / mib, static_cast<double>(r.total_peak_rss) / mib);
+              static_cast<double>(r.max_peak_rss) / mib,
+              static_cast<double>(r.total_peak_rss) / mib);
   if (r.endpoints > 0) {
     std::printf(" (%.1f KiB per endpoint)",
                 static_cast<double>(r.total_peak_rss) / 1024.0 / static_cast<double>(r.endpoints));
   }
   std::printf("\n");
+  std::printf(
+      "  start-up on rank 0: MPI init %.3f s, config %.3f s, build %.3f s; first event "
+      "%.3f s after the process started\n",
+      r.local.mpi_init_s, r.local.config_s, r.local.build_s, r.local.start_s);
   if (r.restored_events > 0) {
     std::printf("  resumed from a checkpoint: %llu events in all\n",
                 static_cast<unsigned long long>(r.total_events));
@@ -103,7 +109,13 @@ RunOptions options_from(const RunArgs& args, std::string output, std::vector<std
   install_signal_handlers(parse_signal_action(args.on_sigusr1, "--on-sigusr1"),
                           parse_signal_action(args.on_sigusr2, "--on-sigusr2"));
   o.requests = take_signal_requests;
+  o.started = args.started;
+  o.mpi_init_s = args.mpi_init_s;
   return o;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
 // Rank 0's word on an interrupted run; returns the exit code.
@@ -137,6 +149,7 @@ std::vector<std::string> input_files(const std::string& config_path, const Confi
 int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args) {
   // A restart without a config file runs the config the checkpoint holds.
   std::unique_ptr<CheckpointReader> restart;
+  const auto config_start = std::chrono::steady_clock::now();
   if (!args.restart.empty()) restart = std::make_unique<CheckpointReader>(args.restart);
   const bool from_checkpoint = restart && args.config.empty();
   const bool builtin = args.config.empty() && !restart;
@@ -154,10 +167,10 @@ int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args) {
              : builtin       ? "quickstart.h5"
                              : std::filesystem::path(args.config).stem().string() + ".h5";
   }
-  const RunResult r =
-      run_simulation(comm, config,
-                     options_from(args, output, input_files(args.config, raw),
-                                  config.sim.time("cycle_time"), restart.get()));
+  RunOptions options = options_from(args, output, input_files(args.config, raw),
+                                    config.sim.time("cycle_time"), restart.get());
+  options.config_s = seconds_since(config_start);
+  const RunResult r = run_simulation(comm, config, options);
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
@@ -170,21 +183,25 @@ int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args) {
 
 int command_bench(MPI_Comm comm, const Registry& registry, const std::string& name_or_config,
                   const RunArgs& args) {
+  const auto config_start = std::chrono::steady_clock::now();
   const bool builtin = name_or_config == "phold";
   const Config raw = load(builtin ? kBenchPholdConfig : name_or_config, builtin, args.overrides);
   const ResolvedConfig config = resolve_config(registry, raw);
   const std::string output = args.no_output ? "" : args.output;
-  const RunResult r = run_simulation(
-      comm, config,
-      options_from(args, output, input_files(builtin ? "" : name_or_config, raw),
-                   config.sim.time("cycle_time"), nullptr));
+  RunOptions options = options_from(args, output, input_files(builtin ? "" : name_or_config, raw),
+                                    config.sim.time("cycle_time"), nullptr);
+  options.config_s = seconds_since(config_start);
+  const RunResult r = run_simulation(comm, config, options);
 
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
   // Per-rank lines, gathered so rank 0 prints them in rank order.
-  const double mine[6] = {static_cast<double>(r.local.events), r.local.run_s, r.local.exchange_s,
-                          r.local.reduce_s, static_cast<double>(r.local.remote_sent),
+  const double mine[6] = {static_cast<double>(r.local.events),
+                          r.local.run_s,
+                          r.local.exchange_s,
+                          r.local.reduce_s,
+                          static_cast<double>(r.local.remote_sent),
                           static_cast<double>(r.local.work)};
   std::vector<double> all(static_cast<std::size_t>(6 * ranks));
   MPI_Gather(mine, 6, MPI_DOUBLE, all.data(), 6, MPI_DOUBLE, 0, comm);
@@ -197,7 +214,8 @@ int command_bench(MPI_Comm comm, const Registry& registry, const std::string& na
           "  rank %d: %.0f events, run %.3f s (exchange %.3f s, reduce %.3f s), "
           "%.0f sent to other ranks, %.4g events/s",
           i, v[0], v[1], v[2], v[3], v[4], v[1] > 0 ? v[0] / v[1] : 0.0);
-      if (!r.work_unit.empty()) std::printf(", %.4g %s/s", v[1] > 0 ? v[5] / v[1] : 0.0, r.work_unit.c_str());
+      if (!r.work_unit.empty())
+        std::printf(", %.4g %s/s", v[1] > 0 ? v[5] / v[1] : 0.0, r.work_unit.c_str());
       std::printf("\n");
     }
     std::fflush(stdout);

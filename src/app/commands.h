@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ struct RunArgs {
   std::string exit_after;  // wall-clock duration
   std::string on_sigusr1 = "checkpoint";
   std::string on_sigusr2 = "stop";
+  // Start-up (main.cpp), for /engine: when the process started, and MPI_Init's wall time.
+  std::chrono::steady_clock::time_point started{};
+  double mpi_init_s = 0;
 };
 
 int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args);

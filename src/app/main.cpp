@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -49,22 +50,26 @@ class Mpi {
     // Alone, Open MPI would start its runtime daemon (orted) for a world of one; isolated it
     // does not (0.15 s less), and hxsim never spawns processes. A user's setting wins.
     if (rank_ < 0) setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
+    const auto before = std::chrono::steady_clock::now();
     MPI_Init(&argc_, &argv_);
+    init_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
     comm_ = MPI_COMM_WORLD;
     MPI_Comm_rank(comm_, &rank_);
   }
   bool up() const { return comm_ != MPI_COMM_NULL; }
   MPI_Comm comm() const { return comm_; }  // MPI_COMM_NULL until started
   int rank() const { return rank_ < 0 ? 0 : rank_; }
+  double init_s() const { return init_s_; }  // MPI_Init's wall time
 
  private:
   int& argc_;
   char**& argv_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;  // -1 until MPI is up in a process started alone
+  double init_s_ = 0;
 };
 
-int dispatch(int argc, char** argv, Mpi& mpi) {
+int dispatch(int argc, char** argv, Mpi& mpi, std::chrono::steady_clock::time_point started) {
   const int rank = mpi.rank();
   hx::Registry registry;
   hx::register_all_models(registry,
@@ -246,6 +251,8 @@ int dispatch(int argc, char** argv, Mpi& mpi) {
   }
 
   if (*run_cmd || *bench_cmd || *sweep_cmd || *search_cmd) mpi.start();
+  run.started = started;
+  run.mpi_init_s = mpi.init_s();
   const MPI_Comm comm = mpi.comm();
   if (*run_cmd) return hx::command_run(comm, registry, run);
   if (*bench_cmd) return hx::command_bench(comm, registry, bench_target, run);
@@ -270,10 +277,11 @@ int dispatch(int argc, char** argv, Mpi& mpi) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const auto started = std::chrono::steady_clock::now();
   Mpi mpi(argc, argv);
   int code = static_cast<int>(hx::ExitCode::kOk);
   try {
-    code = dispatch(argc, argv, mpi);
+    code = dispatch(argc, argv, mpi, started);
   } catch (const hx::InputError& e) {
     // Input is checked identically on every rank, so every rank gets here; rank 0 speaks.
     if (mpi.rank() == 0) std::cerr << "hxsim: error: " << e.what() << "\n";

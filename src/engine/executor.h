@@ -23,7 +23,10 @@ struct EngineStats {
   uint64_t remote_sent = 0;
   uint64_t remote_received = 0;
   uint64_t windows = 0;
+  double mpi_init_s = 0;    // MPI_Init (run and bench; run.h, RunOptions)
+  double config_s = 0;      // reading and resolving the config
   double build_s = 0;       // constructing and wiring components
+  double start_s = 0;       // from the process's start to the executor's: the first event
   double run_s = 0;         // the executor, all of it
   double exchange_s = 0;    // packing, sending, receiving and unpacking events
   double reduce_s = 0;      // the per-window global-minimum reductions (includes waiting)

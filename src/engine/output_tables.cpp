@@ -6,27 +6,30 @@ namespace hx {
 RunTables make_run_tables(int rank, std::size_t components, const EngineStats& s,
                           const RankCut& cut, const std::string& work_unit) {
   std::vector<ColumnSpec> engine_columns{
-              {"events", ColumnType::kU64, "1", "events handled"},
-              {"remote_sent", ColumnType::kU64, "1", "events sent to other ranks"},
-              {"remote_received", ColumnType::kU64, "1", "events received from other ranks"},
-              {"windows", ColumnType::kU64, "1", "synchronisation windows (0 on one rank)"},
-              {"build_s", ColumnType::kF64, "s", "wall time to build and set up components"},
-              {"run_s", ColumnType::kF64, "s", "wall time in the executor"},
-              {"exchange_s", ColumnType::kF64, "s", "wall time exchanging events between ranks"},
-              {"reduce_s", ColumnType::kF64, "s",
-               "wall time in window reductions, waiting included"},
-              {"events_per_s", ColumnType::kF64, "1/s", "events / run_s"},
-              {"checkpoints", ColumnType::kU64, "1", "checkpoints written"},
-              {"checkpoint_s", ColumnType::kF64, "s",
-               "wall time writing checkpoints (part of run_s)"},
-              {"peak_rss_bytes", ColumnType::kU64, "bytes",
-               "the rank's resident memory peak (before the output was written)"},
+      {"events", ColumnType::kU64, "1", "events handled"},
+      {"remote_sent", ColumnType::kU64, "1", "events sent to other ranks"},
+      {"remote_received", ColumnType::kU64, "1", "events received from other ranks"},
+      {"windows", ColumnType::kU64, "1", "synchronisation windows (0 on one rank)"},
+      {"mpi_init_s", ColumnType::kF64, "s",
+       "wall time in MPI_Init (run and bench; 0 for sweep and search points)"},
+      {"config_s", ColumnType::kF64, "s",
+       "wall time reading and resolving the config (run and bench)"},
+      {"build_s", ColumnType::kF64, "s", "wall time to build and set up components"},
+      {"start_s", ColumnType::kF64, "s", "wall time from the process's start to its first event"},
+      {"run_s", ColumnType::kF64, "s", "wall time in the executor"},
+      {"exchange_s", ColumnType::kF64, "s", "wall time exchanging events between ranks"},
+      {"reduce_s", ColumnType::kF64, "s", "wall time in window reductions, waiting included"},
+      {"events_per_s", ColumnType::kF64, "1/s", "events / run_s"},
+      {"checkpoints", ColumnType::kU64, "1", "checkpoints written"},
+      {"checkpoint_s", ColumnType::kF64, "s", "wall time writing checkpoints (part of run_s)"},
+      {"peak_rss_bytes", ColumnType::kU64, "bytes",
+       "the rank's resident memory peak (before the output was written)"},
   };
   if (!work_unit.empty()) {
     engine_columns.push_back({work_unit, ColumnType::kU64, "1",
                               "the model's unit of work done by this rank's components"});
-    engine_columns.push_back({work_unit + "_per_s", ColumnType::kF64, "1/s",
-                              work_unit + " / run_s"});
+    engine_columns.push_back(
+        {work_unit + "_per_s", ColumnType::kF64, "1/s", work_unit + " / run_s"});
   }
   RunTables t{
       Table(TableSpec{"engine", "rank", "per-rank engine statistics", std::move(engine_columns)}),
@@ -46,9 +49,10 @@ RunTables make_run_tables(int rank, std::size_t components, const EngineStats& s
   const auto per_s = [&s](uint64_t n) {
     return s.run_s > 0 ? static_cast<double>(n) / s.run_s : 0.0;
   };
-  std::vector<Cell> row{s.events,   s.remote_sent, s.remote_received, s.windows,
-                        s.build_s,  s.run_s,       s.exchange_s,      s.reduce_s,
-                        per_s(s.events), s.checkpoints, s.checkpoint_s, s.peak_rss};
+  std::vector<Cell> row{s.events,      s.remote_sent,  s.remote_received, s.windows,
+                        s.mpi_init_s,  s.config_s,     s.build_s,         s.start_s,
+                        s.run_s,       s.exchange_s,   s.reduce_s,        per_s(s.events),
+                        s.checkpoints, s.checkpoint_s, s.peak_rss};
   if (!work_unit.empty()) {
     row.push_back(s.work);
     row.push_back(per_s(s.work));

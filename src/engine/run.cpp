@@ -266,9 +266,15 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   Progress progress(rank == 0 ? options.progress : ProgressMode::kOff, options.progress_interval_s,
                     end.is_infinite() ? model.expected_end() : end);
   progress.set_work_unit(model.work_unit());
+  const Clock::time_point process_start =
+      options.started == Clock::time_point{} ? run_start : options.started;
+  const double start_s = std::chrono::duration<double>(Clock::now() - process_start).count();
   result.local = ranks == 1 ? run_sequential(sim, end, &progress, control)
                             : run_windows(sim, comm, result.cut.lookahead, end, &progress, control);
+  result.local.mpi_init_s = options.mpi_init_s;
+  result.local.config_s = options.config_s;
   result.local.build_s = build_s;
+  result.local.start_s = start_s;
   result.local.work = sim.work_done() - work_before;
   result.local.peak_rss = peak_rss_bytes();
   result.work_unit = model.work_unit();

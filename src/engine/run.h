@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -49,6 +50,12 @@ struct RunOptions {
   CheckpointReader* restart = nullptr;  // resume from this checkpoint instead of setting up
   /// Requests from outside (signals): RunControl::kCheckpoint | kStop. May be empty.
   std::function<unsigned()> requests;
+
+  // Start-up, for /engine: when the process started (default: when run_simulation was called)
+  // and what the command spent before it.
+  std::chrono::steady_clock::time_point started{};
+  double mpi_init_s = 0;
+  double config_s = 0;
 };
 
 /// `<output without extension>.ckpt`, or "hxsim.ckpt" without an output file.
@@ -61,9 +68,9 @@ struct RunResult {
   uint64_t total_events = 0;     // all ranks, since the run began (before a restart too)
   uint64_t restored_events = 0;  // of those, handled before the checkpoint restarted from
   uint64_t total_remote = 0;
-  uint64_t total_work = 0;  // all ranks, in this process's run (not before a restart)
-  std::string work_unit;    // Model::work_unit (empty: the model has none)
-  double max_run_s = 0;     // the slowest rank's executor time
+  uint64_t total_work = 0;      // all ranks, in this process's run (not before a restart)
+  std::string work_unit;        // Model::work_unit (empty: the model has none)
+  double max_run_s = 0;         // the slowest rank's executor time
   uint64_t max_peak_rss = 0;    // bytes, the largest rank's resident peak
   uint64_t total_peak_rss = 0;  // bytes, summed over ranks
   uint64_t endpoints = 0;       // Model::endpoints, for per-endpoint figures

@@ -34,6 +34,16 @@ n=$(mpi_components "${run[@]}")
 [[ $n -gt 0 ]] || fail "hxsim run did not bring MPI up"
 strace -f -qq -e trace=execve -o trace.txt "${run[@]}" >/dev/null
 if grep -q orted trace.txt; then fail "hxsim run alone started orted (not isolated)"; fi
+# /engine's start-up phases lie within the time to the first event, MPI_Init's is measured.
+"${run[@]}" >run.txt
+grep -q "start-up on rank 0: MPI init" run.txt || fail "run printed no start-up line"
+/usr/bin/python3 - <<'PY' || fail "/engine's start-up columns are inconsistent"
+import h5py
+e = h5py.File("q.h5", "r")["engine"]
+phases = [float(e[c][0]) for c in ("mpi_init_s", "config_s", "build_s")]
+start = float(e["start_s"][0])
+assert phases[0] > 0 and min(phases) >= 0 and sum(phases) <= start, (phases, start)
+PY
 
 for command in "list" "verify $mesh" "topo $railx"; do
   # shellcheck disable=SC2086
