@@ -47,9 +47,10 @@ class Mpi {
   }
   void start() {
     if (up()) return;
-    // Alone, Open MPI would start its runtime daemon (orted) for a world of one; isolated it
-    // does not (0.15 s less), and hxsim never spawns processes. A user's setting wins.
-    if (rank_ < 0) setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
+    // Alone, Open MPI starts its runtime daemon (orted) for a world of one. Its "isolated"
+    // singleton would not (0.09 s less), but every isolated singleton shares one session
+    // directory, which the first to finish removes under the others (measured: MPI-IO errors
+    // in concurrent runs), so it is not used.
     const auto before = std::chrono::steady_clock::now();
     MPI_Init(&argc_, &argv_);
     init_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
