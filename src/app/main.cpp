@@ -221,7 +221,7 @@ int dispatch(int argc, char** argv, Mpi& mpi, std::chrono::steady_clock::time_po
     }
   }
   topo_cmd->footer(
-      "Formulas of the papers (docs/MODELS.md, \"Analytic calculators\"); nothing is simulated.\n"
+      "Formulas of the papers (docs/models/analytic.md); nothing is simulated.\n"
       "Models with closed forms: " +
       hx::join(topo_models) + ". Other models: exit code 2.");
 
