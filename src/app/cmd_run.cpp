@@ -38,14 +38,13 @@ void print_summary(const char* what, const ResolvedConfig& config, const RunResu
   if (!r.work_unit.empty()) {
     std::string unit = r.work_unit;  // packet_hops -> packet-hops
     std::replace(unit.begin(), unit.end(), '_', '-');
-    std::printf(
-        "  %llu %s = %.4g %s/s\n", static_cast<unsigned long long>(r.total_work), unit.c_str(),
-        r.max_run_s > 0 ? static_cast<double>(r.total_work) / r.max_run_s : 0.0, unit.c_str());
+    std::printf("  %llu %s = %.4g %s/s\n", static_cast<unsigned long long>(r.total_work),
+                unit.c_str(), r.max_run_s > 0 ? static_cast<double>(r.total_work) / r.max_run_s : 0.0,
+                unit.c_str());
   }
   const double mib = 1024.0 * 1024.0;
   std::printf("  peak memory %.1f MiB on the largest rank, %.1f MiB in all",
-              static_cast<double>(r.max_peak_rss) / mib,
-              static_cast<double>(r.total_peak_rss) / mib);
+              static_cast<double>(r.max_peak_rss) / mib, static_cast<double>(r.total_peak_rss) / mib);
   if (r.endpoints > 0) {
     std::printf(" (%.1f KiB per endpoint)",
                 static_cast<double>(r.total_peak_rss) / 1024.0 / static_cast<double>(r.endpoints));
@@ -197,11 +196,8 @@ int command_bench(MPI_Comm comm, const Registry& registry, const std::string& na
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
   // Per-rank lines, gathered so rank 0 prints them in rank order.
-  const double mine[6] = {static_cast<double>(r.local.events),
-                          r.local.run_s,
-                          r.local.exchange_s,
-                          r.local.reduce_s,
-                          static_cast<double>(r.local.remote_sent),
+  const double mine[6] = {static_cast<double>(r.local.events), r.local.run_s, r.local.exchange_s,
+                          r.local.reduce_s, static_cast<double>(r.local.remote_sent),
                           static_cast<double>(r.local.work)};
   std::vector<double> all(static_cast<std::size_t>(6 * ranks));
   MPI_Gather(mine, 6, MPI_DOUBLE, all.data(), 6, MPI_DOUBLE, 0, comm);
@@ -214,8 +210,7 @@ int command_bench(MPI_Comm comm, const Registry& registry, const std::string& na
           "  rank %d: %.0f events, run %.3f s (exchange %.3f s, reduce %.3f s), "
           "%.0f sent to other ranks, %.4g events/s",
           i, v[0], v[1], v[2], v[3], v[4], v[1] > 0 ? v[0] / v[1] : 0.0);
-      if (!r.work_unit.empty())
-        std::printf(", %.4g %s/s", v[1] > 0 ? v[5] / v[1] : 0.0, r.work_unit.c_str());
+      if (!r.work_unit.empty()) std::printf(", %.4g %s/s", v[1] > 0 ? v[5] / v[1] : 0.0, r.work_unit.c_str());
       std::printf("\n");
     }
     std::fflush(stdout);
