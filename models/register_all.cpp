@@ -10,6 +10,7 @@
 #include "models/topologies/hyperx/hyperx.h"
 #include "models/topologies/infinitehbd/cluster_model.h"
 #include "models/topologies/infinitehbd/infinitehbd.h"
+#include "models/topologies/infinitehbd/orchestration_model.h"
 #include "models/topologies/rail_only/rail_only.h"
 #include "models/topologies/railx/railx.h"
 #include "models/topologies/switchless_dragonfly/switchless_dragonfly.h"
@@ -31,6 +32,7 @@ void register_all_models(Registry& registry, const net::InputFiles& files) {
   net::register_network_family(registry, net::hammingmesh_family(), files);
   net::register_network_family(registry, net::infinitehbd_family(), files);
   net::infinitehbd::register_cluster_model(registry);
+  net::infinitehbd::register_orchestration_model(registry);
   net::register_network_family(registry, net::rail_only_family(), files);
 }
 

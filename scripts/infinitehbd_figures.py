@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Regenerates InfiniteHBD's fault-resilience evaluation (§6.2, 6.5: Fig. 13-17d, 20-23) with hxsim.
+"""Regenerates InfiniteHBD's fault-resilience and orchestration evaluation with hxsim (§6.2, 6.4,
+6.5: Fig. 13-17, 20-23).
 
     scripts/infinitehbd_figures.py [--out DIR] [--quick] [--hxsim PATH] [--gpu-cost USD]
 
@@ -18,6 +19,10 @@ DIR/cluster.h5, unless that file exists (delete it to redo), and draws from it:
                       second run, DIR/fig17d.h5, of Bernoulli faults of 1-20%. The paper gives no
                       GPU price: without --gpu-cost the price is the one that puts the K = 2 / K = 3
                       crossover at the paper's 12.1%, and the script reports it
+    DIR/fig17abc.png  cross-ToR share of the CP ring edges, Algorithm 5 against the greedy
+                      baseline (§6.4): over cluster sizes (a), job scales at 5% node faults (b)
+                      and node fault ratios at an 85% job (c), from configs/infinitehbd/
+                      orchestration.toml (model hbd_orchestration) into DIR/fig17{a,b,c}.h5
 
 and DIR/summary.csv: one row per (figure, architecture, TP, x) with hxsim's value and, where
 §1 states one, the paper's. docs/validation/infinitehbd.md compares them. --quick replays 60
@@ -40,6 +45,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFIG = os.path.join(ROOT, "configs", "infinitehbd", "cluster_faults.toml")
+ORCHESTRATION = os.path.join(ROOT, "configs", "infinitehbd", "orchestration.toml")
 # §1: TP-32 GPU waste over the production trace.
 PAPER_TP32 = {"infinitehbd_k2": 0.0053, "infinitehbd_k3": 0.0053, "nvl72": 0.1004, "tpuv4": 0.0756}
 # §6.5: below this node fault ratio InfiniteHBD K = 2's aggregate cost is below K = 3's.
@@ -128,6 +134,48 @@ def fig17d(args, rows):
     ax.legend(fontsize=6)
     fig.tight_layout()
     fig.savefig(os.path.join(args.out, "fig17d.png"), dpi=120)
+
+
+def fig17abc(args, rows):
+    """Fig. 17a-c: the share of CP ring edges crossing ToRs, optimized and baseline (§6.4)."""
+    studies = {  # panel: (x column, x label, sets)
+        "a": ("gpus", "cluster GPUs", {"hbd_orchestration.gpus": "2048, 4096, 8192, 16384, 32768",
+                                       "hbd_orchestration.job_scales": "0.85"}),
+        "b": ("job_scale", "job scale (% of GPUs)", {}),
+        "c": ("node_fault_ratio", "node fault ratio (%)",
+              {"hbd_orchestration.job_scales": "0.85",
+               "hbd_orchestration.fault_ratios": "0.01, 0.03, 0.05, 0.06, 0.07, 0.08, 0.1"}),
+    }
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.2))
+    for ax, (panel, (column, label, sets)) in zip(axes, studies.items()):
+        path = os.path.join(args.out, f"fig17{panel}.h5")
+        if args.quick:
+            sets = dict(sets, **{"hbd_orchestration.samples": "10"})
+        if not os.path.exists(path):
+            hxrun.run_to_file(args.hxsim, ["run", ORCHESTRATION], path, sets, label=f"fig17{panel}")
+        with h5py.File(path, "r") as f:
+            t = {k: f["hbd_cross_tor"][k][()] for k in f["hbd_cross_tor"].keys()}
+        x = t[column] * (1 if column == "gpus" else 100)
+        for name, style in (("optimized", "o-"), ("baseline", "s--")):
+            ax.plot(x, t[f"{name}_cross"] * 100, style, label=name)
+            for xv, v, placed in zip(t[column], t[f"{name}_cross"], t[f"{name}_placed"]):
+                paper = ""
+                if panel == "b" and name == "baseline":
+                    paper = 0.10  # "consistently ... approximately 10%"
+                elif panel == "b" and name == "optimized" and abs(xv - 0.9) < 1e-9:
+                    paper = 0.0172
+                rows.append({"figure": f"17{panel}_{name}_cross_tor", "architecture":
+                             "infinitehbd_k2", "tp": 32, "x": float(xv), "hxsim": float(v),
+                             "paper": paper})
+                rows.append({"figure": f"17{panel}_{name}_placed_share", "architecture":
+                             "infinitehbd_k2", "tp": 32, "x": float(xv),
+                             "hxsim": float(placed) / float(t["samples"][0]), "paper": ""})
+        ax.set(xlabel=label, ylabel="cross-ToR CP edges (%)", title=f"Fig. 17{panel}")
+        if column == "gpus":
+            ax.set_xscale("log", base=2)
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "fig17abc.png"), dpi=120)
 
 
 def main(argv):
@@ -244,6 +292,7 @@ def main(argv):
     fig.tight_layout()
     fig.savefig(os.path.join(args.out, "fig23.png"), dpi=120)
 
+    fig17abc(args, rows)
     fig17d(args, rows)
     with open(os.path.join(args.out, "summary.csv"), "w", newline="") as f:
         out = csv.DictWriter(f, fieldnames=["figure", "architecture", "tp", "x", "hxsim", "paper"])

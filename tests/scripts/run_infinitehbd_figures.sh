@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# scripts/infinitehbd_figures.py --quick end to end: the six PNGs and summary.csv, with every
+# scripts/infinitehbd_figures.py --quick end to end: the eight PNGs and summary.csv, with every
 # architecture and TP size of the config present; at TP-32 the paper's §1 figures beside
 # hxsim's, InfiniteHBD K = 3 wasting no more than NVL-72 (the paper's claim) and every waste
 # ratio in [0, 1]; Fig. 17d: the GPU price fitted to the paper's 12.1% crossover puts it there,
-# and InfiniteHBD is the cheapest at every fault ratio; a second call reuses cluster.h5.
+# and InfiniteHBD is the cheapest at every fault ratio; Fig. 17a-c: every point of the three
+# studies, Algorithm 5 crossing ToRs no more than the baseline anywhere and not at all for a job
+# of half the GPUs (every aligned segment is free for it); a second call reuses cluster.h5.
 set -euo pipefail
 hxsim=$1 script=$2 scratch=$3
 rm -rf "$scratch" && mkdir -p "$scratch"
 /usr/bin/python3 "$script" --hxsim "$hxsim" --quick --out "$scratch" >/dev/null
-for png in fig13_21 fig14_22 fig15 fig16 fig17d fig20 fig23; do test -s "$scratch/$png.png"; done
+for png in fig13_21 fig14_22 fig15 fig16 fig17abc fig17d fig20 fig23; do test -s "$scratch/$png.png"; done
 /usr/bin/python3 - "$scratch" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(f"{sys.argv[1]}/summary.csv")))
@@ -29,6 +31,14 @@ d = {r["figure"]: r for r in rows if r["figure"].startswith("17d_") and not r["a
 assert 5000 < float(d["17d_fitted_gpu_usd"]["hxsim"]) < 200000, d
 assert abs(float(d["17d_k2_k3_crossover"]["hxsim"]) - 0.121) < 1e-6, d
 assert float(d["17d_infinitehbd_lowest_share"]["hxsim"]) == 1.0, d
+cross = {(r["figure"][:3], r["figure"].split("_")[1], float(r["x"])): float(r["hxsim"])
+         for r in rows if r["figure"].endswith("_cross_tor")}
+for panel, points in (("17a", 5), ("17b", 6), ("17c", 7)):
+    xs = sorted(x for p, n, x in cross if p == panel and n == "optimized")
+    assert len(xs) == points, (panel, xs)
+    for x in xs:
+        assert 0 <= cross[(panel, "optimized", x)] <= cross[(panel, "baseline", x)] <= 1, (panel, x)
+assert cross[("17b", "optimized", 0.5)] == 0, cross
 PY
 before=$(stat -c %Y "$scratch/cluster.h5")
 /usr/bin/python3 "$script" --hxsim "$hxsim" --quick --out "$scratch" >/dev/null

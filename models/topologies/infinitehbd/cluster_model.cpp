@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,6 +19,7 @@
 #include "core/text.h"
 #include "models/topologies/infinitehbd/cluster.h"
 #include "models/topologies/infinitehbd/fault_trace.h"
+#include "models/topologies/infinitehbd/list_params.h"
 
 namespace hx::net::infinitehbd {
 namespace {
@@ -237,28 +237,6 @@ class ClusterModel final : public Model {
   Config c_;
 };
 
-std::vector<std::string> items(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    if (!trim(item).empty()) out.push_back(trim(item));
-  }
-  return out;
-}
-
-double fraction(const std::string& key, const std::string& text) {
-  std::size_t used = 0;
-  double v = -1;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-  }
-  if (used != text.size() || !(v >= 0 && v <= 1)) {
-    throw InputError(kSection + "." + key + ": '" + text + "' is not a share in [0, 1]");
-  }
-  return v;
-}
-
 // The trace in the cluster's nodes: read or generated in nodes of trace_gpus_per_node GPUs,
 // split into 4-GPU nodes as Appendix A does when the cluster has those, cut to the cluster's
 // nodes (the simulator "linearly maps the fault trace", §7), faults lasting `repair` if set.
@@ -320,7 +298,7 @@ std::unique_ptr<Model> make_cluster_model(const ModelParams& mp) {
                static_cast<uint32_t>(p.integer("gpus_per_node"))};
   c.seed = static_cast<uint64_t>(mp.sim->integer("seed"));
   const std::vector<HbdArch> known = compared_architectures();
-  for (const std::string& name : items(p.text("architectures"))) {
+  for (const std::string& name : list_items(p.text("architectures"))) {
     const auto it =
         std::find_if(known.begin(), known.end(), [&](const HbdArch& a) { return a.name == name; });
     if (it == known.end()) {
@@ -331,7 +309,7 @@ std::unique_ptr<Model> make_cluster_model(const ModelParams& mp) {
     c.archs.push_back(*it);
   }
   std::vector<uint32_t> tps;
-  for (const std::string& t : items(p.text("tps"))) {
+  for (const std::string& t : list_items(p.text("tps"))) {
     if (t.find_first_not_of("0123456789") != std::string::npos || t.size() > 6 || t == "0") {
       throw InputError(kSection + ".tps: '" + t + "' is not a TP size in GPUs");
     }
@@ -351,11 +329,11 @@ std::unique_ptr<Model> make_cluster_model(const ModelParams& mp) {
     }
   }
   if (c.runs.empty()) throw InputError(kSection + ": no architecture can run any of the tps");
-  for (const std::string& s : items(p.text("job_scales"))) {
-    c.job_scales.push_back(fraction("job_scales", s));
+  for (const std::string& s : list_items(p.text("job_scales"))) {
+    c.job_scales.push_back(share_in(kSection, "job_scales", s));
   }
-  for (const std::string& s : items(p.text("bernoulli")))
-    c.ratios.push_back(fraction("bernoulli", s));
+  for (const std::string& s : list_items(p.text("bernoulli")))
+    c.ratios.push_back(share_in(kSection, "bernoulli", s));
   c.samples = static_cast<uint32_t>(p.integer("samples"));
   c.trace = cluster_trace(p, c.cluster, c.seed);
   return std::make_unique<ClusterModel>(std::move(c));
