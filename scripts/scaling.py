@@ -6,6 +6,8 @@
     scripts/scaling.py weak [CONFIG] --series-file series.txt --out DIR
     ... --emit mpirun|srun          print the commands (a shell script) instead of running them
     scripts/scaling.py strong|weak --collect DIR   only collect DIR/*.h5 (e.g. from a cluster)
+    scripts/scaling.py model --fit R1.h5 R2.h5 ...  fit per-window costs, predict larger runs
+                                                    (scaling_model.py; `model --help`)
 
 A strong series runs one problem (CONFIG plus the --set overrides) on each rank count. A weak
 series lists its entries, separated by ';' or newlines (in a file, '#' starts a comment), each
@@ -338,6 +340,9 @@ def plot(directory, table, mode):
 
 
 def main(argv):
+    if argv[:1] == ["model"]:
+        import scaling_model
+        return scaling_model.main(argv[1:])
     parser = argparse.ArgumentParser(
         prog="scaling.py", description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter)

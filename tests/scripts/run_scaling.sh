@@ -5,6 +5,9 @@
 # 1-rank row, the PNGs; a second call skips the finished runs, --collect gives the same table,
 # and --emit prints the right mpirun and srun commands. A weak series of the quickstart Dragonfly
 # (short windows) checks the packet-hop columns and the weak speed-up; bad input exits with 2.
+# `scaling.py model` on the PHOLD pair: fitted on it alone, the model gives its 2-rank run_s back;
+# predictions for 2 and 4 ranks of a cluster are efficiencies in (0, 1] that fall as the latency
+# grows; misuse exits with 2.
 # Usage: run_scaling.sh HXSIM SCALING_PY CONFIG_DIR SCRATCH_DIR
 set -euo pipefail
 hxsim=$1 script=$2 configs=$3 scratch=$4
@@ -50,6 +53,45 @@ for entry in "1 5000" "2 10000"; do
 $scratch/cluster/run_r$r.h5 --progress off --set phold.lps=$lps" "$scratch/emit_srun.sh"
 done
 bash -n "$scratch/emit_mpirun.sh"
+
+# The scaling model (scripts/scaling_model.py) on the strong pair.
+model_args=(model --fit "$scratch/strong/run_r1.h5" "$scratch/strong/run_r2.h5" --hxsim "$hxsim"
+  --predict "$scratch/strong/run_r2.h5" --ranks 2,4)
+"$python" "$script" "${model_args[@]}" --out "$scratch/model" >"$scratch/model.txt"
+"$python" "$script" "${model_args[@]}" --latency 50us --out "$scratch/model_slow" \
+  >"$scratch/model_slow.txt"
+"$python" - "$scratch" <<'PY'
+import csv
+import math
+import sys
+rows = {}
+for name in ("model", "model_slow"):
+    with open(f"{sys.argv[1]}/{name}/scaling_model.csv") as f:
+        rows[name] = list(csv.DictReader(f))
+fits = [r for r in rows["model"] if r["kind"] == "fit" and r["c_ev_from_ranks"] == "2"]
+assert len(fits) == 1 and math.isclose(float(fits[0]["model_s"]), float(fits[0]["measured_s"]),
+                                       rel_tol=1e-6), fits
+for name in rows:
+    predicted = [r for r in rows[name] if r["kind"] == "predict"]
+    assert [r["ranks"] for r in predicted] == ["2", "4"], predicted
+    assert all(0 < float(r["efficiency"]) <= 1 for r in predicted), predicted
+fast = [float(r["model_s"]) for r in rows["model"] if r["kind"] == "predict"]
+slow = [float(r["model_s"]) for r in rows["model_slow"] if r["kind"] == "predict"]
+assert all(s > f for f, s in zip(fast, slow)), (fast, slow)
+PY
+for bad in "model --hxsim $hxsim" "model --fit $scratch/strong/run_r2.h5 $scratch/strong/run_r1.h5" \
+  "model --fit $scratch/strong/run_r1.h5 $scratch/strong/run_r2.h5 --ranks 1" \
+  "model --fit $scratch/strong/run_r1.h5 $scratch/strong/run_r2.h5 --latency fast" \
+  "model --fit $scratch/strong/run_r1.h5 $scratch/strong/run_r2.h5 --predict $scratch/strong/run_r1.h5"; do
+  code=0
+  # shellcheck disable=SC2086  # the words of $bad are the arguments
+  "$python" "$script" $bad 2>"$scratch/bad.txt" >/dev/null || code=$?
+  if ((code != 2)) || ! grep -q '^scaling.py model: error: ' "$scratch/bad.txt"; then
+    echo "scaling.py $bad: exit code $code, expected 2 and an error line" >&2
+    cat "$scratch/bad.txt" >&2
+    exit 1
+  fi
+done
 
 # Misuse: one error line, exit code 2.
 for bad in "strong --out $scratch/bad" "weak --series 1_rank --out $scratch/bad" \
