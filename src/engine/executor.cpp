@@ -48,8 +48,7 @@ EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress,
   SimTime next_checkpoint = next_multiple_after(sim.next_time(), control.checkpoint_every);
   std::size_t observation = 0;  // the next one to make
   while (sim.next_work_time() < end && !sim.stop_requested()) {
-    const SimTime target =
-        std::min({end, next_checkpoint, observation_time(control, observation)});
+    const SimTime target = std::min({end, next_checkpoint, observation_time(control, observation)});
     stats.events += sim.run_until(target, kProgressChunk);
     if (progress && progress->due()) {
       progress->report(sim.now(), stats.events, sim.work_done(), sim.work_in_progress());
@@ -107,34 +106,67 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
   SimTime next_checkpoint;
   std::size_t observation = 0;  // the next one to make
 
+  // Two orders of a window's synchronisation, chosen alike on every rank from the last window:
+  // - dense (some rank sent events last window): exchange the outboxes, then one reduction finds
+  //   the next window's start over every queue;
+  // - sparse (nobody did): one reduction also asks whether any outbox holds events. If none
+  //   does, nothing is in transit and the queues' minimum is the start: no exchange at all.
+  //   Otherwise exchange, then reduce the start again.
+  // Runs whose windows rarely cross ranks (a short-link network between collectives) then pay
+  // one all-reduce per window instead of a neighbour exchange and an all-reduce.
+  bool dense = true;  // the setup may have filled outboxes
+  const auto has_outgoing = [&sim] {
+    for (const std::vector<Event>& box : sim.outboxes()) {
+      if (!box.empty()) return true;
+    }
+    return false;
+  };
   for (;;) {
-    // Exchange first: the previous window's (or setup's) events for other ranks must be queued
-    // there before anyone computes where the next window starts.
-    Clock::time_point t = Clock::now();
-    stats.remote_sent += exchange.exchange(sim.outboxes(), received);
-    stats.remote_received += received.size();
-    sim.receive(received);
-    stats.exchange_s += seconds_since(t);
+    uint64_t sent = 0;
+    const auto exchange_events = [&] {
+      const Clock::time_point t = Clock::now();
+      sent = exchange.exchange(sim.outboxes(), received);
+      stats.remote_sent += sent;
+      stats.remote_received += received.size();
+      sim.receive(received);
+      stats.exchange_s += seconds_since(t);
+    };
+    // Dense: the previous window's (or setup's) events for other ranks must be queued there
+    // before anyone computes where the next window starts.
+    if (dense) exchange_events();
 
     // One reduction finds the next window's start, carries rank 0's decision to report
     // progress (so all ranks agree on when to take the extra event-count reduction), tells
-    // every rank whether a component anywhere asked to stop, and spreads checkpoint and stop
-    // requests (signals, wall-clock limits) from any rank to all. Flags are 0 for "yes".
-    t = Clock::now();
+    // every rank whether a component anywhere asked to stop, spreads checkpoint and stop
+    // requests (signals, wall-clock limits) from any rank to all, and says whether events
+    // crossed (dense) or wait to cross (sparse). Flags are 0 for "yes".
+    Clock::time_point t = Clock::now();
     const bool want_report = rank == 0 && progress && progress->due();
     const unsigned requests = control.poll ? control.poll() : 0;
-    int64_t local[5] = {sim.next_work_time().count_ps(), want_report ? 0 : 1,
-                        sim.stop_requested() ? 0 : 1, (requests & RunControl::kCheckpoint) ? 0 : 1,
-                        (requests & RunControl::kStop) ? 0 : 1};
-    int64_t global[5];
-    MPI_Allreduce(local, global, 5, MPI_INT64_T, MPI_MIN, comm);
+    const bool crossing = dense ? sent > 0 : has_outgoing();
+    int64_t local[6] = {
+        sim.next_work_time().count_ps(),        want_report ? 0 : 1,
+        sim.stop_requested() ? 0 : 1,           (requests & RunControl::kCheckpoint) ? 0 : 1,
+        (requests & RunControl::kStop) ? 0 : 1, crossing ? 0 : 1};
+    int64_t global[6];
+    MPI_Allreduce(local, global, 6, MPI_INT64_T, MPI_MIN, comm);
+    stats.reduce_s += seconds_since(t);
+    if (!dense && global[5] == 0) {
+      exchange_events();
+      t = Clock::now();
+      const int64_t next = sim.next_work_time().count_ps();
+      MPI_Allreduce(&next, &global[0], 1, MPI_INT64_T, MPI_MIN, comm);
+      stats.reduce_s += seconds_since(t);
+    }
+    dense = global[5] == 0;
     if (global[1] == 0) {
+      t = Clock::now();
       const uint64_t mine[3] = {stats.events, sim.work_done(), sim.work_in_progress()};
       uint64_t total[3] = {0, 0, 0};
       MPI_Reduce(mine, total, 3, MPI_UINT64_T, MPI_SUM, 0, comm);
       if (rank == 0) progress->report(SimTime::ps(global[0]), total[0], total[1], total[2]);
+      stats.reduce_s += seconds_since(t);
     }
-    stats.reduce_s += seconds_since(t);
 
     const SimTime window_start = SimTime::ps(global[0]);
     if (global[2] == 0) break;       // run_simulation reports why
@@ -161,7 +193,8 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
     }
     // Observations passed in an idle stretch all see the state at its start, as they would
     // one by one.
-    for (; observation < control.observe_at.size() && control.observe_at[observation] <= window_start;
+    for (;
+         observation < control.observe_at.size() && control.observe_at[observation] <= window_start;
          ++observation) {
       if (!control.observe(observation)) continue;
       stats.ended_early = true;
