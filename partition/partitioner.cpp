@@ -5,11 +5,12 @@
 
 #include "core/error.h"
 #include "partition/group_partitioner.h"
+#include "partition/metis_partitioner.h"
 #include "partition/round_robin_partitioner.h"
 
 namespace hx {
 
-std::vector<std::string> partitioner_names() { return {"group", "round_robin"}; }
+std::vector<std::string> partitioner_names() { return {"group", "round_robin", "metis"}; }
 
 std::unique_ptr<Partition> make_partition(const std::string& name, const Model& model, int ranks) {
   if (ranks < 1) throw std::logic_error("make_partition: ranks must be >= 1");
@@ -20,7 +21,9 @@ std::unique_ptr<Partition> make_partition(const std::string& name, const Model& 
   }
   if (name == "group") return std::make_unique<GroupPartition>(model, ranks);
   if (name == "round_robin") return std::make_unique<RoundRobinPartition>(model, ranks);
-  throw InputError("sim.partitioner: unknown partitioner '" + name + "'; expected group or round_robin");
+  if (name == "metis") return std::make_unique<MetisPartition>(model, ranks);
+  throw InputError("sim.partitioner: unknown partitioner '" + name +
+                   "'; expected group, round_robin or metis");
 }
 
 }  // namespace hx

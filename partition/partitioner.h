@@ -1,6 +1,6 @@
 // Partitioners map components to ranks (DESIGN §5). A partition is a pure function of the model
-// and the rank count, so every rank computes the same one without communication and none needs
-// the whole network in memory.
+// and the rank count, so every rank computes the same one without communication; the group and
+// round-robin partitioners need none of the network in memory (metis holds its graph).
 #pragma once
 
 #include <memory>
@@ -30,6 +30,7 @@ std::vector<std::string> partitioner_names();
 
 /// "group": whole groups of the model in contiguous, weight-balanced blocks (the default).
 /// "round_robin": component id modulo ranks; cuts almost every link, for tests.
+/// "metis": METIS k-way on clusters of links too short to cut (metis_partitioner.h).
 std::unique_ptr<Partition> make_partition(const std::string& name, const Model& model, int ranks);
 
 }  // namespace hx

@@ -4,7 +4,8 @@
     scripts/scaling.py model --fit A_r1.h5 A_r2.h5 [--fit B_r1.h5 B_r2.h5 ...]
                              [--check C_r1.h5 C_r2.h5 ...] [--predict RUN_r2.h5 ...]
                              [--ranks 8,64,256,1024] [--latency 1.5us] [--overhead 0.5us]
-                             [--bandwidth 12.5GB/s] [--hxsim PATH] [--out DIR]
+                             [--bandwidth 12.5GB/s] [--partitioner NAME] [--hxsim PATH]
+                             [--out DIR]
 
 The conservative engine (src/engine/executor.cpp) runs W windows; in each, every rank handles
 its events, sends one message to each neighbour rank and joins one 5-integer all-reduce. A run on
@@ -27,8 +28,8 @@ pairs give s(2) and a by least squares. --check pairs are predicted with them ag
 measured 2-rank run_s, once with the 2-rank c_ev (checking the sync and imbalance terms) and once
 with the 1-rank run's run_s / events (the whole prediction from one rank). --predict takes a 2-rank run, measures c_ev on it (compute_s / (events + remote
 events)), and spreads its events over R ranks with the partition `hxsim validate --ranks R` gives
-for its /config: events by component weight, remote events by cut link ends, windows by the
-lookahead. docs/performance/scaling.md states the assumptions and the figures.
+for its /config (or with --partitioner NAME): events by component weight, remote events by cut
+link ends, windows by the lookahead. docs/performance/scaling.md states the assumptions and the figures.
 """
 import argparse
 import math
@@ -113,29 +114,42 @@ def terms(run, c_ev, r=2):
 def fit(pairs):
     """(c_x, s, a) by non-negative least squares over the pairs' 2-rank runs: the time they spend
     besides handling events is X_max * c_x + W * s + a * (imbalance term)."""
+    import itertools
     import numpy as np
-    from scipy.optimize import nnls
     rows, ys = [], []
     for _, two in pairs:
         handled, per_a, w = terms(two, cost_per_event(two))
         rows.append([two["sent"].max(), w, per_a])
         ys.append(two["run_s"] - handled)
     # Scaled columns, so that microseconds and nanoseconds weigh alike in the solve.
-    a = np.array(rows)
+    a, y = np.array(rows), np.array(ys)
     scale = np.where(a.max(axis=0) > 0, a.max(axis=0), 1.0)
-    x, _ = nnls(a / scale, np.array(ys))
+    a = a / scale
+    # Non-negative least squares over three unknowns: the best of the unconstrained solves on
+    # every subset of the columns whose solution has no negative term (the empty set: all 0).
+    x, best = np.zeros(3), float(y @ y)
+    for k in (1, 2, 3):
+        for cols in itertools.combinations(range(3), k):
+            sol = np.linalg.lstsq(a[:, cols], y, rcond=None)[0]
+            if (sol < 0).any():
+                continue
+            r = y - a[:, cols] @ sol
+            if float(r @ r) < best - 1e-15:
+                best, x = float(r @ r), np.zeros(3)
+                x[list(cols)] = sol
     return tuple(x / scale)
 
 
-def validate(hxsim, config, ranks):
-    """The partition `hxsim validate --ranks R` gives: {lookahead_ps, ranks: [(weight, cut link
-    ends, neighbours)]}."""
+def validate(hxsim, config, ranks, partitioner=None):
+    """The partition `hxsim validate --ranks R` gives (with sim.partitioner = `partitioner` if
+    set): {lookahead_ps, ranks: [(weight, cut link ends, neighbours)]}."""
     with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
         f.write(config)
         path = f.name
     try:
-        out = subprocess.run([hxsim, "validate", path, "--ranks", str(ranks)], check=False,
-                             capture_output=True, text=True)
+        extra = ["--set", f"sim.partitioner={partitioner}"] if partitioner else []
+        out = subprocess.run([hxsim, "validate", path, "--ranks", str(ranks)] + extra,
+                             check=False, capture_output=True, text=True)
     finally:
         os.unlink(path)
     if out.returncode != 0:
@@ -181,6 +195,7 @@ def main(argv):
     p.add_argument("--bandwidth", default="12.5GB/s", help="a rank's injection bandwidth")
     p.add_argument("--hxsim", default=os.path.join(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__))), "build", "src", "app", "hxsim"))
+    p.add_argument("--partitioner", help="predict with this sim.partitioner (default: the run's)")
     p.add_argument("--out", help="also write DIR/scaling_model.csv")
     args = p.parse_args(argv)
     if not args.fit:
@@ -227,7 +242,8 @@ def main(argv):
               f"most neighbour ranks")
         for r in counts:
             t, serial, imbalance, neighbours = predict(
-                run, parts2, validate(args.hxsim, run["config"], r), r, c_x, a, cluster)
+                run, parts2, validate(args.hxsim, run["config"], r, args.partitioner), r, c_x, a,
+                cluster)
             print(f"    {r:5d}: {t / us:9.4f} s/us  {serial / (r * t):6.1%}  {imbalance:5.3f}  "
                   f"{neighbours}")
             rows.append({"run": path, "kind": "predict", "c_ev_from_ranks": "2", "ranks": r,

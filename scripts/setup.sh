@@ -23,6 +23,7 @@ HX_PACKAGES=(
   libboost-serialization-dev  # checkpoints and cross-rank event batches
   libcli11-dev                # command line
   libtomlplusplus-dev         # config files (TOML 1.0)
+  libmetis-dev                # sim.partitioner = "metis"
   libgtest-dev                # unit tests
   googletest
   python3                     # /usr/bin/python3 runs the scripts/ tools

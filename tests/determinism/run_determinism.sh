@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Determinism across rank counts and partitioners (DESIGN §3.3): runs one config at 1..4 ranks
-# with the group and round-robin partitioners and compares every output dataset with the
-# 1-rank run's (scripts/h5compare.py compares data, ignoring /engine, /partition and run-only
-# root attributes). Usage: run_determinism.sh HXSIM MPIRUN_SH H5COMPARE CONFIG SCRATCH_DIR
+# with each partitioner (default: group and round-robin) and compares every output dataset with
+# the 1-rank run's (scripts/h5compare.py compares data, ignoring /engine, /partition and run-only
+# root attributes).
+# Usage: run_determinism.sh HXSIM MPIRUN_SH H5COMPARE CONFIG SCRATCH_DIR ["PARTITIONERS"]
 set -euo pipefail
-hxsim=$1 mpirun_sh=$2 h5compare=$3 config=$4 scratch=$5
+hxsim=$1 mpirun_sh=$2 h5compare=$3 config=$4 scratch=$5 partitioners=${6:-group round_robin}
 mkdir -p "$scratch"
 rm -f "$scratch"/*.h5
 
@@ -17,7 +18,7 @@ run() {  # run RANKS PARTITIONER
 
 run 1 group
 passed=0 failed=0
-for partitioner in group round_robin; do
+for partitioner in $partitioners; do
   for ranks in 1 2 3 4; do
     [ "$ranks/$partitioner" = "1/group" ] && continue
     run "$ranks" "$partitioner"

@@ -50,7 +50,8 @@ TEST(GroupPartition, MoreRanksThanComponentsIsAnInputError) {
   const RingModel model(12, 2, 2, SimTime::ns(10));
   EXPECT_THROW(make_partition("group", model, 13), InputError);
   EXPECT_THROW(make_partition("round_robin", model, 13), InputError);
-  EXPECT_THROW(make_partition("metis", model, 2), InputError);
+  EXPECT_THROW(make_partition("metis", model, 13), InputError);
+  EXPECT_THROW(make_partition("scotch", model, 2), InputError);
 }
 
 TEST(BalancedBlocks, EvenWeightsSplitEvenly) {

@@ -32,20 +32,34 @@ class RingModel final : public Model {
   }
   uint64_t weight(ComponentId id) const override { return weights_ ? 1 + id % 3 : 1; }
   void ports(ComponentId id, std::vector<PortSpec>& out) const override {
-    out.push_back({(id + 1) % n_, 1, latency_, 0});
-    out.push_back({(id + n_ - 1) % n_, 0, latency_, 0});
+    const ComponentId prev = (id + n_ - 1) % n_;
+    out.push_back({(id + 1) % n_, 1, link_latency(id), 0});
+    out.push_back({prev, 0, link_latency(prev), 0});
   }
   std::vector<TableSpec> tables() const override { return {}; }
   std::unique_ptr<Component> create(ComponentId id, const BuildContext&) const override {
     return std::make_unique<IdleComponent>(id);
   }
   void use_uneven_weights() { weights_ = true; }
+  /// The link from `every` - 1 to `every`, 2 * every - 1 to 2 * every, ... takes `latency`:
+  /// segments of `every` components joined by short links, and long links between them.
+  void use_long_links(ComponentId every, SimTime latency) {
+    long_every_ = every;
+    long_latency_ = latency;
+  }
 
  private:
   ComponentId n_;
   uint64_t outer_, inner_;
   SimTime latency_;
   bool weights_ = false;
+  ComponentId long_every_ = 0;
+  SimTime long_latency_;
+
+  // The latency of the link from `id` to id + 1.
+  SimTime link_latency(ComponentId id) const {
+    return long_every_ > 0 && (id + 1) % long_every_ == 0 ? long_latency_ : latency_;
+  }
 };
 
 }  // namespace hx::testing
