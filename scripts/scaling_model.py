@@ -7,29 +7,33 @@
                              [--bandwidth 12.5GB/s] [--partitioner NAME] [--hxsim PATH]
                              [--out DIR]
 
-The conservative engine (src/engine/executor.cpp) runs W windows; in each, every rank handles
-its events, sends one message to each neighbour rank and joins one 5-integer all-reduce. A run on
-R ranks is modelled as
+The conservative engine (src/engine/executor.cpp) runs W windows. In each, every rank handles
+its events and joins a 6-integer all-reduce; W_x of them (after a window that sent across ranks,
+or when that all-reduce finds events waiting) also exchange a message with each neighbour rank
+(/engine `exchanges`). A run on R ranks is modelled as
 
     T(R) = c_ev * (E_max + X_max + a * e_R * W * sqrt(E_mean / W))     handling events
-         + W * s(R)                                                     one sync per window
-         + X_max * 96 B / bandwidth                                     event bytes
+         + X_max * (c_x + 96 B / bandwidth)                             receiving remote events
+         + W_x * s_x(R) + (W - W_x) * s_0(R)                            one sync per window
 
 E_max and E_mean: the largest and the mean events per rank; X_max: the most events a rank sends
-to others (packing and unpacking one costs about an event, c_ev); e_R: the expected largest of R
-standard normal draws. The third term is the per-window imbalance: a rank's events in a window
-vary around their mean (variance a^2 times the mean: a = 1 is Poisson), and each window waits for
-the busiest rank. On this machine s(2) is fitted; on a cluster s(R) = latency * (ceil(log2 R) + 1)
-+ overhead * 2 * neighbours (a recursive-doubling all-reduce and the neighbour messages posted).
+to others (packing one costs about an event, c_ev; receiving one c_x); e_R: the expected largest
+of R standard normal draws. The term in a is the per-window imbalance: a rank's events in a
+window vary around their mean (variance a^2 times the mean: a = 1 is Poisson), and each window
+waits for the busiest rank. On this machine s_x(2) and s_0(2) are fitted; on a cluster
+s_0(R) = latency * ceil(log2 R) (a recursive-doubling all-reduce) and s_x(R) = s_0(R) + latency
++ overhead * 2 * neighbours (a send and a receive posted per neighbour).
 
 c_ev is measured on the 2-rank run (its compute time per event handled or sent); the time left
-(exchange and reductions, the waits included) is W * s(2) plus the imbalance term, and --fit
-pairs give s(2) and a by least squares. --check pairs are predicted with them against their
-measured 2-rank run_s, once with the 2-rank c_ev (checking the sync and imbalance terms) and once
-with the 1-rank run's run_s / events (the whole prediction from one rank). --predict takes a 2-rank run, measures c_ev on it (compute_s / (events + remote
-events)), and spreads its events over R ranks with the partition `hxsim validate --ranks R` gives
-for its /config (or with --partitioner NAME): events by component weight, remote events by cut
-link ends, windows by the lookahead. docs/performance/scaling.md states the assumptions and the figures.
+(exchange and reductions, the waits included) is what c_x, s_x(2), s_0(2) and a explain, fitted
+by non-negative least squares over the --fit pairs. --check pairs are predicted with them
+against their measured 2-rank run_s, once with the 2-rank c_ev (checking the sync and imbalance
+terms) and once with the 1-rank run's run_s / events (the whole prediction from one rank).
+--predict takes a 2-rank run, measures c_ev on it, and spreads its events over R ranks with the
+partition `hxsim validate --ranks R` gives for its /config (or with --partitioner NAME): events
+by component weight, remote events by cut link ends, windows by the lookahead, and the share of
+exchanging windows as measured. docs/performance/scaling.md states the assumptions and the
+figures.
 """
 import argparse
 import math
@@ -80,6 +84,9 @@ def read_run(path):
         e = {k: np.asarray(f["engine"][k][()]) for k in f["engine"].keys()}
         run = {"path": path, "ranks": int(f.attrs["ranks"]), "events": e["events"].astype(float),
                "sent": e["remote_sent"].astype(float), "windows": int(e["windows"].max()),
+               # Files from before the column: every window exchanged.
+               "exchanges": int(e["exchanges"].max()) if "exchanges" in e else
+               int(e["windows"].max()),
                "run_s": float(e["run_s"].max()),
                "compute_s": e["run_s"] - e["exchange_s"] - e["reduce_s"],
                "sim_time_ps": int(f["summary"].attrs["sim_time_ps"]),
@@ -111,31 +118,37 @@ def terms(run, c_ev, r=2):
     return handled, c_ev * expected_max_normal(r) * w * math.sqrt(mean / w), w
 
 
+def columns(run):
+    """The fit's unknowns' coefficients in a 2-rank run: [X_max, exchanging windows, silent
+    windows, the imbalance term per unit a], and the time they must explain."""
+    handled, per_a, w = terms(run, cost_per_event(run))
+    silent = run["windows"] - run["exchanges"]
+    return [run["sent"].max(), run["exchanges"], silent, per_a], run["run_s"] - handled
+
+
 def fit(pairs):
-    """(c_x, s, a) by non-negative least squares over the pairs' 2-rank runs: the time they spend
-    besides handling events is X_max * c_x + W * s + a * (imbalance term)."""
+    """(c_x, s_x, s_0, a) by non-negative least squares over the pairs' 2-rank runs: the time
+    they spend besides handling events is X_max * c_x + W_x * s_x + W_0 * s_0 + a * (imbalance
+    term), W_x windows exchanging events and W_0 silent ones (one all-reduce each)."""
     import itertools
     import numpy as np
-    rows, ys = [], []
-    for _, two in pairs:
-        handled, per_a, w = terms(two, cost_per_event(two))
-        rows.append([two["sent"].max(), w, per_a])
-        ys.append(two["run_s"] - handled)
+    rows, ys = zip(*(columns(two) for _, two in pairs))
     # Scaled columns, so that microseconds and nanoseconds weigh alike in the solve.
-    a, y = np.array(rows), np.array(ys)
+    a, y = np.array(rows, dtype=float), np.array(ys)
     scale = np.where(a.max(axis=0) > 0, a.max(axis=0), 1.0)
     a = a / scale
-    # Non-negative least squares over three unknowns: the best of the unconstrained solves on
-    # every subset of the columns whose solution has no negative term (the empty set: all 0).
-    x, best = np.zeros(3), float(y @ y)
-    for k in (1, 2, 3):
-        for cols in itertools.combinations(range(3), k):
+    # Non-negative least squares: the best of the unconstrained solves on every subset of the
+    # columns whose solution has no negative term (the empty set: all 0).
+    n = a.shape[1]
+    x, best = np.zeros(n), float(y @ y)
+    for k in range(1, n + 1):
+        for cols in itertools.combinations(range(n), k):
             sol = np.linalg.lstsq(a[:, cols], y, rcond=None)[0]
             if (sol < 0).any():
                 continue
             r = y - a[:, cols] @ sol
             if float(r @ r) < best - 1e-15:
-                best, x = float(r @ r), np.zeros(3)
+                best, x = float(r @ r), np.zeros(n)
                 x[list(cols)] = sol
     return tuple(x / scale)
 
@@ -164,6 +177,8 @@ def validate(hxsim, config, ranks, partitioner=None):
 
 
 def predict(run, parts2, parts, r, c_x, a, cluster):
+    # Windows with an exchange post a send and a receive per neighbour and may reduce twice;
+    # silent ones reduce once. The 2-rank run's share of exchanging windows is kept.
     """Seconds of the executor on r ranks of the cluster, spreading `run`'s (2-rank) counts over
     the partition `parts`; `parts2` is its 2-rank partition."""
     c_ev = cost_per_event(run)
@@ -175,9 +190,12 @@ def predict(run, parts2, parts, r, c_x, a, cluster):
     neighbours = max(n for _, _, n in parts["ranks"])
     w = run["windows"] * parts2["lookahead_ps"] / parts["lookahead_ps"]
     mean = total_e / r
-    sync = cluster["latency"] * (math.ceil(math.log2(r)) + 1) + cluster["overhead"] * 2 * neighbours
+    reduce = cluster["latency"] * math.ceil(math.log2(r))
+    exchanging = w * run["exchanges"] / max(run["windows"], 1)
+    sync = (exchanging * (reduce + cluster["latency"] + cluster["overhead"] * 2 * neighbours)
+            + (w - exchanging) * reduce)
     t = (c_ev * (e_max + x_max + a * expected_max_normal(r) * w * math.sqrt(mean / w))
-         + x_max * (c_x + EVENT_BYTES / cluster["bandwidth"]) + w * sync)
+         + x_max * (c_x + EVENT_BYTES / cluster["bandwidth"]) + sync)
     return t, c_ev * total_e, e_max / mean, neighbours
 
 
@@ -212,25 +230,26 @@ def main(argv):
     if not counts or min(counts) < 2:
         fail(f"--ranks {args.ranks}: expected rank counts >= 2 such as 8,64,256")
     rows = []
-    c_x, s, a = fit([pair(f) for f in args.fit])
+    c_x, s_x, s_0, a = fit([pair(f) for f in args.fit])
     print(f"fit on {len(args.fit)} pair(s): receiving a remote event c_x = {c_x * 1e9:.0f} ns, "
-          f"sync per window s(2) = {s * 1e6:.3f} us, burstiness a = {a:.3f}")
+          f"a window with an exchange s_x(2) = {s_x * 1e6:.3f} us, without s_0(2) = "
+          f"{s_0 * 1e6:.3f} us, burstiness a = {a:.3f}")
     for label, paths in [("fit", f) for f in args.fit] + [("check", c) for c in args.check]:
         one, two = pair(paths)
-        sync = None
+        coef, sync = columns(two)
+        rest = float(sum(c * v for c, v in zip(coef, (c_x, s_x, s_0, a))))
         for source, c_ev in (("2", cost_per_event(two)), ("1", cost_per_event(one))):
             handled, per_a, w = terms(two, c_ev)
-            sync = sync if sync is not None else two["run_s"] - handled
-            model = handled + two["sent"].max() * c_x + a * per_a + w * s
+            model = handled + rest - a * coef[3] + a * per_a
             rows.append({"run": paths[1], "kind": label, "c_ev_from_ranks": source, "ranks": 2,
                          "measured_s": two["run_s"], "model_s": model,
                          "efficiency": one["run_s"] / (2 * model)})
             print(f"  {label} {os.path.basename(paths[1])}, c_ev from {source} rank(s) "
                   f"({1e9 * c_ev:.0f} ns): 2 ranks measured {two['run_s']:.3f} s, model "
                   f"{model:.3f} s ({100 * (model / two['run_s'] - 1):+.1f}%)")
-        print(f"    {w} windows, {two['events'].mean() / w:.0f} events per rank and window; "
-              f"exchange, sync and waits measured {sync:.3f} s, model "
-              f"{two['sent'].max() * c_x + a * per_a + w * s:.3f} s")
+        print(f"    {w} windows ({two['exchanges']} exchanging), "
+              f"{two['events'].mean() / w:.0f} events per rank and window; exchange, sync and "
+              f"waits measured {sync:.3f} s, model {rest:.3f} s")
     for path in args.predict:
         run = read_run(path)
         if run["ranks"] != 2:

@@ -126,6 +126,7 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
     const auto exchange_events = [&] {
       const Clock::time_point t = Clock::now();
       sent = exchange.exchange(sim.outboxes(), received);
+      ++stats.exchanges;
       stats.remote_sent += sent;
       stats.remote_received += received.size();
       sim.receive(received);

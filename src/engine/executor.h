@@ -23,6 +23,7 @@ struct EngineStats {
   uint64_t remote_sent = 0;
   uint64_t remote_received = 0;
   uint64_t windows = 0;
+  uint64_t exchanges = 0;   // windows that exchanged events (the others: one all-reduce only)
   double mpi_init_s = 0;    // MPI_Init (run and bench; run.h, RunOptions)
   double config_s = 0;      // reading and resolving the config
   double build_s = 0;       // constructing and wiring components

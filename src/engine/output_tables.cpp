@@ -10,6 +10,8 @@ RunTables make_run_tables(int rank, std::size_t components, const EngineStats& s
       {"remote_sent", ColumnType::kU64, "1", "events sent to other ranks"},
       {"remote_received", ColumnType::kU64, "1", "events received from other ranks"},
       {"windows", ColumnType::kU64, "1", "synchronisation windows (0 on one rank)"},
+      {"exchanges", ColumnType::kU64, "1",
+       "neighbour exchanges: after a window that sent across ranks, and when outboxes held events"},
       {"mpi_init_s", ColumnType::kF64, "s",
        "wall time in MPI_Init (run and bench; 0 for sweep and search points)"},
       {"config_s", ColumnType::kF64, "s",
@@ -49,10 +51,10 @@ RunTables make_run_tables(int rank, std::size_t components, const EngineStats& s
   const auto per_s = [&s](uint64_t n) {
     return s.run_s > 0 ? static_cast<double>(n) / s.run_s : 0.0;
   };
-  std::vector<Cell> row{s.events,      s.remote_sent,  s.remote_received, s.windows,
-                        s.mpi_init_s,  s.config_s,     s.build_s,         s.start_s,
-                        s.run_s,       s.exchange_s,   s.reduce_s,        per_s(s.events),
-                        s.checkpoints, s.checkpoint_s, s.peak_rss};
+  std::vector<Cell> row{s.events,        s.remote_sent, s.remote_received, s.windows,
+                        s.exchanges,     s.mpi_init_s,  s.config_s,        s.build_s,
+                        s.start_s,       s.run_s,       s.exchange_s,      s.reduce_s,
+                        per_s(s.events), s.checkpoints, s.checkpoint_s,    s.peak_rss};
   if (!work_unit.empty()) {
     row.push_back(s.work);
     row.push_back(per_s(s.work));
