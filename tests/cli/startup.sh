@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Start-up without MPI (src/app/main.cpp): a process started alone runs --version, --help,
 # list, topo, validate and verify without bringing MPI up. MPI_Init loads Open MPI's components
-# (mca_*.so), so those commands may open none; run does. Under the launcher (2 ranks) the same
+# (mca_*.so), so those commands may open none; run does, but only the ob1 point-to-point layer
+# (a world of one talks to nobody; cm's transports probe for hardware) unless the user asks. Under the launcher (2 ranks) the same
 # commands print the same, once. Nothing here is timed: the speed is a benchmark's
 # (docs/PERFORMANCE.md "Start-up").
 # Usage: startup.sh HXSIM MPIRUN CONFIGS SCRATCH
@@ -31,6 +32,10 @@ done
 run=("$HXSIM" run "$CONFIGS/quickstart.toml" -o q.h5 --progress off)
 n=$(mpi_components "${run[@]}")
 [[ $n -gt 0 ]] || fail "hxsim run did not bring MPI up"
+grep -q 'mca_pml_ob1\.so' trace.txt || fail "hxsim run alone did not open the ob1 pml"
+! grep -q 'mca_pml_cm\.so' trace.txt || fail "hxsim run alone opened the cm pml"
+OMPI_MCA_pml=cm,ob1 strace -f -qq -e trace=openat -o trace.txt "${run[@]}" >/dev/null 2>&1 || true
+grep -q 'mca_pml_cm\.so' trace.txt || fail "hxsim run alone overrode the user's OMPI_MCA_pml"
 # /engine's start-up phases lie within the time to the first event, MPI_Init's is measured.
 "${run[@]}" >run.txt
 grep -q "start-up on rank 0: MPI init" run.txt || fail "run printed no start-up line"
