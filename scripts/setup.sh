@@ -24,6 +24,8 @@ HX_PACKAGES=(
   libcli11-dev                # command line
   libtomlplusplus-dev         # config files (TOML 1.0)
   libmetis-dev                # sim.partitioner = "metis"
+  libprotobuf-dev             # Chakra execution traces (workload.kind = "chakra")
+  protobuf-compiler           # protoc: the Chakra schema's C++ code
   libgtest-dev                # unit tests
   googletest
   python3                     # /usr/bin/python3 runs the scripts/ tools

@@ -122,6 +122,27 @@ std::unique_ptr<wl::Workload> make_trace(const std::string& path, const NetworkC
   return std::make_unique<wl::TraceWorkload>(flows, endpoints);
 }
 
+std::unique_ptr<wl::Workload> make_chakra(const ParamSet& w, const NetworkContext& net,
+                                          const InputFiles& files) {
+  const std::string& path = w.text("trace");
+  if (path.empty()) throw InputError("workload.kind = 'chakra' needs workload.trace = PREFIX");
+  if (!files.read_chakra) throw InputError("workload.kind = 'chakra': no Chakra reader built in");
+  const std::vector<wl::ChakraRank> ranks = files.read_chakra(path);
+  wl::ChakraOptions options;
+  options.all_reduce = parse_algorithm(w.text("algorithm"));
+  options.all_to_all = parse_algorithm(w.text("chakra_all_to_all"));
+  options.flops_per_s = w.real("chakra_flops");
+  for (const ParamSet& g : w.tables("chakra_groups")) {
+    std::vector<uint32_t> members;
+    for (const int64_t r : g.list<int64_t>("ranks")) members.push_back(static_cast<uint32_t>(r));
+    if (!options.groups.emplace(g.text("name"), std::move(members)).second) {
+      throw InputError("workload.chakra_groups: group '" + g.text("name") + "' given twice");
+    }
+  }
+  return std::make_unique<wl::ChakraWorkload>(
+      ranks, make_mapping(w, net, static_cast<uint32_t>(ranks.size())), std::move(options));
+}
+
 std::unique_ptr<wl::Workload> make_collective(const ParamSet& w, const NetworkContext& net) {
   const uint32_t endpoints = net.topology->num_endpoints();
   const wl::Mapping mapping = make_mapping(w, net, 0);
@@ -184,9 +205,10 @@ std::unique_ptr<wl::Workload> make_collective(const ParamSet& w, const NetworkCo
 std::vector<ParamSpec> workload_params() {
   std::vector<std::string> algorithms = wl::algorithm_names();
   return {
-      ParamSpec::choice("kind", "synthetic", {"synthetic", "collective", "llm", "trace"},
+      ParamSpec::choice("kind", "synthetic", {"synthetic", "collective", "llm", "trace", "chakra"},
                         "synthetic: the [traffic] pattern; collective: one collective over a "
-                        "group; llm: one training iteration ([llm]); trace: replay workload.trace"),
+                        "group; llm: one training iteration ([llm]); trace: replay workload.trace; "
+                        "chakra: replay the Chakra execution trace workload.trace"),
       ParamSpec::choice("collective", "all_reduce", wl::collective_names(), "kind = collective"),
       ParamSpec::choice("algorithm", "ring", algorithms, "collective algorithm"),
       ParamSpec::bytes("bytes", "1MiB",
@@ -238,7 +260,23 @@ std::vector<ParamSpec> workload_params() {
       ParamSpec::flag("traffic_matrix", true,
                       "write /traffic_matrix: bytes per (source, destination, traffic type) "
                       "(each endpoint holds a row per peer it sent to until the end)"),
-      ParamSpec::text("trace", "", "kind = trace: a .csv or .h5 flow trace (docs/WORKLOADS.md)"),
+      ParamSpec::text("trace", "",
+                      "kind = trace: a .csv or .h5 flow trace (docs/WORKLOADS.md); kind = chakra: "
+                      "the trace's PREFIX (files PREFIX.<rank>.et) or its directory "
+                      "(docs/workloads/chakra.md)"),
+      ParamSpec::real("chakra_flops", 0,
+                      "kind = chakra: FLOP/s of a chip, for compute nodes that give num_ops but "
+                      "no duration; 0: such nodes are refused")
+          .range(0, 1e20),
+      ParamSpec::choice("chakra_all_to_all", "direct", algorithms,
+                        "kind = chakra: the all-to-all algorithm (workload.algorithm is the "
+                        "reduce-scatter, all-gather and all-reduce one)"),
+      ParamSpec::tables("chakra_groups",
+                        {ParamSpec::text("name", "", "the process group's pg_name"),
+                         ParamSpec::list("ranks", ParamSpec::integer("", 0, "").range(0, 1e9), {},
+                                         "its trace ranks, in group-rank order")},
+                        "kind = chakra: process groups, e.g. [{name = \"tp0\", ranks = [0, 1]}]; "
+                        "a collective without pg_name runs over every rank"),
   };
 }
 
@@ -249,6 +287,7 @@ std::unique_ptr<wl::Workload> make_workload(const ParamSet& workload, const Para
   if (kind == "synthetic") return nullptr;
   if (kind == "collective") return make_collective(workload, net);
   if (kind == "llm") return make_llm(workload, llm, net, seed);
+  if (kind == "chakra") return make_chakra(workload, net, files);
   return make_trace(workload.text("trace"), net, files);
 }
 

@@ -11,6 +11,7 @@
 #include "core/params.h"
 #include "models/network/faults.h"
 #include "models/network/network_context.h"
+#include "models/workloads/chakra.h"
 #include "models/workloads/program.h"
 #include "models/workloads/trace.h"
 
@@ -23,6 +24,7 @@ std::vector<ParamSpec> workload_params();
 /// Without one, a trace is read as CSV and an HDF5 schedule is refused.
 struct InputFiles {
   std::function<std::vector<wl::TraceFlow>(const std::string& path)> read_trace;
+  std::function<std::vector<wl::ChakraRank>(const std::string& path)> read_chakra;
   FaultFileReader read_faults;
 };
 

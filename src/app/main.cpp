@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "core/version.h"
+#include "io/chakra_file.h"
 #include "io/fault_file.h"
 #include "io/trace_file.h"
 #include "models/register_all.h"
@@ -77,8 +78,9 @@ class Mpi {
 int dispatch(int argc, char** argv, Mpi& mpi, std::chrono::steady_clock::time_point started) {
   const int rank = mpi.rank();
   hx::Registry registry;
-  hx::register_all_models(registry,
-                          {.read_trace = hx::read_trace_file, .read_faults = hx::read_fault_hdf5});
+  hx::register_all_models(registry, {.read_trace = hx::read_trace_file,
+                                     .read_chakra = hx::read_chakra_trace,
+                                     .read_faults = hx::read_fault_hdf5});
 
   CLI::App app{"hxsim: parallel discrete-event simulator for hyper-scale interconnects"};
   app.require_subcommand(1);
