@@ -2,7 +2,9 @@
 # workload.kind = "chakra" against the native workloads its traces stand for (traces written by
 # chakra_writer with the protobuf library). Exact equalities, all of them:
 # - a ring all-reduce node on 8 ranks = workload.kind = "collective" (all_reduce, ring, 8 ranks),
-#   at packet and at flow level;
+#   at packet and at flow level on a Dragonfly, and at packet level on each of the four
+#   architectures (the determinism configs of the switch-less Dragonfly, RailX, InfiniteHBD and
+#   rail-only);
 # - a TP layer (compute of 2e9 FLOPs at 1e15 FLOP/s = 2 us, then an all-reduce in process groups
 #   tp0 = ranks 0-3 and tp1 = 4-7) = the collective in two groups of 4 (groups = "4:1") + 2 us;
 # - a pipeline of 6 ranks (recv, compute, send) with 3 us of compute per rank = the same with no
@@ -11,9 +13,9 @@
 # - bad traces refused by name with exit code 2 and no output: an unknown node type, a
 #   dependency cycle, an undefined process group, a send to itself, a truncated file, a file that
 #   is not a trace, a missing rank.
-# Usage: chakra.sh HXSIM WRITER MPIRUN NETWORK SCRATCH
+# Usage: chakra.sh HXSIM WRITER MPIRUN NETWORK DETERMINISM_DIR SCRATCH
 set -euo pipefail
-hxsim=$1 writer=$2 mpirun=$3 network=$4 scratch=$5
+hxsim=$1 writer=$2 mpirun=$3 network=$4 configs=$5 scratch=$6
 rm -rf "$scratch" && mkdir -p "$scratch"
 cd "$scratch"
 fail() { echo "chakra.sh: $*" >&2; exit 1; }
@@ -28,6 +30,16 @@ for fidelity in packet flow; do
     --set workload.bytes=262144B --set sim.fidelity=$fidelity
   a=$(end_ps "ring_$fidelity.h5") b=$(end_ps "native_$fidelity.h5")
   [[ $a == "$b" && $a -gt 0 ]] || fail "$fidelity: ring node $a ps, native all-reduce $b ps"
+done
+
+for arch in switchless_ugal railx_adaptive infinitehbd_uniform rail_only_forwarding; do
+  sets=(--set sim.end_time=inf --set workload.ranks=8)
+  "$hxsim" run "$configs/$arch.toml" --progress off -o "$arch.h5" "${sets[@]}" \
+    --set workload.kind=chakra --set workload.trace=ring >/dev/null
+  "$hxsim" run "$configs/$arch.toml" --progress off -o "${arch}_native.h5" "${sets[@]}" \
+    --set workload.kind=collective --set workload.bytes=262144B >/dev/null
+  a=$(end_ps "$arch.h5") b=$(end_ps "${arch}_native.h5")
+  [[ $a == "$b" && $a -gt 0 ]] || fail "$arch: ring node $a ps, native all-reduce $b ps"
 done
 
 "$writer" tp_layer tp 8 4 262144 2000000000
