@@ -6,35 +6,19 @@
 
 #include "partition/cut_report.h"
 #include "partition/partitioner.h"
+#include "partition_checks.h"
 #include "support/ring_model.h"
 
 namespace hx {
 namespace {
 
+using testing::expect_consistent;
 using testing::RingModel;
 
 CutReport analyse(const Model& model, const Partition& p) {
   std::vector<RankCut> ranks;
   for (int r = 0; r < p.ranks(); ++r) ranks.push_back(analyse_rank(model, p, r));
   return combine(std::move(ranks));
-}
-
-void expect_consistent(const Partition& p, ComponentId n) {
-  std::vector<int> owner(n, -1);
-  for (int r = 0; r < p.ranks(); ++r) {
-    const std::vector<ComponentId> ids = p.components_of(r);
-    EXPECT_FALSE(ids.empty()) << "rank " << r << " got no work";
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      ASSERT_EQ(owner[ids[i]], -1) << "component " << ids[i] << " on two ranks";
-      owner[ids[i]] = r;
-      EXPECT_EQ(p.rank_of(ids[i]), r);
-      EXPECT_EQ(p.local_index(ids[i]), i);
-      if (i > 0) {
-        EXPECT_LT(ids[i - 1], ids[i]);
-      }
-    }
-  }
-  for (ComponentId id = 0; id < n; ++id) EXPECT_NE(owner[id], -1) << id << " unowned";
 }
 
 // 12 segments of 5 components on 1 ns links, joined by 10 ns links: on up to 12 ranks the

@@ -1,5 +1,7 @@
 // Partitioners: every component on exactly one rank, groups kept whole, blocks balanced, and the
 // cut analysis counting what a ring really cuts.
+#include "partition/partitioner.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -7,31 +9,14 @@
 #include "core/error.h"
 #include "partition/cut_report.h"
 #include "partition/group_partitioner.h"
-#include "partition/partitioner.h"
+#include "partition_checks.h"
 #include "support/ring_model.h"
 
 namespace hx {
 namespace {
 
+using testing::expect_consistent;
 using testing::RingModel;
-
-void expect_consistent(const Partition& p, ComponentId n) {
-  std::vector<int> owner(n, -1);
-  for (int r = 0; r < p.ranks(); ++r) {
-    const std::vector<ComponentId> ids = p.components_of(r);
-    EXPECT_FALSE(ids.empty()) << "rank " << r << " got no work";
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      ASSERT_EQ(owner[ids[i]], -1) << "component " << ids[i] << " on two ranks";
-      owner[ids[i]] = r;
-      EXPECT_EQ(p.rank_of(ids[i]), r);
-      EXPECT_EQ(p.local_index(ids[i]), i);
-      if (i > 0) {
-        EXPECT_LT(ids[i - 1], ids[i]);
-      }
-    }
-  }
-  for (ComponentId id = 0; id < n; ++id) EXPECT_NE(owner[id], -1) << "component " << id << " unowned";
-}
 
 TEST(GroupPartition, UsesCoarsestLevelWithAGroupPerRank) {
   const RingModel model(120, 4, 5, SimTime::ns(10));  // 4 outer groups of 30, 20 inner of 6
