@@ -139,6 +139,7 @@ class Endpoint final : public Component, private ProgramHost {
   uint64_t not_offered_ = 0;  // packets refused at the limit
   Table* queue_samples_;
   Table* timeseries_;
+  Table* timeseries_latency_;
   Table* traffic_matrix_ = nullptr;  // workload.traffic_matrix
   FaultLog fault_log_;
   SimTime held_until_ = kNone;  // within try_inject: when a held message may go (faults.h)

@@ -27,7 +27,8 @@ FlowEndpoint::FlowEndpoint(ComponentId id, uint32_t index, const net::NetworkCon
       totals_(&ctx.stats->table("network_totals")),
       histogram_(&ctx.stats->table("latency_histogram")),
       queue_samples_(&ctx.stats->table("queue_samples")),
-      timeseries_(&ctx.stats->table("timeseries")) {
+      timeseries_(&ctx.stats->table("timeseries")),
+      timeseries_latency_(&ctx.stats->table("timeseries_latency")) {
   if (net.faults != nullptr) {
     std::vector<PortSpec> ports;
     net.topology->ports(id, ports);
@@ -228,12 +229,16 @@ void FlowEndpoint::arrived(const FlowArrived& a) {
   received_ += n;
   if (net_.in_window(now())) flits_accepted_ += flits(a.bytes);
   // A message arrives whole at flow level: its flits fall in one bin.
-  if (net_.timeseries_bins > 0) {
-    timeseries_->add_to(net_.timeseries_row(now()), 0, members_ * flits(a.bytes));
-  }
   // A message arrives whole: each of its packets has its latency.
   const bool measured = net_.in_window(a.created);
   const SimTime latency = now() - a.created;
+  if (net_.timeseries_bins > 0) {
+    const uint64_t row = net_.timeseries_row(now());
+    timeseries_->add_to(row, 0, members_ * flits(a.bytes));
+    timeseries_->add_to(row, 3, members_ * n);
+    timeseries_->add_to(row, 4, members_ * n * static_cast<uint64_t>(latency.count_ps()));
+    timeseries_latency_->add_to(net_.timeseries_latency_row(now(), latency), 0, members_ * n);
+  }
   if (measured) {
     measured_delivered_ += n;
     latency_sum_ += latency.count_ps() * static_cast<int64_t>(n);
@@ -252,11 +257,11 @@ void FlowEndpoint::arrived(const FlowArrived& a) {
   // Its first and last arrivals are one time. Folded, every member of the orbit records its
   // image of the message.
   for (uint32_t g = 0; g < members_; ++g) {
-    flows_->add_owned_row(member(g, index_), flows_recorded_,
-                          {uint64_t{member(g, a.src)}, uint64_t{member(g, index_)}, a.message, n,
-                           a.bytes, a.created.count_ps(), now().count_ps(), now().count_ps(),
-                           latency.count_ps(), static_cast<double>(a.mean_hops),
-                           uint64_t{measured ? 1u : 0u}});
+    flows_->add_owned_row(
+        member(g, index_), flows_recorded_,
+        {uint64_t{member(g, a.src)}, uint64_t{member(g, index_)}, a.message, n, a.bytes,
+         a.created.count_ps(), now().count_ps(), now().count_ps(), latency.count_ps(),
+         static_cast<double>(a.mean_hops), uint64_t{measured ? 1u : 0u}});
   }
   ++flows_recorded_;
 }
@@ -307,18 +312,18 @@ bool FlowEndpoint::knows_event(uint16_t kind) const {
 
 void FlowEndpoint::serialize(StateArchive& ar) {
   bool has_runner = runner_ != nullptr;
-  ar & has_runner;
+  ar& has_runner;
   if (has_runner != (runner_ != nullptr)) {
     throw InputError("flow endpoint " + std::to_string(index_) +
                      ": the checkpoint's record is of another workload");
   }
   if (runner_) runner_->serialize(ar);
-  ar & rng_ & slots_.slot_index();
+  ar& rng_& slots_.slot_index();
   net::serialize_queue(ar, waiting_);
   net::serialize_queue(ar, held_);
-  ar & active_ & messages_ & injected_ & received_ & queued_packets_ & max_queue_ & not_offered_ &
-      flits_offered_ & flits_accepted_ & measured_created_ & measured_delivered_ & latency_sum_ &
-      network_latency_sum_ & hops_sum_ & flows_recorded_;
+  ar& active_& messages_& injected_& received_& queued_packets_& max_queue_& not_offered_&
+      flits_offered_& flits_accepted_& measured_created_& measured_delivered_& latency_sum_&
+          network_latency_sum_& hops_sum_& flows_recorded_;
 }
 
 }  // namespace hx::flow

@@ -95,6 +95,7 @@ class FlowEndpoint final : public Component, private net::ProgramHost {
   Table* histogram_;
   Table* queue_samples_;
   Table* timeseries_;
+  Table* timeseries_latency_;
   Table* traffic_matrix_ = nullptr;  // workload.traffic_matrix
 };
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -64,9 +65,9 @@ struct Request {
 struct RouterScratch {
   Candidates candidates;
   std::vector<Request> requests;
-  std::vector<int32_t> grant;   // [output port]: the request granted in this round, or -1
-  std::vector<PortId> claimed;    // router.arch = "ideal": outputs of the packets ahead
-  std::vector<uint8_t> settled;   // router.arch = "ideal": [port * vcs + vc] proposes no more
+  std::vector<int32_t> grant;    // [output port]: the request granted in this round, or -1
+  std::vector<PortId> claimed;   // router.arch = "ideal": outputs of the packets ahead
+  std::vector<uint8_t> settled;  // router.arch = "ideal": [port * vcs + vc] proposes no more
 };
 
 struct NetworkContext {
@@ -114,6 +115,15 @@ struct NetworkContext {
     return std::min<uint64_t>(
         static_cast<uint64_t>(t.count_ps() / traffic.timeseries_bin.count_ps()),
         timeseries_bins - 1);
+  }
+  /// Latency classes of /timeseries_latency: class 0 holds latencies under 1 ns, class c >= 1
+  /// those in [2^(c-1), 2^c) ns, the last class everything longer.
+  static constexpr uint32_t kLatencyClasses = 32;
+  /// The /timeseries_latency row of a packet that arrived at `t` after `latency`.
+  uint64_t timeseries_latency_row(SimTime t, SimTime latency) const {
+    const auto ns = static_cast<uint64_t>(std::max<int64_t>(latency.count_ps(), 0)) / 1000;
+    const uint32_t c = ns == 0 ? 0 : std::min<uint32_t>(std::bit_width(ns), kLatencyClasses - 1);
+    return timeseries_row(t) * kLatencyClasses + c;
   }
   /// Length of the window as far as a run that reached `now` has seen it (a workload's window
   /// is open-ended).

@@ -6,6 +6,8 @@
 #include <limits>
 #include <string>
 
+#include "models/network/network_context.h"
+
 namespace hx::net {
 
 std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogram_bins,
@@ -102,8 +104,9 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
       "sample",
       "source queues at the end of each of the equal parts of the measurement window, summed "
       "over the senders of synthetic traffic",
-      {{"senders_sampled", T::kU64, "1", "senders that took the sample (all, or 0 when the "
-                                         "run ended before its time)"},
+      {{"senders_sampled", T::kU64, "1",
+        "senders that took the sample (all, or 0 when the "
+        "run ended before its time)"},
        {"queued_packets", T::kU64, "1", "packets in their source queues"}},
       TableKind::kSummed,
       kQueueSamples};
@@ -119,7 +122,8 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
         "packets lost to the links or components this action took down"},
        {"settled_ps", T::kI64, "ps",
         "when its links are in their new state: a reconfiguration's end of switching, else "
-        "time_ps", Reduce::kMax}},
+        "time_ps",
+        Reduce::kMax}},
       TableKind::kSummed,
       fault_actions};
   TableSpec drops{"drops",
@@ -128,9 +132,10 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
                   "then time",
                   {
                       {"time_ps", T::kI64, "ps", "when it was lost"},
-                      {"link", T::kU64, "1", "the /links row of the link it was lost on or "
-                                             "for, or the link it arrived on (in a failed "
-                                             "router's buffer)"},
+                      {"link", T::kU64, "1",
+                       "the /links row of the link it was lost on or "
+                       "for, or the link it arrived on (in a failed "
+                       "router's buffer)"},
                       {"src", T::kU64, "1", "source endpoint"},
                       {"dst", T::kU64, "1", "destination endpoint"},
                       {"message", T::kU64, "1", "the source's message number"},
@@ -147,10 +152,22 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
       "what faults cost",
       {{"flits_delivered", T::kU64, "1", "flits whose packet's tail reached its destination"},
        {"flits_injected", T::kU64, "1", "flits whose packet's head left its source"},
-       {"packets_dropped", T::kU64, "1", "packets lost to faults (docs/FAULTS.md)"}},
+       {"packets_dropped", T::kU64, "1", "packets lost to faults (docs/FAULTS.md)"},
+       {"packets_delivered", T::kU64, "1", "packets whose tail reached its destination"},
+       {"latency_sum_ps", T::kU64, "ps",
+        "sum of those packets' latencies, creation to tail (measured or not)"}},
       TableKind::kSummed,
       timeseries_bins};
-  return {links, flows, endpoints, totals, histogram, queue_samples, faults, drops, timeseries};
+  TableSpec timeseries_latency{
+      "timeseries_latency",
+      "cell",
+      "the latencies of /timeseries' delivered packets: row bin * 32 + c counts those of bin "
+      "`bin` in latency class c (0: under 1 ns; c >= 1: [2^(c-1), 2^c) ns; 31: longer)",
+      {{"packets", T::kU64, "1", "packets delivered in the bin with a latency in the class"}},
+      TableKind::kSummed,
+      timeseries_bins * NetworkContext::kLatencyClasses};
+  return {links,         flows,  endpoints, totals,     histogram,
+          queue_samples, faults, drops,     timeseries, timeseries_latency};
 }
 
 namespace {

@@ -22,6 +22,8 @@ bash "$mpirun_sh" -n 2 "$hxsim" run -o "$scratch/run.h5" "${short[@]}" --set tra
   --set workload.repeat=2 >"$scratch/workload.txt"
 "$hxsim" run "$configs/dragonfly_faults.toml" -o "$scratch/faults.h5" --progress off \
   --set traffic.timeseries_bin=100ns >"$scratch/faults.txt"
+"$hxsim" run "$configs/dragonfly_faults.toml" -o "$scratch/faults_flow.h5" --progress off \
+  --set traffic.timeseries_bin=100ns --set sim.fidelity=flow >"$scratch/faults_flow.txt"
 "$hxsim" run "$configs/workload_llm_two_stage.toml" -o "$scratch/llm.h5" --progress off \
   >"$scratch/llm.txt"
 
@@ -97,7 +99,7 @@ assert hx.attributes(run)["ranks"] == 2 and hx.attributes(run)["model"] == "drag
 assert s.keys() == set(f["summary"].attrs)
 assert s["accepted_load"] == f["summary"].attrs["accepted_load"]
 names = ("links", "flows", "engine", "endpoints", "latency_histogram", "partition",
-         "network_totals", "queue_samples", "faults", "drops", "timeseries")
+         "network_totals", "queue_samples", "faults", "drops", "timeseries", "timeseries_latency")
 assert hx.tables(run) == {name: rows(name) for name in names}, hx.tables(run)
 
 # /links: one row per link, class names from /summary, utilisation in [0, 1].
@@ -231,6 +233,22 @@ series, fsum = hx.timeseries(frun), hx.summary(frun)
 assert series["packets_dropped"].sum() == fsum["packets_dropped"] > 0
 assert series["flits_delivered"].sum() == 4 * fsum["packets_ejected"]  # 4-flit packets
 assert (series["time_ns"].diff().dropna() == 100).all() and fsum["timeseries_bin_ps"] == 100000
+# Its latencies, at packet and flow level: every delivered packet counted once per bin and once
+# in a latency class; the mean within the classes' range; p50 <= p99, both class edges.
+for path in (frun, os.path.join(scratch, "faults_flow.h5")):
+    ts, sm = hx.timeseries(path), hx.summary(path)
+    classes = h5py.File(path, "r")["timeseries_latency/packets"][()]
+    assert len(classes) == 32 * len(ts)
+    assert ts["packets_delivered"].sum() == classes.sum() == sm["packets_ejected"] > 0, path
+    busy = ts[ts["packets_delivered"] > 0]
+    assert (busy["latency_p50_ns"] <= busy["latency_p99_ns"]).all(), path
+    per_bin = classes.reshape(len(ts), 32)
+    for b in busy.index:
+        used = np.nonzero(per_bin[b])[0]
+        low = 0 if used[0] == 0 else 2.0 ** (used[0] - 1)
+        assert low <= ts.loc[b, "latency_mean_ns"] < 2.0 ** used[-1], (path, b)
+    assert set(np.log2(busy["latency_p99_ns"])) <= set(range(32)), path
+    assert ts[ts["packets_delivered"] == 0]["latency_p50_ns"].isna().all(), path
 actions = hx.faults(frun)
 assert len(actions) == len(h5py.File(frun, "r")["faults/time_ps"]) == 8
 assert actions["element"].iloc[3] == "router 5" and actions["packets_dropped"].sum() == fsum["packets_dropped"]
