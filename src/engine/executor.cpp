@@ -48,7 +48,8 @@ EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress,
   SimTime next_checkpoint = next_multiple_after(sim.next_time(), control.checkpoint_every);
   std::size_t observation = 0;  // the next one to make
   while (sim.next_work_time() < end && !sim.stop_requested()) {
-    const SimTime target = std::min({end, next_checkpoint, observation_time(control, observation)});
+    const SimTime target =
+        std::min({end, next_checkpoint, observation_time(control, observation)});
     stats.events += sim.run_until(target, kProgressChunk);
     if (progress && progress->due()) {
       progress->report(sim.now(), stats.events, sim.work_done(), sim.work_in_progress());
@@ -194,8 +195,7 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
     }
     // Observations passed in an idle stretch all see the state at its start, as they would
     // one by one.
-    for (;
-         observation < control.observe_at.size() && control.observe_at[observation] <= window_start;
+    for (; observation < control.observe_at.size() && control.observe_at[observation] <= window_start;
          ++observation) {
       if (!control.observe(observation)) continue;
       stats.ended_early = true;
