@@ -8,8 +8,8 @@
 
 #include "core/error.h"
 #include "core/state_archive.h"
-#include "models/components/state_io.h"
 #include "models/network/network_stats.h"
+#include "models/components/state_io.h"
 
 namespace hx::net {
 
@@ -63,7 +63,8 @@ void Endpoint::setup() {
   slots_.restart();
   schedule_next_message();
   // A background timer: when everything has drained earlier, it must not prolong the run.
-  schedule_background(net_.window_end + net_.traffic.drain_limit, kStopInjection, uint8_t{0});
+  schedule_background(net_.window_end + net_.traffic.drain_limit, kStopInjection,
+                      uint8_t{0});
 }
 
 // One event at the next message's slot if it is before the end of the measurement window
@@ -126,8 +127,7 @@ void Endpoint::generate() {
     schedule_next_message();
     return;
   }
-  queue_.push_back(Message{messages_++, now, SimTime::zero(),
-                           net_.pattern->destination(index_, rng_),
+  queue_.push_back(Message{messages_++, now, SimTime::zero(), net_.pattern->destination(index_, rng_),
                            packets * net_.traffic.packet_flits, 0, kNoOp});
   queued_packets_ += packets;
   max_queue_ = std::max(max_queue_, queued_packets_);
@@ -143,8 +143,8 @@ void Endpoint::post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_
                          SimTime path_compute) {
   const uint64_t flits = (bytes + net_.router.flit_bytes - 1) / net_.router.flit_bytes;
   if (flits > 0xFFFFFFFFULL) {
-    refuse_input("endpoint " + std::to_string(index_) + ": a message of " + std::to_string(bytes) +
-                 " bytes exceeds 2^32 flits; split it");
+    refuse_input("endpoint " + std::to_string(index_) + ": a message of " +
+                 std::to_string(bytes) + " bytes exceeds 2^32 flits; split it");
     return;
   }
   queue_.push_back(Message{message, now(), path_compute, dst, static_cast<uint32_t>(flits), 0, op});
@@ -207,8 +207,7 @@ void Endpoint::try_inject() {
 bool Endpoint::inject_packet(uint32_t port, uint32_t slot, SimTime now) {
   Injector& inj = injectors_[port];
   Message& m = active_[slot];
-  if (net_.faults != nullptr && held(m.dst, now)) [[unlikely]]
-    return false;
+  if (net_.faults != nullptr && held(m.dst, now)) [[unlikely]] return false;
   const auto flits =
       static_cast<uint16_t>(std::min<uint32_t>(net_.traffic.packet_flits, m.flits - m.flits_sent));
   for (uint8_t v = 0; v < vcs_; ++v) {
@@ -265,11 +264,11 @@ bool Endpoint::held(uint32_t dst, SimTime now) {
 // The schedule is known: a link that fails before the head is across loses the packet.
 bool Endpoint::lost_in_flight(uint32_t port, const Packet& p, SimTime now) {
   const uint64_t link = net_.topology->first_link(id()) + port;
-  const SimTime across =
-      now + this->port(static_cast<PortId>(port)).latency + injectors_[port].pipeline;
+  const SimTime across = now + this->port(static_cast<PortId>(port)).latency +
+                         injectors_[port].pipeline;
   if (net_.faults->link_up_throughout(link, now, across)) return false;
-  fault_log_.drop(net_.faults->link_up(link, now) ? net_.faults->next_change(link, now) : now, link,
-                  p);
+  fault_log_.drop(net_.faults->link_up(link, now) ? net_.faults->next_change(link, now) : now,
+                  link, p);
   return true;
 }
 
@@ -332,11 +331,12 @@ void Endpoint::message_received(const Packet& p, SimTime first, SimTime last, ui
       (net_.traffic.flows == FlowRecords::kMeasured && !measured)) {
     return;
   }
-  flows_->add_owned_row(index_, flows_recorded_++,
-                        {uint64_t{p.src}, uint64_t{p.dst}, p.message, uint64_t{packets},
-                         uint64_t{p.message_flits} * net_.router.flit_bytes, p.created.count_ps(),
-                         first.count_ps(), last.count_ps(), (last - p.created).count_ps(),
-                         static_cast<double>(hops) / packets, uint64_t{measured ? 1u : 0u}});
+  flows_->add_owned_row(
+      index_, flows_recorded_++,
+      {uint64_t{p.src}, uint64_t{p.dst}, p.message, uint64_t{packets},
+       uint64_t{p.message_flits} * net_.router.flit_bytes, p.created.count_ps(), first.count_ps(),
+       last.count_ps(), (last - p.created).count_ps(), static_cast<double>(hops) / packets,
+       uint64_t{measured ? 1u : 0u}});
 }
 
 void Endpoint::finish() {
@@ -400,16 +400,16 @@ bool Endpoint::knows_event(uint16_t kind) const {
 }
 
 void Endpoint::serialize(StateArchive& ar) {
-  ar& rng_& slots_.slot_index() & queued_packets_& inject_pending_& next_port_;
+  ar & rng_ & slots_.slot_index() & queued_packets_ & inject_pending_ & next_port_;
   serialize_queue(ar, queue_);
   serialize_items(ar, active_);
-  ar& next_message_;
+  ar & next_message_;
   for (Injector& inj : injectors_) {
-    ar& inj.free& inj.next_vc& inj.stats.packets& inj.stats.flits& inj.stats.busy& inj.stats
-        .stall& inj.dropped;
+    ar & inj.free & inj.next_vc & inj.stats.packets & inj.stats.flits & inj.stats.busy &
+        inj.stats.stall & inj.dropped;
   }
   uint64_t credit_count = credits_.size();
-  ar& credit_count;
+  ar & credit_count;
   if (credit_count != credits_.size()) {
     throw InputError("endpoint " + std::to_string(index_) + ": the checkpoint's record has " +
                      std::to_string(credit_count) + " (port, VC) credit counters, this endpoint " +
@@ -427,17 +427,17 @@ void Endpoint::serialize(StateArchive& ar) {
     for (const KeyedPartial& k : partial) partial_.emplace(k.key, k.partial);
   }
   bool has_runner = runner_ != nullptr;
-  ar& has_runner;
+  ar & has_runner;
   if (has_runner != (runner_ != nullptr)) {
     throw InputError("endpoint " + std::to_string(index_) +
                      ": the checkpoint's record is of a run with" + (has_runner ? "" : "out") +
                      " a workload program, this run is not");
   }
   if (runner_) runner_->serialize(ar);
-  ar& messages_& injected_& received_& flits_offered_& flits_accepted_& measured_created_&
-      measured_delivered_& latency_sum_& network_latency_sum_& hops_sum_& max_queue_&
-          flows_recorded_;
-  ar& not_offered_& fault_log_.seq();
+  ar & messages_ & injected_ & received_ & flits_offered_ & flits_accepted_ & measured_created_ &
+      measured_delivered_ & latency_sum_ & network_latency_sum_ & hops_sum_ & max_queue_ &
+      flows_recorded_;
+  ar & not_offered_ & fault_log_.seq();
 }
 
 }  // namespace hx::net

@@ -257,11 +257,11 @@ void FlowEndpoint::arrived(const FlowArrived& a) {
   // Its first and last arrivals are one time. Folded, every member of the orbit records its
   // image of the message.
   for (uint32_t g = 0; g < members_; ++g) {
-    flows_->add_owned_row(
-        member(g, index_), flows_recorded_,
-        {uint64_t{member(g, a.src)}, uint64_t{member(g, index_)}, a.message, n, a.bytes,
-         a.created.count_ps(), now().count_ps(), now().count_ps(), latency.count_ps(),
-         static_cast<double>(a.mean_hops), uint64_t{measured ? 1u : 0u}});
+    flows_->add_owned_row(member(g, index_), flows_recorded_,
+                          {uint64_t{member(g, a.src)}, uint64_t{member(g, index_)}, a.message, n,
+                           a.bytes, a.created.count_ps(), now().count_ps(), now().count_ps(),
+                           latency.count_ps(), static_cast<double>(a.mean_hops),
+                           uint64_t{measured ? 1u : 0u}});
   }
   ++flows_recorded_;
 }
@@ -312,18 +312,18 @@ bool FlowEndpoint::knows_event(uint16_t kind) const {
 
 void FlowEndpoint::serialize(StateArchive& ar) {
   bool has_runner = runner_ != nullptr;
-  ar& has_runner;
+  ar & has_runner;
   if (has_runner != (runner_ != nullptr)) {
     throw InputError("flow endpoint " + std::to_string(index_) +
                      ": the checkpoint's record is of another workload");
   }
   if (runner_) runner_->serialize(ar);
-  ar& rng_& slots_.slot_index();
+  ar & rng_ & slots_.slot_index();
   net::serialize_queue(ar, waiting_);
   net::serialize_queue(ar, held_);
-  ar& active_& messages_& injected_& received_& queued_packets_& max_queue_& not_offered_&
-      flits_offered_& flits_accepted_& measured_created_& measured_delivered_& latency_sum_&
-          network_latency_sum_& hops_sum_& flows_recorded_;
+  ar & active_ & messages_ & injected_ & received_ & queued_packets_ & max_queue_ & not_offered_ &
+      flits_offered_ & flits_accepted_ & measured_created_ & measured_delivered_ & latency_sum_ &
+      network_latency_sum_ & hops_sum_ & flows_recorded_;
 }
 
 }  // namespace hx::flow

@@ -65,9 +65,9 @@ struct Request {
 struct RouterScratch {
   Candidates candidates;
   std::vector<Request> requests;
-  std::vector<int32_t> grant;    // [output port]: the request granted in this round, or -1
-  std::vector<PortId> claimed;   // router.arch = "ideal": outputs of the packets ahead
-  std::vector<uint8_t> settled;  // router.arch = "ideal": [port * vcs + vc] proposes no more
+  std::vector<int32_t> grant;   // [output port]: the request granted in this round, or -1
+  std::vector<PortId> claimed;    // router.arch = "ideal": outputs of the packets ahead
+  std::vector<uint8_t> settled;   // router.arch = "ideal": [port * vcs + vc] proposes no more
 };
 
 struct NetworkContext {

@@ -1,12 +1,12 @@
 // Table declarations and the run summary of network models.
 #include "models/network/network_stats.h"
 
+#include "models/network/network_context.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <string>
-
-#include "models/network/network_context.h"
 
 namespace hx::net {
 
@@ -104,9 +104,8 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
       "sample",
       "source queues at the end of each of the equal parts of the measurement window, summed "
       "over the senders of synthetic traffic",
-      {{"senders_sampled", T::kU64, "1",
-        "senders that took the sample (all, or 0 when the "
-        "run ended before its time)"},
+      {{"senders_sampled", T::kU64, "1", "senders that took the sample (all, or 0 when the "
+                                         "run ended before its time)"},
        {"queued_packets", T::kU64, "1", "packets in their source queues"}},
       TableKind::kSummed,
       kQueueSamples};
@@ -122,8 +121,7 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
         "packets lost to the links or components this action took down"},
        {"settled_ps", T::kI64, "ps",
         "when its links are in their new state: a reconfiguration's end of switching, else "
-        "time_ps",
-        Reduce::kMax}},
+        "time_ps", Reduce::kMax}},
       TableKind::kSummed,
       fault_actions};
   TableSpec drops{"drops",
@@ -132,10 +130,9 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
                   "then time",
                   {
                       {"time_ps", T::kI64, "ps", "when it was lost"},
-                      {"link", T::kU64, "1",
-                       "the /links row of the link it was lost on or "
-                       "for, or the link it arrived on (in a failed "
-                       "router's buffer)"},
+                      {"link", T::kU64, "1", "the /links row of the link it was lost on or "
+                                             "for, or the link it arrived on (in a failed "
+                                             "router's buffer)"},
                       {"src", T::kU64, "1", "source endpoint"},
                       {"dst", T::kU64, "1", "destination endpoint"},
                       {"message", T::kU64, "1", "the source's message number"},
@@ -166,8 +163,8 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
       {{"packets", T::kU64, "1", "packets delivered in the bin with a latency in the class"}},
       TableKind::kSummed,
       timeseries_bins * NetworkContext::kLatencyClasses};
-  return {links,         flows,  endpoints, totals,     histogram,
-          queue_samples, faults, drops,     timeseries, timeseries_latency};
+  return {links,  flows, endpoints,  totals, histogram, queue_samples,
+          faults, drops, timeseries, timeseries_latency};
 }
 
 namespace {
