@@ -15,6 +15,7 @@ As a module:
     hx.sweep("mesh_sweep.h5")       # (/sweep points, saturation attributes)
     hx.dataset("run.h5", "links")   # any table as an xarray Dataset
     hx.link_image("run.h5", "global")  # one link class's utilisation by component and port
+    hx.layout("run.h5")             # /layout; hx.plot_overview, hx.plot_group draw on it
     hx.timeseries("run.h5")         # /timeseries with bin times; hx.faults("run.h5"): /faults
     hx.traffic_matrix("llm.h5")     # /traffic_matrix with type names; traffic_image, traffic_types
     hx.report("run.h5", "run.html")    # as the report command; plot_* draw on a given Axes
@@ -34,6 +35,10 @@ import pandas as pd
 # Time series and faults live in their own module; hx.timeseries(...) and the rest work as before.
 from hxanalysis_series import (  # noqa: F401
     fault_plot, faults, plot_faults, plot_latency, timeseries)
+# So do the topology pictures (/layout).
+from hxanalysis_layout import (  # noqa: F401
+    group_links, hottest_group, layout, layout_plot, layout_rows, overview, plot_group,
+    plot_overview)
 
 EXAMPLES = """examples:
   hxanalysis.py summary run.h5                 run metadata and the /summary attributes
@@ -44,6 +49,9 @@ EXAMPLES = """examples:
                                                latency, flow completion CDF, engine time per rank
   hxanalysis.py report run.h5 -o run.html      the same figures, plus the run metadata, /summary
                                                and /engine as tables, in one self-contained page
+  hxanalysis.py layout run.h5 -o layout.png    link utilisation where the links are: one mark per
+                                               picture group (wafer, node, ring, ...) and the
+                                               busiest group's components (--group G: that one)
   hxanalysis.py faults run.h5 -o faults.png    delivered throughput over time (/timeseries, set
                                                traffic.timeseries_bin), each fault marked
   hxanalysis.py curve a_sweep.h5 b_sweep.h5 -o curve.png
@@ -367,6 +375,8 @@ def _report_rows(path):
                      ("Packet latency", lambda ax: plot_latency_histogram(path, ax))])
         rows.append([("%s links by port" % c, lambda ax, c=c: plot_link_heatmap(path, c, ax))
                      for c in summary(path)["link_classes"].split(",")])
+    if "layout" in have:
+        rows.append(layout_rows(path))
     last = [("Engine time per rank", lambda ax: plot_engine(path, ax))]
     if "flows" in have:
         last.insert(0, ("Flow completion", lambda ax: plot_flow_cdf(path, ax)))
@@ -479,6 +489,11 @@ def main(argv):
     p = commands.add_parser("report", help="one-page report of a run (PNG or HTML)")
     p.add_argument("file")
     p.add_argument("-o", "--output", required=True, help="report.png or report.html")
+    p = commands.add_parser("layout", help="link utilisation drawn on the topology's layout")
+    p.add_argument("file")
+    p.add_argument("-o", "--output", required=True, help="image file, e.g. layout.png")
+    p.add_argument("--group", type=int, help="the picture group to draw (default: the busiest)")
+    p.add_argument("--dpi", type=int, default=100, help="resolution (default 100)")
     p = commands.add_parser("faults", help="throughput over time around each fault")
     p.add_argument("file")
     p.add_argument("-o", "--output", required=True, help="image file, e.g. faults.png")
@@ -518,6 +533,8 @@ def run_command(args):
         table(args.file, args.name).to_csv(sys.stdout)
     elif args.command == "report":
         report(args.file, args.output)
+    elif args.command == "layout":
+        layout_plot(args.file, args.output, args.group, args.dpi)
     elif args.command == "faults":
         fault_plot(args.file, args.output)
     elif args.command == "traffic":

@@ -8,8 +8,9 @@
 
 #include "core/error.h"
 #include "core/state_archive.h"
-#include "models/network/network_stats.h"
 #include "models/components/state_io.h"
+#include "models/network/layout.h"
+#include "models/network/network_stats.h"
 
 namespace hx::net {
 
@@ -22,6 +23,7 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
       rng_(ctx.seed, id, static_cast<uint64_t>(RngPurpose::kTraffic)),
       histogram_(&ctx.stats->table("latency_histogram")),
       links_(&ctx.stats->table("links")),
+      layout_(&ctx.stats->table("layout")),
       flows_(&ctx.stats->table("flows")),
       endpoints_(&ctx.stats->table("endpoints")),
       totals_(&ctx.stats->table("network_totals")),
@@ -356,6 +358,7 @@ void Endpoint::finish() {
          injectors_[p].dropped, fault_log_.down_ps(net_.topology->first_link(id()) + p, now())});
     fault_log_.offer_actions(net_.topology->first_link(id()) + p);
   }
+  add_layout_row(*layout_, *net_.topology, id());
   endpoints_->add_row(index_, {messages_, injected_, received_, flits_offered_, flits_accepted_,
                                measured_delivered_, latency_sum_, max_queue_, not_offered_});
   using namespace totals;

@@ -130,6 +130,7 @@ class Endpoint final : public Component, private ProgramHost {
   uint64_t flows_recorded_ = 0;
   std::unordered_map<PartialKey, Partial, PartialHash> partial_;
   Table* links_;
+  Table* layout_;
   Table* flows_;
   Table* endpoints_;
   Table* totals_;

@@ -10,8 +10,9 @@
 
 #include "core/prefetch.h"
 #include "core/state_archive.h"
-#include "models/network/network_stats.h"
 #include "models/components/state_io.h"
+#include "models/network/layout.h"
+#include "models/network/network_stats.h"
 
 namespace hx::net {
 namespace {
@@ -43,6 +44,7 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
       rng_(ctx.seed, id, static_cast<uint64_t>(RngPurpose::kRouting)),
       fault_log_(net, ctx, id),
       links_(&ctx.stats->table("links")),
+      layout_(&ctx.stats->table("layout")),
       totals_(&ctx.stats->table("network_totals")) {
   std::vector<PortSpec> ports;
   net.topology->ports(id, ports);
@@ -615,6 +617,7 @@ void Router::finish() {
          out.dropped, fault_log_.down_ps(net_.topology->first_link(id()) + p, now())});
     fault_log_.offer_actions(net_.topology->first_link(id()) + p);
   }
+  add_layout_row(*layout_, *net_.topology, id());
   totals_->add_to(0, totals::kPacketsBuffered, uint64_t{held_});
   totals_->add_to(0, totals::kLinkSent, sent_);
   totals_->add_to(0, totals::kLinkReceived, received_);

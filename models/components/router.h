@@ -163,6 +163,7 @@ class Router final : public Component, private RouterView {
   const Faults* faults_ = nullptr;
   FaultLog fault_log_;
   Table* links_;
+  Table* layout_;
   Table* totals_;
 };
 

@@ -13,6 +13,7 @@
 #include "core/state_archive.h"
 #include "models/flow/flow_events.h"
 #include "models/flow/folding.h"
+#include "models/network/layout.h"
 #include "models/network/network_stats.h"
 
 namespace hx::flow {
@@ -32,6 +33,7 @@ Fabric::Fabric(ComponentId id, const net::NetworkContext& net, const BuildContex
       view_(net.faults, SimTime::zero()),
       link_dropped_(link_bytes_.size(), 0),
       links_(&ctx.stats->table("links")),
+      layout_(&ctx.stats->table("layout")),
       drops_(&ctx.stats->table("drops")),
       timeseries_(&ctx.stats->table("timeseries")),
       faults_(&ctx.stats->table("faults")),
@@ -403,6 +405,7 @@ void Fabric::finish() {
   const net::Topology& t = *net_.topology;
   std::vector<PortSpec> ports;
   for (ComponentId c = 0; c < t.num_components(); ++c) {
+    add_layout_row(*layout_, t, c);
     ports.clear();
     t.ports(c, ports);
     for (PortId p = 0; p < ports.size(); ++p) {

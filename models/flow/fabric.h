@@ -129,6 +129,7 @@ class Fabric final : public Component {
   std::vector<uint64_t> link_dropped_;          // per link, packets of the flows lost on it
   std::map<ComponentId, uint64_t> drops_seen_;  // per /drops owner, its rows so far
   Table* links_;
+  Table* layout_;
   Table* drops_;
   Table* timeseries_;
   Table* faults_;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/network/concentrated_topology.h"
+#include "models/network/layout.h"
 
 namespace hx::net {
 
@@ -43,6 +44,19 @@ class GridTopology : public ConcentratedTopology {
   uint32_t endpoint_group(uint32_t endpoint) const override { return endpoint / concentration(); }
   EndpointRange endpoint_group_range(uint32_t group) const override {
     return {group * concentration(), (group + 1) * concentration()};
+  }
+  // Pictures: the plane of dimensions 0 and 1 (a row in one dimension), planes side by side.
+  std::string picture_group() const override { return radices_.size() > 2 ? "plane" : "network"; }
+  PicturePlace picture_place(ComponentId id) const override {
+    const Node n = node(id);
+    const uint32_t router = n.kind == NodeKind::kRouter ? n.index : n.index / concentration();
+    const uint32_t per_plane = radices_.size() > 2 ? strides_[2] : routers_;
+    const uint32_t plane = radices_.size() > 2 ? router / per_plane : 0;
+    const uint32_t in = router % per_plane;
+    Point at{static_cast<double>(in % radices_[0]), static_cast<double>(in / radices_[0])};
+    if (n.kind == NodeKind::kEndpoint) at = below(at, n.index % concentration(), concentration());
+    const uint32_t planes = routers_ / per_plane;
+    return place_at(plane, planes <= 64 ? on_circle(plane, planes) : on_grid(plane, planes), at);
   }
   std::vector<uint32_t> endpoint_dims() const override {
     std::vector<uint32_t> dims;

@@ -1,12 +1,13 @@
 // Table declarations and the run summary of network models.
 #include "models/network/network_stats.h"
 
-#include "models/network/network_context.h"
-
 #include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <string>
+
+#include "models/network/layout.h"
+#include "models/network/network_context.h"
 
 namespace hx::net {
 
@@ -163,8 +164,17 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
       {{"packets", T::kU64, "1", "packets delivered in the bin with a latency in the class"}},
       TableKind::kSummed,
       timeseries_bins * NetworkContext::kLatencyClasses};
-  return {links,  flows, endpoints,  totals, histogram, queue_samples,
-          faults, drops, timeseries, timeseries_latency};
+  return {links,
+          flows,
+          endpoints,
+          totals,
+          histogram,
+          queue_samples,
+          faults,
+          drops,
+          timeseries,
+          timeseries_latency,
+          layout_table_spec()};
 }
 
 namespace {
@@ -285,6 +295,7 @@ std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const To
       {"hops_mean", mean(totals::kHopsSum), "1", "router-to-router hops"},
       {"histogram_bin_ps", cycle.count_ps(), "ps", "latency_histogram bin width"},
       {"link_classes", classes, "", "names of /links/link_class values"},
+      {"layout_group", topology.picture_group(), "", "what a /layout group is"},
       {"packets_not_offered", total(totals::kPacketsNotOffered), "1",
        "refused at a full source queue (traffic.source_queue_limit)"},
       {"packets_dropped", total(totals::kPacketsDropped), "1",

@@ -50,6 +50,16 @@ struct Circuit {
   uint32_t configuration = 0;
 };
 
+/// Where the report draws a component (docs/ANALYSIS.md "Topology pictures"). Components fall
+/// into picture groups (a W-group, a RailX node, a ring, a Dragonfly group, a pod, ...): the
+/// overview panel draws each group as one mark at (group_x, group_y), the detail panel the
+/// components of one group at (x, y). Units are the family's own; the report keeps aspect ratios.
+struct PicturePlace {
+  uint32_t group = 0;
+  double group_x = 0, group_y = 0;
+  double x = 0, y = 0;
+};
+
 class Topology {
  public:
   virtual ~Topology() = default;
@@ -129,6 +139,12 @@ class Topology {
   virtual std::vector<Reconfigurable> reconfigurables() const { return {}; }
   /// Whether port p of component id is a circuit of a reconfigurable element, and which.
   virtual bool circuit(ComponentId /*id*/, PortId /*p*/, Circuit& /*out*/) const { return false; }
+
+  /// What a picture group is ("wgroup", "node", "ring", ...) and where a component is drawn
+  /// (layout.cpp). Default: the coarsest partition groups, on a circle (a grid past 64), each
+  /// group's components on a square grid in id order.
+  virtual std::string picture_group() const;
+  virtual PicturePlace picture_place(ComponentId id) const;
 };
 
 }  // namespace hx::net

@@ -99,7 +99,8 @@ assert hx.attributes(run)["ranks"] == 2 and hx.attributes(run)["model"] == "drag
 assert s.keys() == set(f["summary"].attrs)
 assert s["accepted_load"] == f["summary"].attrs["accepted_load"]
 names = ("links", "flows", "engine", "endpoints", "latency_histogram", "partition",
-         "network_totals", "queue_samples", "faults", "drops", "timeseries", "timeseries_latency")
+         "network_totals", "queue_samples", "faults", "drops", "timeseries", "timeseries_latency",
+         "layout")
 assert hx.tables(run) == {name: rows(name) for name in names}, hx.tables(run)
 
 # /links: one row per link, class names from /summary, utilisation in [0, 1].
@@ -182,7 +183,7 @@ csv = pd.read_csv(os.path.join(scratch, "links.csv"))
 assert list(csv.columns) == list(f["links"]) and len(csv) == len(links)
 assert np.allclose(csv["utilisation"], links["utilisation"])
 
-# Reports: PNGs of the expected shape (three rows of plots for a network run, one for PHOLD).
+# Reports: PNGs of the expected shape (four rows of plots for a network run, one for PHOLD).
 width, height = png_size(read("report.png", "rb"))
 phold_width, phold_height = png_size(read("phold.png", "rb"))
 assert width >= 800 and height > 2 * phold_height > 0, (width, height, phold_height)
@@ -214,7 +215,7 @@ class Page(html.parser.HTMLParser):
 
 page = Page()
 page.feed(read("report.html"))
-assert len(page.images) == 3 and all(png_size(image)[0] > 0 for image in page.images)
+assert len(page.images) == 4 and all(png_size(image)[0] > 0 for image in page.images)
 assert page.tables == 3 and page.headings[1:] == ["Run", "/summary", "/engine"], page.headings
 assert "dragonfly" in page.headings[0] and "accepted_load" in page.text and "compute_s" in page.text
 # Header rows plus one row per attribute and per rank.

@@ -25,6 +25,7 @@
 
 #include "core/error.h"
 #include "models/network/concentrated_topology.h"
+#include "models/network/layout.h"
 #include "models/topologies/dragonfly/analytic.h"
 
 namespace hx::net {
@@ -158,6 +159,18 @@ class DragonflyTopology final : public ConcentratedTopology {
     return {group * s_.a * s_.p, (group + 1) * s_.a * s_.p};
   }
   std::vector<uint32_t> endpoint_dims() const override { return {s_.p, s_.a, s_.g}; }
+
+  // Pictures: the groups on a circle, each group's routers on a circle of their own (their local
+  // links all-to-all), endpoints below their router.
+  std::string picture_group() const override { return "group"; }
+  PicturePlace picture_place(ComponentId id) const override {
+    const Node n = node(id);
+    const uint32_t router = n.kind == NodeKind::kRouter ? n.index : n.index / s_.p;
+    const uint32_t local = s_.local_of(router), group = s_.group_of(router);
+    const Point at = n.kind == NodeKind::kRouter ? on_circle(local, s_.a, 2.0)
+                                                 : outside(local, s_.a, 2.0, n.index % s_.p, s_.p);
+    return place_at(group, on_circle(group, s_.g), at);
+  }
 
   // Local, global, local; without a second router or a second group that hop is missing.
   uint32_t diameter() const override {

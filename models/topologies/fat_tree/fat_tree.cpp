@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "models/network/layout.h"
 
 namespace hx::net {
 namespace {
@@ -190,6 +191,27 @@ class FatTreeTopology final : public Topology {
     return t_.router_of({0, endpoint / t_.k});
   }
   uint32_t diameter() const override { return 2 * (t_.n - 1); }
+
+  // Pictures: the pods in a row and the top level one more group above them; in a pod its
+  // endpoints along the bottom and each level's switches above the blocks they serve.
+  std::string picture_group() const override { return "pod"; }
+  PicturePlace picture_place(ComponentId id) const override {
+    const Node n = t_.node(id);
+    if (n.kind == NodeKind::kEndpoint) {
+      const uint32_t pod_endpoints = t_.pod_leaves * t_.k;
+      const uint32_t pod = n.index / pod_endpoints;
+      return place_at(pod, in_rows(pod, t_.pods), {1.0 * (n.index % pod_endpoints), 0});
+    }
+    const Switch s = t_.switch_of(n.index);
+    if (s.level >= t_.pod_levels) {
+      const double width = in_rows_size(t_.pods).x;
+      return place_at(t_.pods, {(width - 1) / 2, tier_height(width)}, {1.0 * s.w, 0});
+    }
+    const uint32_t pod = s.w / t_.pod_leaves;
+    const double rise = tier_height(t_.pod_leaves * t_.k);
+    const Point at{(s.w % t_.pod_leaves + 0.5) * t_.k - 0.5, (s.level + 1.0) * rise};
+    return place_at(pod, in_rows(pod, t_.pods), at);
+  }
 
  private:
   Tree t_;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "models/network/layout.h"
 #include "models/topologies/fat_tree/fat_tree.h"
 
 namespace hx::net {
@@ -134,6 +135,25 @@ class RailTopology final : public Topology {
   }
   uint32_t endpoint_router(uint32_t endpoint) const override { return r_.leaf_of(endpoint); }
   uint32_t diameter() const override { return r_.leaves() > 1 ? 2 : 0; }
+
+  // Pictures: the blocks in a row, the spines one group above them; in a block its rail leaves
+  // side by side, each over its GPUs.
+  std::string picture_group() const override { return "block"; }
+  PicturePlace picture_place(ComponentId id) const override {
+    const Node n = node(id);
+    if (n.kind == NodeKind::kRouter && n.index >= r_.leaves()) {
+      const double width = in_rows_size(r_.blocks()).x;
+      return place_at(r_.blocks(), {(width - 1) / 2, tier_height(width)},
+                      {1.0 * (n.index - r_.leaves()), 0});
+    }
+    const uint32_t leaf = n.kind == NodeKind::kRouter ? n.index : r_.leaf_of(n.index);
+    const uint32_t block = leaf / r_.rails, rail = leaf % r_.rails;
+    const Point at =
+        n.kind == NodeKind::kRouter
+            ? Point{(rail + 0.5) * r_.per_leaf - 0.5, tier_height(r_.rails * r_.per_leaf)}
+            : Point{1.0 * (rail * r_.per_leaf + r_.position_of(n.index)), 0};
+    return place_at(block, in_rows(block, r_.blocks()), at);
+  }
 
  private:
   PortSpec port_of(const Node& node, ComponentId id, PortId p) const {

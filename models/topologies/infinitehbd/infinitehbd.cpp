@@ -18,6 +18,7 @@
 #include "models/topologies/infinitehbd/infinitehbd.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <memory>
 #include <sstream>
@@ -27,6 +28,7 @@
 #include "core/error.h"
 #include "models/network/clos.h"
 #include "models/network/concentrated_topology.h"
+#include "models/network/layout.h"
 #include "models/topologies/infinitehbd/analytic.h"
 #include "models/topologies/infinitehbd/binary_wiring.h"
 #include "models/topologies/infinitehbd/orchestration.h"
@@ -179,6 +181,23 @@ class InfiniteHbd final : public ConcentratedTopology {
       for (uint32_t i = 0; i < rings.size(ring); ++i) order.push_back(rings.at(ring, i));
     }
     return order;
+  }
+
+  // Pictures: each TP ring of the placed configuration (a node in no group: its own ring) on a
+  // grid, its GPUs on a circle in ring order; the DCN one more group below, leaves over spines.
+  std::string picture_group() const override { return "ring"; }
+  PicturePlace picture_place(ComponentId id) const override {
+    const Rings& rings = *rings_[0];
+    const uint32_t count = rings.count();
+    if (id >= s_.dcn_base()) {
+      const double side = std::ceil(std::sqrt(static_cast<double>(count)));
+      return place_at(count, {(side - 1) / 2, -side - 1},
+                      clos_switch(s_.fabric, static_cast<uint32_t>(id - s_.dcn_base()), 0));
+    }
+    const uint32_t gpu = static_cast<uint32_t>(id / 2), ring = rings.ring(gpu);
+    const uint32_t i = rings.position(gpu), n = rings.size(ring);
+    return place_at(ring, on_grid(ring, count),
+                    id % 2 == 0 ? on_circle(i, n) : outside(i, n, 1.0, 0, 1));
   }
 
   // Half the longest ring of any configuration, or through the DCN: GPU, leaf (spine, leaf), GPU.

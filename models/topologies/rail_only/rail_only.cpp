@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "models/network/layout.h"
 #include "models/topologies/rail_only/analytic.h"
 #include "models/topologies/rail_only/layout.h"
 
@@ -181,6 +182,33 @@ class RailOnlyTopology final : public Topology {
   // §2.2: "The MP traffic happens within GPUs that participate in a model parallel group, which
   // always fits in an HB domain"; across domains the rail-only network joins one rail only.
   bool confines_model_parallel() const override { return l_.network == ScaleOut::kRailOnly; }
+
+  // Pictures: the HB domains in a row, the scale-out planes (a rail each, rail-only) in a row
+  // below across the same width; in a domain its GPUs in rail order, the HB fabric above them,
+  // in a plane its leaves over its terminals and the spines above.
+  std::string picture_group() const override { return "domain or plane"; }
+  PicturePlace picture_place(ComponentId id) const override {
+    const Node n = node(id);
+    const uint32_t domains = l_.domains();
+    const Point size = in_rows_size(domains);
+    // The domains' rows from y = 0 down, the planes' row below them.
+    const auto domain_at = [&](uint32_t d) { return in_rows(d, domains); };
+    if (n.kind == NodeKind::kEndpoint) {
+      const uint32_t d = l_.domain_of(n.index);
+      return place_at(d, domain_at(d), below({1.0 * l_.rail_of(n.index), 0}, 0, 1));
+    }
+    const Place p = place(l_, n.index);
+    if (p.kind == Place::kRail) {
+      // Spread across the domains' width; many planes wrap onto a grid of that width.
+      const Point planes = in_rows_size(l_.planes), at = in_rows(p.group, l_.planes);
+      const double x = (at.x + 0.5) * size.x / planes.x - 0.5;
+      return place_at(domains + p.group, {x, 1 - size.y - tier_height(size.x) + at.y},
+                      clos_switch(l_.rail, p.index, 0));
+    }
+    const Point at = p.kind == Place::kGpu ? Point{1.0 * l_.rail_of(p.index), 0}
+                                           : clos_switch(l_.hb, p.index, tier_height(l_.k));
+    return place_at(p.group, domain_at(p.group), at);
+  }
 
   // Within a domain GPU, leaf (spine, leaf), GPU; across domains the network the same way, and a
   // forwarded message both in turn.

@@ -25,6 +25,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "models/network/concentrated_topology.h"
+#include "models/network/layout.h"
 #include "models/topologies/railx/analytic.h"
 #include "models/topologies/railx/routing.h"
 #include "models/topologies/railx/shape.h"
@@ -166,6 +167,17 @@ class RailX final : public ConcentratedTopology {
     for (const railx::Dim& d : s_.dims) dims.push_back(d.size);
     if (dims.empty()) dims.push_back(1);
     return dims;
+  }
+
+  // Pictures: the nodes on their sx x sy grid, each node's chip mesh (its edge chips hold the
+  // rails), endpoints below their chip.
+  std::string picture_group() const override { return "node"; }
+  PicturePlace picture_place(ComponentId id) const override {
+    const uint32_t chip = id / 2, node = chip / s_.chips_per_node(), q = chip % s_.chips_per_node();
+    Point at{static_cast<double>(q % s_.m), static_cast<double>(q / s_.m)};
+    if (id % 2 == 1) at = below(at, 0, 1);
+    return place_at(node, {static_cast<double>(node % s_.sx), static_cast<double>(node / s_.sx)},
+                    at);
   }
 
   // Optical hops of the longest minimal path (a Dragonfly's local, global, local: 3), plus a

@@ -24,6 +24,7 @@
 
 #include "core/error.h"
 #include "models/network/concentrated_topology.h"
+#include "models/network/layout.h"
 #include "models/network/packet.h"
 #include "models/topologies/switchless_dragonfly/analytic.h"
 #include "models/topologies/switchless_dragonfly/routing.h"
@@ -123,6 +124,18 @@ class SwitchlessDragonfly final : public ConcentratedTopology {
   std::vector<uint32_t> endpoint_dims() const override {
     if (s_.chip == 1) return {s_.m, s_.m, s_.ab, s_.g};
     return {s_.chip, s_.chip, s_.m, s_.m, s_.ab, s_.g};
+  }
+
+  // Pictures: the W-groups on a circle; in a W-group its b wafers side by side, each a column of
+  // a C-groups, each C-group its M x M router mesh (external ports on the perimeter), cores below
+  // their router.
+  std::string picture_group() const override { return "wgroup"; }
+  PicturePlace picture_place(ComponentId id) const override {
+    const Shape::Place p = s_.place(id / 2);
+    const double pitch = s_.M + 1.0;  // a C-group and the gap to the next
+    Point at{p.c / s_.a * pitch + p.x, p.c % s_.a * pitch + p.y};
+    if (id % 2 == 1) at = below(at, 0, 1);
+    return place_at(p.w, on_circle(p.w, s_.g), at);
   }
 
   // Eq. 7 without its SR-LR conversion hops (they are latency here, not routers): one global
