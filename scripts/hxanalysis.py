@@ -34,7 +34,8 @@ import pandas as pd
 
 # Time series and faults live in their own module; hx.timeseries(...) and the rest work as before.
 from hxanalysis_series import (  # noqa: F401
-    fault_plot, faults, plot_faults, plot_latency, timeseries)
+    fault_plot, faults, link_series, plot_faults, plot_latency, plot_links, plot_queues,
+    timeseries)
 # So do the topology pictures (/layout).
 from hxanalysis_layout import (  # noqa: F401
     group_links, hottest_group, layout, layout_plot, layout_rows, overview, plot_group,

@@ -1,6 +1,7 @@
 """Time series and faults of hxsim runs: the loaders and plots of /timeseries,
-/timeseries_latency and /faults. scripts/hxanalysis.py re-exports them (hx.timeseries, hx.faults,
-hx.plot_faults, hx.plot_latency, hx.fault_plot); docs/ANALYSIS.md lists them."""
+/timeseries_latency, /timeseries_links and /faults. scripts/hxanalysis.py re-exports them
+(hx.timeseries, hx.link_series, hx.faults, hx.plot_faults, hx.plot_latency, hx.plot_links,
+hx.plot_queues, hx.fault_plot); docs/ANALYSIS.md lists them."""
 import h5py
 import numpy as np
 
@@ -38,6 +39,52 @@ def timeseries(path):
             at = (cumulative >= q * cumulative[:, -1:]).argmax(axis=1)
             frame[name] = np.where(cumulative[:, -1] > 0, edges[at], np.nan)
     return frame
+
+
+def link_series(path):
+    """/timeseries_links as one row per (bin, link class): `time_ns`, `class` (its name),
+    `links` (of the class, from /links), `flits`, `busy_ps` and `utilisation` = busy_ps /
+    (links x bin), the class's mean utilisation in the bin (a packet's busy time falls in the
+    bin its head entered the link)."""
+    frame = _hx().table(path, "timeseries_links")
+    if frame.empty:
+        raise ValueError("%s has no time series: run with traffic.timeseries_bin" % path)
+    summary = _hx().summary(path)
+    classes = summary["link_classes"].split(",")
+    bin_ps = summary["timeseries_bin_ps"]
+    counts = _hx().table(path, "links")["link_class"].value_counts()
+    cell = frame.index.to_numpy()
+    frame["bin"] = cell // len(classes)
+    frame["time_ns"] = frame["bin"] * bin_ps / 1000.0
+    frame["class"] = [classes[c] for c in cell % len(classes)]
+    frame["links"] = counts.reindex(cell % len(classes), fill_value=0).to_numpy()
+    frame["utilisation"] = frame["busy_ps"] / np.maximum(frame["links"] * bin_ps, 1)
+    return frame
+
+
+def plot_links(path, ax):
+    """Mean utilisation of each link class per /timeseries bin, faults marked."""
+    frame = link_series(path)
+    for name, part in frame.groupby("class", sort=False):
+        if part["links"].iloc[0] > 0:
+            ax.plot(part["time_ns"], part["utilisation"], drawstyle="steps-post", label=name)
+    ax.set_xlabel("simulated time (ns)")
+    ax.set_ylabel("link utilisation")
+    _mark_faults(path, ax)
+    ax.legend(loc="upper right", fontsize=8)
+
+
+def plot_queues(path, ax):
+    """Packets in source queues and in router buffers at the end of each /timeseries bin."""
+    frame = timeseries(path)
+    for column, label in (("packets_queued", "in source queues"),
+                          ("packets_buffered", "in router buffers")):
+        ax.plot(frame["time_ns"] + frame["time_ns"].diff().median(), frame[column],
+                drawstyle="steps-pre", label=label)
+    ax.set_xlabel("simulated time (ns)")
+    ax.set_ylabel("packets at the bin's end")
+    _mark_faults(path, ax)
+    ax.legend(loc="upper right", fontsize=8)
 
 
 def faults(path):
@@ -93,13 +140,15 @@ def plot_faults(path, ax):
 
 
 def fault_plot(path, out):
-    """Writes plot_faults of a run to `out` (any matplotlib format), and below it plot_latency
-    when the file has the latency classes."""
+    """Writes plot_faults of a run to `out` (any matplotlib format) and below it, from the
+    tables the file has, plot_latency, plot_links and plot_queues."""
     with h5py.File(path, "r") as f:
-        latency = "timeseries_latency" in f
-    fig = _hx()._figure(figsize=(9, 7 if latency else 4))
-    axes = fig.subplots(2 if latency else 1, 1, sharex=True, squeeze=False)[:, 0]
-    plot_faults(path, axes[0])
-    if latency:
-        plot_latency(path, axes[1])
+        panels = [plot_faults] + [draw for name, draw in (
+            ("timeseries_latency", plot_latency), ("timeseries_links", plot_links)) if name in f]
+        if "packets_queued" in f["timeseries"]:
+            panels.append(plot_queues)
+    fig = _hx()._figure(figsize=(9, 3 + 3 * len(panels)))
+    axes = fig.subplots(len(panels), 1, sharex=True, squeeze=False)[:, 0]
+    for draw, ax in zip(panels, axes):
+        draw(path, ax)
     fig.savefig(out)

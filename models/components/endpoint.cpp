@@ -30,6 +30,7 @@ Endpoint::Endpoint(ComponentId id, uint32_t index, const NetworkContext& net,
       queue_samples_(&ctx.stats->table("queue_samples")),
       timeseries_(&ctx.stats->table("timeseries")),
       timeseries_latency_(&ctx.stats->table("timeseries_latency")),
+      timeseries_links_(&ctx.stats->table("timeseries_links")),
       fault_log_(net, ctx, id) {
   std::vector<PortSpec> ports;
   net.topology->ports(id, ports);
@@ -239,7 +240,11 @@ bool Endpoint::inject_packet(uint32_t port, uint32_t slot, SimTime now) {
     inj.stats.record(net_, now, now + ser, flits);
     next_port_ = (port + 1) % static_cast<uint32_t>(injectors_.size());
     ++injected_;
-    if (net_.timeseries_bins > 0) timeseries_->add_to(net_.timeseries_row(now), 1, uint64_t{flits});
+    if (net_.timeseries_bins > 0) {
+      timeseries_->add_to(net_.timeseries_row(now), series::kFlitsInjected, uint64_t{flits});
+      record_link_series(*timeseries_links_, net_, this->port(static_cast<PortId>(port)).link_class,
+                         now, now + ser, flits);
+    }
     --queued_packets_;
     m.flits_sent += flits;
     next_message_ = slot + 1;
@@ -284,9 +289,9 @@ void Endpoint::deliver(PortId port, const Packet& p) {
   if (net_.timeseries_bins > 0) {
     const uint64_t row = net_.timeseries_row(tail);
     const SimTime latency = tail - p.created;
-    timeseries_->add_to(row, 0, uint64_t{p.flits});
-    timeseries_->add_to(row, 3, uint64_t{1});
-    timeseries_->add_to(row, 4, static_cast<uint64_t>(latency.count_ps()));
+    timeseries_->add_to(row, series::kFlitsDelivered, uint64_t{p.flits});
+    timeseries_->add_to(row, series::kPacketsDelivered, uint64_t{1});
+    timeseries_->add_to(row, series::kLatencySumPs, static_cast<uint64_t>(latency.count_ps()));
     timeseries_latency_->add_to(net_.timeseries_latency_row(tail, latency), 0, uint64_t{1});
   }
   const bool measured = (p.flags & Packet::kMeasured) != 0;
@@ -359,6 +364,9 @@ void Endpoint::finish() {
     fault_log_.offer_actions(net_.topology->first_link(id()) + p);
   }
   add_layout_row(*layout_, *net_.topology, id());
+  if (net_.timeseries_bins > 0) {  // the last bin closes at the run's end
+    timeseries_->add_to(net_.timeseries_bins - 1, series::kPacketsQueued, queued_packets_);
+  }
   endpoints_->add_row(index_, {messages_, injected_, received_, flits_offered_, flits_accepted_,
                                measured_delivered_, latency_sum_, max_queue_, not_offered_});
   using namespace totals;
@@ -381,9 +389,13 @@ void Endpoint::finish() {
 }
 
 void Endpoint::observe(uint32_t k) {
-  if (!sends_) return;
-  queue_samples_->add_to(k, 0, uint64_t{1});
-  queue_samples_->add_to(k, 1, queued_packets_);
+  const NetworkContext::Observation& o = net_.observations[k];
+  if (o.bin_end >= 0) {
+    timeseries_->add_to(static_cast<uint64_t>(o.bin_end), series::kPacketsQueued, queued_packets_);
+  }
+  if (!sends_ || o.queue_sample < 0) return;
+  queue_samples_->add_to(static_cast<uint64_t>(o.queue_sample), 0, uint64_t{1});
+  queue_samples_->add_to(static_cast<uint64_t>(o.queue_sample), 1, queued_packets_);
 }
 
 bool Endpoint::knows_event(uint16_t kind) const {

@@ -141,6 +141,7 @@ class Endpoint final : public Component, private ProgramHost {
   Table* queue_samples_;
   Table* timeseries_;
   Table* timeseries_latency_;
+  Table* timeseries_links_;
   Table* traffic_matrix_ = nullptr;  // workload.traffic_matrix
   FaultLog fault_log_;
   SimTime held_until_ = kNone;  // within try_inject: when a held message may go (faults.h)

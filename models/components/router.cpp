@@ -45,7 +45,9 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
       fault_log_(net, ctx, id),
       links_(&ctx.stats->table("links")),
       layout_(&ctx.stats->table("layout")),
-      totals_(&ctx.stats->table("network_totals")) {
+      totals_(&ctx.stats->table("network_totals")),
+      timeseries_(&ctx.stats->table("timeseries")),
+      timeseries_links_(&ctx.stats->table("timeseries_links")) {
   std::vector<PortSpec> ports;
   net.topology->ports(id, ports);
   const std::size_t n = ports.size();
@@ -494,6 +496,10 @@ std::size_t Router::grant_requests(SimTime now, SimTime& wake, bool input_wakes)
     out.stall_since = kNotStalled;
   }
   out.stats.record(net_, now, sent, flits);
+  if (net_.timeseries_bins > 0) [[unlikely]] {
+    record_link_series(*timeseries_links_, net_, port(r.candidate.port).link_class, now, sent,
+                       flits);
+  }
   // The input reads the packet out at its own link's rate; a slower output (or a tail still
   // arriving) leaves it free for other VCs' packets in the meantime, as flit interleaving does.
   input.free = now + outputs_[r.input].per_flit * flits;
@@ -618,9 +624,19 @@ void Router::finish() {
     fault_log_.offer_actions(net_.topology->first_link(id()) + p);
   }
   add_layout_row(*layout_, *net_.topology, id());
+  // The last /timeseries bin closes at the run's end.
+  if (net_.timeseries_bins > 0) {
+    timeseries_->add_to(net_.timeseries_bins - 1, series::kPacketsBuffered, uint64_t{held_});
+  }
   totals_->add_to(0, totals::kPacketsBuffered, uint64_t{held_});
   totals_->add_to(0, totals::kLinkSent, sent_);
   totals_->add_to(0, totals::kLinkReceived, received_);
+}
+
+void Router::observe(uint32_t k) {
+  const int64_t bin = net_.observations[k].bin_end;
+  if (bin < 0) return;
+  timeseries_->add_to(static_cast<uint64_t>(bin), series::kPacketsBuffered, uint64_t{held_});
 }
 
 void Router::serialize(StateArchive& ar) {

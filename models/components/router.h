@@ -31,6 +31,7 @@ class Router final : public Component, private RouterView {
   void handle(const Event& e) override;
   void prefetch(const Event& e) const override;
   void end_of_instant() override { allocate(); }
+  void observe(uint32_t k) override;
   void finish() override;
   uint64_t work_done() const override { return sent_; }  // packets sent over its links
   HotSpan hot_state() const override { return HotSpan::up_to(this, rng_); }
@@ -165,6 +166,8 @@ class Router final : public Component, private RouterView {
   Table* links_;
   Table* layout_;
   Table* totals_;
+  Table* timeseries_;
+  Table* timeseries_links_;
 };
 
 }  // namespace hx::net

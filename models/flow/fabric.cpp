@@ -32,8 +32,10 @@ Fabric::Fabric(ComponentId id, const net::NetworkContext& net, const BuildContex
       link_flows_(link_bytes_.size(), 0),
       view_(net.faults, SimTime::zero()),
       link_dropped_(link_bytes_.size(), 0),
+      series_bytes_(net.timeseries_bins * net.topology->link_classes().size(), 0),
       links_(&ctx.stats->table("links")),
       layout_(&ctx.stats->table("layout")),
+      timeseries_links_(&ctx.stats->table("timeseries_links")),
       drops_(&ctx.stats->table("drops")),
       timeseries_(&ctx.stats->table("timeseries")),
       faults_(&ctx.stats->table("faults")),
@@ -171,13 +173,55 @@ void Fabric::add_to_solver(uint32_t slot) {
 
 // Moves the flow on to now at its current rate, and the links it loads with it.
 void Fabric::advance(Flow& f) {
-  const auto elapsed = static_cast<u128>((now() - f.updated).count_ps());
+  const SimTime from = f.updated;
   f.updated = now();
+  const auto elapsed = static_cast<u128>((now() - from).count_ps());
   if (f.rate == 0 || elapsed == 0) return;
+  if (!series_bytes_.empty()) record_series(f, from, now());
   const u128 sent = static_cast<u128>(f.rate) * f.footprint->paths * elapsed;
   f.left -= std::min(sent, f.left);
+  // /links counts the measurement window, as the packet level does.
+  const auto measured = static_cast<u128>(net_.window_overlap(from, now()).count_ps());
+  if (measured == 0) return;
   for (const LinkUse& u : f.footprint->uses) {
-    link_bytes_[u.link] += static_cast<u128>(f.rate) * u.count * elapsed;
+    link_bytes_[u.link] += static_cast<u128>(f.rate) * u.count * measured;
+  }
+}
+
+// What the flow's links carried over [from, to) at its rate, cut at the /timeseries bins. A
+// folded link group stands for its member links, each carrying what the group does.
+void Fabric::record_series(const Flow& f, SimTime from, SimTime to) {
+  const std::size_t classes = net_.topology->link_classes().size();
+  const Footprint& fp = *f.footprint;
+  for (SimTime t = from; t < to;) {
+    const uint64_t bin = net_.timeseries_row(t);
+    const SimTime bin_end =
+        bin + 1 < net_.timeseries_bins
+            ? SimTime::ps(net_.traffic.timeseries_bin.count_ps() * static_cast<int64_t>(bin + 1))
+            : to;
+    const SimTime until = std::min(bin_end, to);
+    const auto ps = static_cast<u128>((until - t).count_ps());
+    for (std::size_t i = 0; i < fp.uses.size(); ++i) {
+      const uint64_t links = net_.folding ? net_.folding->group_size(fp.uses[i].link) : 1;
+      series_bytes_[bin * classes + fp.link_classes[i]] +=
+          static_cast<u128>(f.rate) * fp.uses[i].count * links * ps;
+    }
+    t = until;
+  }
+}
+
+// /timeseries_links from series_bytes_: flits as the packet level cuts bytes, busy time at the
+// class's full rate.
+void Fabric::write_series() {
+  const std::size_t classes = net_.topology->link_classes().size();
+  for (std::size_t row = 0; row < series_bytes_.size(); ++row) {
+    if (series_bytes_[row] == 0) continue;
+    const auto bytes = static_cast<uint64_t>(series_bytes_[row] / kPsPerSecond);
+    const uint64_t flits = (bytes + net_.router.flit_bytes - 1) / net_.router.flit_bytes;
+    const auto link_class = static_cast<uint16_t>(row % classes);
+    timeseries_links_->add_to(row, net::series::kLinkFlits, flits);
+    timeseries_links_->add_to(row, net::series::kLinkBusyPs,
+                              static_cast<uint64_t>(series_bytes_[row] / capacity(link_class)));
   }
 }
 
@@ -233,7 +277,9 @@ void Fabric::end_due() {
     f.end = SimTime::infinity();
     advance(f);
     solver_.remove(f.solver_id);
-    for (const LinkUse& u : f.footprint->uses) link_flows_[u.link] += u.count;
+    if (net_.in_window(f.started)) {
+      for (const LinkUse& u : f.footprint->uses) link_flows_[u.link] += u.count;
+    }
     sent.push_back({f.src, f.dst, f.message, slot});
     arrived.push_back({receiver(f.dst), source_seen(f.src, f.dst), f.message, slot});
     sent.back().key = frame(f.src, f.dst);
@@ -401,6 +447,7 @@ void Fabric::finish() {
   for (Flow& f : flows_) {
     if (f.live) advance(f);
   }
+  write_series();
   const double window = net_.window_length(now());
   const net::Topology& t = *net_.topology;
   std::vector<PortSpec> ports;
@@ -465,6 +512,7 @@ void Fabric::serialize(StateArchive& ar) {
                      std::to_string(link_bytes_.size()));
   }
   ar.bytes(link_bytes_.data(), link_bytes_.size() * sizeof(u128));
+  ar.bytes(series_bytes_.data(), series_bytes_.size() * sizeof(u128));
   if (!ar.loading()) return;
   // The solver is rebuilt from the flows: its rates depend only on the flows present. Their
   // footprints are those of the fault state they were computed in (view_.at).

@@ -73,6 +73,8 @@ class Fabric final : public Component {
   };
 
   void start(uint32_t src, const FlowStart& s);
+  void record_series(const Flow& f, SimTime from, SimTime to);
+  void write_series();
   void on_fault_change();
   void lose(uint32_t slot, const Footprint* old);
   uint64_t lost_on(const Footprint* old, uint32_t src, uint32_t dst) const;
@@ -99,7 +101,7 @@ class Fabric final : public Component {
   // Footprints by (src, dst): a collective sends between the same pairs over and over.
   std::unordered_map<uint64_t, std::shared_ptr<const Footprint>> footprints_;
   std::vector<u128> link_bytes_;   // per link, bytes carried times 10^12
-  std::vector<uint64_t> link_flows_;  // per link, paths of finished flows that crossed it
+  std::vector<uint64_t> link_flows_;  // per link, paths of finished flows started in the window
   // A flow's end as an endpoint hears of it (end_due).
   struct Notice {
     uint32_t to, peer;
@@ -126,10 +128,13 @@ class Fabric final : public Component {
   // events coming after the endpoints'), so a cached footprint, a fresh one and one recomputed
   // after a restart agree. Without faults, unused.
   net::LinksAt view_;
-  std::vector<uint64_t> link_dropped_;          // per link, packets of the flows lost on it
+  std::vector<uint64_t> link_dropped_;  // per link, packets of the flows lost on it
+  // With a time series: per (bin, link class), the bytes (times 10^12) the links carried.
+  std::vector<u128> series_bytes_;
   std::map<ComponentId, uint64_t> drops_seen_;  // per /drops owner, its rows so far
   Table* links_;
   Table* layout_;
+  Table* timeseries_links_;
   Table* drops_;
   Table* timeseries_;
   Table* faults_;

@@ -182,7 +182,8 @@ void FlowEndpoint::retry() {
 void FlowEndpoint::enter(const FlowStart& s) {
   injected_ += packets(s.bytes);
   if (net_.timeseries_bins > 0) {
-    timeseries_->add_to(net_.timeseries_row(now()), 1, members_ * flits(s.bytes));
+    timeseries_->add_to(net_.timeseries_row(now()), net::series::kFlitsInjected,
+                        members_ * flits(s.bytes));
   }
   send(kFabricPort, kFlowStart, s);
 }
@@ -228,15 +229,16 @@ void FlowEndpoint::arrived(const FlowArrived& a) {
   const uint64_t n = packets(a.bytes);
   received_ += n;
   if (net_.in_window(now())) flits_accepted_ += flits(a.bytes);
-  // A message arrives whole at flow level: its flits fall in one bin.
-  // A message arrives whole: each of its packets has its latency.
+  // A message arrives whole: its flits fall in one bin, and each of its packets has its latency.
   const bool measured = net_.in_window(a.created);
   const SimTime latency = now() - a.created;
   if (net_.timeseries_bins > 0) {
     const uint64_t row = net_.timeseries_row(now());
-    timeseries_->add_to(row, 0, members_ * flits(a.bytes));
-    timeseries_->add_to(row, 3, members_ * n);
-    timeseries_->add_to(row, 4, members_ * n * static_cast<uint64_t>(latency.count_ps()));
+    using namespace net::series;
+    timeseries_->add_to(row, kFlitsDelivered, members_ * flits(a.bytes));
+    timeseries_->add_to(row, kPacketsDelivered, members_ * n);
+    timeseries_->add_to(row, kLatencySumPs,
+                        members_ * n * static_cast<uint64_t>(latency.count_ps()));
     timeseries_latency_->add_to(net_.timeseries_latency_row(now(), latency), 0, members_ * n);
   }
   if (measured) {
@@ -267,9 +269,14 @@ void FlowEndpoint::arrived(const FlowArrived& a) {
 }
 
 void FlowEndpoint::observe(uint32_t k) {
-  if (!sends_) return;
-  queue_samples_->add_to(k, 0, uint64_t{1});
-  queue_samples_->add_to(k, 1, queued_packets_);
+  const net::NetworkContext::Observation& o = net_.observations[k];
+  if (o.bin_end >= 0 && !folded_away_) {
+    timeseries_->add_to(static_cast<uint64_t>(o.bin_end), net::series::kPacketsQueued,
+                        members_ * queued_packets_);
+  }
+  if (!sends_ || o.queue_sample < 0) return;
+  queue_samples_->add_to(static_cast<uint64_t>(o.queue_sample), 0, uint64_t{1});
+  queue_samples_->add_to(static_cast<uint64_t>(o.queue_sample), 1, queued_packets_);
 }
 
 void FlowEndpoint::finish() {
@@ -293,6 +300,9 @@ void FlowEndpoint::finish() {
   totals_->add_to(0, kLinkSent, m * injected_);
   totals_->add_to(0, kLinkReceived, m * received_);
   totals_->add_to(0, kPacketsQueued, m * queued_packets_);
+  if (net_.timeseries_bins > 0) {  // the last bin closes at the run's end
+    timeseries_->add_to(net_.timeseries_bins - 1, net::series::kPacketsQueued, m * queued_packets_);
+  }
   totals_->add_to(0, kFlitsOffered, m * flits_offered_);
   totals_->add_to(0, kFlitsAccepted, m * flits_accepted_);
   totals_->add_to(0, kMeasuredCreated, m * measured_created_);

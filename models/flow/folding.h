@@ -60,6 +60,8 @@ class Folding {
   /// std::logic_error for a pair the programs never send between.
   std::shared_ptr<const Footprint> footprint(uint32_t src, uint32_t dst) const;
   uint32_t groups() const { return static_cast<uint32_t>(group_size_.size()); }
+  /// The network links of group g.
+  uint32_t group_size(uint32_t g) const { return group_size_[g]; }
   /// The group of a network link, or kNone for a link no class crosses.
   uint32_t group_of(uint64_t link) const { return group_of_[link]; }
   /// "TP x DP: 1024 endpoints per orbit, 16 simulated, 40 classes of flows on 3,072 link groups".

@@ -108,6 +108,13 @@ struct NetworkContext {
   }
 
   uint64_t timeseries_bins = 0;  // rows of /timeseries (0: traffic.timeseries_bin = 0)
+  /// What observation k (Model::observation_times) is for: the source-queue sample it takes
+  /// (a /queue_samples row) and the /timeseries bin it ends (-1: none).
+  struct Observation {
+    int32_t queue_sample = -1;
+    int64_t bin_end = -1;
+  };
+  std::vector<Observation> observations;
 
   bool in_window(SimTime t) const { return t >= window_begin && t < window_end; }
   /// The /timeseries row of time t (the last row takes what lies beyond).
@@ -120,6 +127,10 @@ struct NetworkContext {
   /// those in [2^(c-1), 2^c) ns, the last class everything longer.
   static constexpr uint32_t kLatencyClasses = 32;
   /// The /timeseries_latency row of a packet that arrived at `t` after `latency`.
+  /// The /timeseries_links row of a packet whose head entered a link of class c at `t`.
+  uint64_t timeseries_link_row(SimTime t, uint16_t c) const {
+    return timeseries_row(t) * per_flit.size() + c;
+  }
   uint64_t timeseries_latency_row(SimTime t, SimTime latency) const {
     const auto ns = static_cast<uint64_t>(std::max<int64_t>(latency.count_ps(), 0)) / 1000;
     const uint32_t c = ns == 0 ? 0 : std::min<uint32_t>(std::bit_width(ns), kLatencyClasses - 1);

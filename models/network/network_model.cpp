@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -91,6 +92,7 @@ class BuiltNetworkModel final : public NetworkModel {
                        (folding_ ? "" : " unfolded (" + fold_note_ + ")"));
     }
     set_timeseries(params.sim->time("end_time"));
+    plan_observations();
     if (workload_) {
       // A program runs until it is done: everything it does is measured.
       net_.workload = workload_.get();
@@ -132,6 +134,24 @@ class BuiltNetworkModel final : public NetworkModel {
                        "; at most 10,000,000");
     }
     net_.timeseries_bins = rows;
+  }
+
+  // The observations (net_.observations): synthetic traffic's queue samples in its window and
+  // the end of every /timeseries bin but the last (the run's end closes it), in time order.
+  void plan_observations() {
+    std::map<SimTime, NetworkContext::Observation> at;
+    for (uint32_t k = 0; !workload_ && k < kQueueSamples; ++k) {
+      at[queue_sample_time(net_.window_begin, net_.window_end, k)].queue_sample =
+          static_cast<int32_t>(k);
+    }
+    const int64_t bin = net_.traffic.timeseries_bin.count_ps();
+    for (uint64_t b = 0; b + 1 < net_.timeseries_bins; ++b) {
+      at[SimTime::ps(bin * static_cast<int64_t>(b + 1))].bin_end = static_cast<int64_t>(b);
+    }
+    for (const auto& [time, observation] : at) {
+      observation_times_.push_back(time);
+      net_.observations.push_back(observation);
+    }
   }
 
   // Folding (models/flow/folding.h) when it is exact; otherwise the reason goes in the report.
@@ -244,19 +264,14 @@ class BuiltNetworkModel final : public NetworkModel {
     }
     return values;
   }
-  // Source queues are sampled at observations (Endpoint::observe); a sweep point found unstable
-  // at one ends there (traffic.stop_unstable).
-  std::vector<SimTime> observation_times() const override {
-    if (workload_) return {};
-    std::vector<SimTime> times;
-    for (uint32_t k = 0; k < kQueueSamples; ++k) {
-      times.push_back(queue_sample_time(net_.window_begin, net_.window_end, k));
-    }
-    return times;
-  }
+  // Source queues are sampled at observations (Endpoint::observe), and the queues at the end
+  // of each /timeseries bin; a sweep point found unstable at a sample ends there
+  // (traffic.stop_unstable).
+  std::vector<SimTime> observation_times() const override { return observation_times_; }
   bool may_end_early() const override { return !workload_ && net_.traffic.stop_unstable; }
   bool end_early(std::size_t k, const StatsRegistry& summed) const override {
-    return queues_unstable(summed, k + 1);
+    const int32_t sample = net_.observations[k].queue_sample;
+    return sample >= 0 && queues_unstable(summed, static_cast<std::size_t>(sample) + 1);
   }
   // One packet crossing one link (injection, router-to-router or ejection): the unit of
   // simulator speed the field compares (issue #8).
@@ -307,6 +322,7 @@ class BuiltNetworkModel final : public NetworkModel {
  private:
   Network network_;
   std::unique_ptr<TrafficPattern> pattern_;
+  std::vector<SimTime> observation_times_;  // net_.observations' times
   std::unique_ptr<wl::Workload> workload_;
   bool flow_level_ = false;  // sim.fidelity = flow
   std::unique_ptr<const flow::Folding> folding_;

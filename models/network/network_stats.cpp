@@ -153,9 +153,25 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
        {"packets_dropped", T::kU64, "1", "packets lost to faults (docs/FAULTS.md)"},
        {"packets_delivered", T::kU64, "1", "packets whose tail reached its destination"},
        {"latency_sum_ps", T::kU64, "ps",
-        "sum of those packets' latencies, creation to tail (measured or not)"}},
+        "sum of those packets' latencies, creation to tail (measured or not)"},
+       {"packets_queued", T::kU64, "1",
+        "packets in source queues at the bin's end (the last bin: at the run's end)"},
+       {"packets_buffered", T::kU64, "1",
+        "packets in router buffers at the bin's end (0 at flow level, which has none)"}},
       TableKind::kSummed,
       timeseries_bins};
+  const auto classes = static_cast<uint64_t>(topology.link_classes().size());
+  TableSpec timeseries_links{
+      "timeseries_links",
+      "cell",
+      "what the links of each class carried per /timeseries bin: row bin * classes + c for "
+      "link class c (/summary link_classes)",
+      {{"flits", T::kU64, "1", "flits whose packet's head entered a link of the class in the bin"},
+       {"busy_ps", T::kU64, "ps",
+        "the time those links took to carry them (busy / (links of the class x bin): their "
+        "utilisation)"}},
+      TableKind::kSummed,
+      timeseries_bins * classes};
   TableSpec timeseries_latency{
       "timeseries_latency",
       "cell",
@@ -174,6 +190,7 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
           drops,
           timeseries,
           timeseries_latency,
+          timeseries_links,
           layout_table_spec()};
 }
 
@@ -204,6 +221,13 @@ QueueHalves queue_halves(const StatsRegistry& stats, std::size_t taken) {
 }
 
 }  // namespace
+
+void record_link_series(Table& series, const NetworkContext& net, uint16_t link_class, SimTime head,
+                        SimTime tail, uint64_t flits) {
+  const uint64_t row = net.timeseries_link_row(head, link_class);
+  series.add_to(row, series::kLinkFlits, flits);
+  series.add_to(row, series::kLinkBusyPs, static_cast<uint64_t>((tail - head).count_ps()));
+}
 
 SimTime queue_sample_time(SimTime window_begin, SimTime window_end, uint32_t k) {
   const int64_t window = (window_end - window_begin).count_ps();

@@ -13,6 +13,8 @@
 
 namespace hx::net {
 
+struct NetworkContext;
+
 // Column indices, in declaration order, for the tables components add to while running.
 namespace totals {
 enum : std::size_t {
@@ -36,6 +38,20 @@ enum : std::size_t {
 };
 }  // namespace totals
 
+// /timeseries columns, and /timeseries_links' (a row per bin and link class).
+namespace series {
+enum : std::size_t {
+  kFlitsDelivered,
+  kFlitsInjected,
+  kPacketsDropped,
+  kPacketsDelivered,
+  kLatencySumPs,
+  kPacketsQueued,    // in source queues at the bin's end
+  kPacketsBuffered,  // in router buffers at the bin's end
+};
+enum : std::size_t { kLinkFlits, kLinkBusyPs };
+}  // namespace series
+
 /// The source queues are sampled at the ends of this many equal parts of the measurement window
 /// (the queue_samples table, at the model's observations) to tell a stable run from one whose
 /// queues keep growing.
@@ -56,6 +72,11 @@ bool queues_unstable(const StatsRegistry& stats, std::size_t taken);
 /// `fault_actions`: rows of /faults (the schedule's actions); `timeseries_bins`: of /timeseries.
 std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogram_bins,
                                       uint64_t fault_actions, uint64_t timeseries_bins);
+
+/// A packet's head entered a link of class `link_class` at `head` and its tail left at `tail`:
+/// its flits and busy time go to /timeseries_links (only called with a time series).
+void record_link_series(Table& series, const NetworkContext& net, uint16_t link_class, SimTime head,
+                        SimTime tail, uint64_t flits);
 
 /// The /summary values of a network run, from the reduced tables.
 std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const Topology& topology,

@@ -100,7 +100,7 @@ assert s.keys() == set(f["summary"].attrs)
 assert s["accepted_load"] == f["summary"].attrs["accepted_load"]
 names = ("links", "flows", "engine", "endpoints", "latency_histogram", "partition",
          "network_totals", "queue_samples", "faults", "drops", "timeseries", "timeseries_latency",
-         "layout")
+         "timeseries_links", "layout")
 assert hx.tables(run) == {name: rows(name) for name in names}, hx.tables(run)
 
 # /links: one row per link, class names from /summary, utilisation in [0, 1].
@@ -250,6 +250,25 @@ for path in (frun, os.path.join(scratch, "faults_flow.h5")):
         assert low <= ts.loc[b, "latency_mean_ns"] < 2.0 ** used[-1], (path, b)
     assert set(np.log2(busy["latency_p99_ns"])) <= set(range(32)), path
     assert ts[ts["packets_delivered"] == 0]["latency_p50_ns"].isna().all(), path
+# Per link class (dragonfly_faults: window [500, 2000) ns, bins of 100 ns, 4-flit packets of
+# 1 ns per flit): over the window's bins the flits are /links' per class, exactly at packet level
+# and within the rounding up to flits at flow level (under one flit per link and per bin and
+# class); a bin's utilisation at most 1 plus a packet straddling its end (4 ns of 100).
+for path, exact in ((frun, True), (os.path.join(scratch, "faults_flow.h5"), False)):
+    per_bin, per_link = hx.link_series(path), hx.links(path)
+    window = per_bin[(per_bin["bin"] >= 5) & (per_bin["bin"] < 20)].groupby("class")["flits"].sum()
+    counted = per_link.groupby("class", observed=True)["flits"].sum()
+    links_of = per_link["class"].value_counts()
+    for name in counted.index:
+        slack = 0 if exact else links_of[name] + 15
+        assert abs(int(window[name]) - int(counted[name])) <= slack, (path, name, window, counted)
+    assert per_bin["utilisation"].between(0, 1.04).all(), path
+    assert per_link["utilisation"].between(0, 1).all(), path  # the window's, at both levels
+    # Queues: the last bin's snapshot is the run's end, as /summary and /network_totals say.
+    ts, sm = hx.timeseries(path), hx.summary(path)
+    assert ts["packets_queued"].iloc[-1] == sm["packets_queued"], path
+    assert ts["packets_buffered"].iloc[-1] == hx.table(path, "network_totals")["packets_buffered"][0]
+    assert ts["packets_queued"].max() > 0 and (ts["packets_buffered"].max() > 0) == exact, path
 actions = hx.faults(frun)
 assert len(actions) == len(h5py.File(frun, "r")["faults/time_ps"]) == 8
 assert actions["element"].iloc[3] == "router 5" and actions["packets_dropped"].sum() == fsum["packets_dropped"]
