@@ -7,10 +7,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 
-#include "core/error.h"
 #include "chakra/chakra_et.pb.h"
+#include "core/error.h"
 
 namespace hx {
 namespace {
@@ -134,6 +135,35 @@ std::vector<wl::ChakraRank> read_chakra_trace(const std::string& path) {
                      ".et is missing");
   }
   return ranks;
+}
+
+std::map<std::string, std::vector<uint32_t>> read_chakra_groups(const std::string& path) {
+  const std::string where = "workload.chakra_groups_file = '" + path + "'";
+  std::ifstream in(path);
+  if (!in) throw InputError(where + ": cannot open the file");
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(where + ": not JSON (" + e.what() + ")");
+  }
+  if (!json.is_object()) {
+    throw InputError(where + ": expected an object of process groups, {\"name\": [ranks]}");
+  }
+  std::map<std::string, std::vector<uint32_t>> groups;
+  for (const auto& [name, ranks] : json.items()) {
+    if (!ranks.is_array() || ranks.empty()) {
+      throw InputError(where + ": group '" + name + "' is not a non-empty array of ranks");
+    }
+    std::vector<uint32_t>& members = groups[name];
+    for (const nlohmann::json& r : ranks) {
+      if (!r.is_number_integer() || r.get<int64_t>() < 0 || r.get<int64_t>() > 1'000'000'000) {
+        throw InputError(where + ": group '" + name + "' has " + r.dump() + ", not a rank");
+      }
+      members.push_back(r.get<uint32_t>());
+    }
+  }
+  return groups;
 }
 
 }  // namespace hx

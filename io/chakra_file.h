@@ -2,6 +2,8 @@
 // protobuf stays on this side of the models/ boundary.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,5 +18,12 @@ namespace hx {
 /// ranks are missing, a file is truncated or is not a Chakra trace, or an attribute hxsim reads
 /// has the wrong type.
 std::vector<wl::ChakraRank> read_chakra_trace(const std::string& path);
+
+/// A process-group file of the format ASTRA-sim reads beside Chakra traces
+/// (workload.chakra_groups_file): one JSON object whose keys are the groups' pg_name and whose
+/// values are their ranks, e.g. {"0": [0, 1, 2, 3], "1": [4, 5, 6, 7]}. InputError naming the
+/// file on a missing or malformed file, a value that is not an array of ranks, or a rank out of
+/// range.
+std::map<std::string, std::vector<uint32_t>> read_chakra_groups(const std::string& path);
 
 }  // namespace hx

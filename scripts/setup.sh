@@ -26,6 +26,7 @@ HX_PACKAGES=(
   libmetis-dev                # sim.partitioner = "metis"
   libprotobuf-dev             # Chakra execution traces (workload.kind = "chakra")
   protobuf-compiler           # protoc: the Chakra schema's C++ code
+  nlohmann-json3-dev          # Chakra process-group files (JSON)
   libgtest-dev                # unit tests
   googletest
   python3                     # /usr/bin/python3 runs the scripts/ tools

@@ -139,6 +139,15 @@ std::unique_ptr<wl::Workload> make_chakra(const ParamSet& w, const NetworkContex
       throw InputError("workload.chakra_groups: group '" + g.text("name") + "' given twice");
     }
   }
+  if (const std::string& file = w.text("chakra_groups_file"); !file.empty()) {
+    if (!files.read_chakra_groups) throw InputError("workload.chakra_groups_file: no reader");
+    for (auto& [name, members] : files.read_chakra_groups(file)) {
+      if (!options.groups.emplace(name, std::move(members)).second) {
+        throw InputError("workload.chakra_groups_file = '" + file + "': group '" + name +
+                         "' is in workload.chakra_groups too");
+      }
+    }
+  }
   return std::make_unique<wl::ChakraWorkload>(
       ranks, make_mapping(w, net, static_cast<uint32_t>(ranks.size())), std::move(options));
 }
@@ -277,6 +286,9 @@ std::vector<ParamSpec> workload_params() {
                                          "its trace ranks, in group-rank order")},
                         "kind = chakra: process groups, e.g. [{name = \"tp0\", ranks = [0, 1]}]; "
                         "a collective without pg_name runs over every rank"),
+      ParamSpec::text("chakra_groups_file", "",
+                      "kind = chakra: a JSON file of more process groups, {\"pg_name\": [ranks]} "
+                      "(ASTRA-sim's comm-group format); relative to the working directory"),
   };
 }
 

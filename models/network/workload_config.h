@@ -3,7 +3,9 @@
 // ([llm] section) or a flow trace — and the α–β parameters of the analytic times.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +27,8 @@ std::vector<ParamSpec> workload_params();
 struct InputFiles {
   std::function<std::vector<wl::TraceFlow>(const std::string& path)> read_trace;
   std::function<std::vector<wl::ChakraRank>(const std::string& path)> read_chakra;
+  std::function<std::map<std::string, std::vector<uint32_t>>(const std::string& path)>
+      read_chakra_groups;
   FaultFileReader read_faults;
 };
 

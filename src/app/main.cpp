@@ -80,6 +80,7 @@ int dispatch(int argc, char** argv, Mpi& mpi, std::chrono::steady_clock::time_po
   hx::Registry registry;
   hx::register_all_models(registry, {.read_trace = hx::read_trace_file,
                                      .read_chakra = hx::read_chakra_trace,
+                                     .read_chakra_groups = hx::read_chakra_groups,
                                      .read_faults = hx::read_fault_hdf5});
 
   CLI::App app{"hxsim: parallel discrete-event simulator for hyper-scale interconnects"};

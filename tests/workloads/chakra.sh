@@ -10,9 +10,11 @@
 # - a pipeline of 6 ranks (recv, compute, send) with 3 us of compute per rank = the same with no
 #   compute + 6 x 3 us (one chain: no message waits on another);
 # - the same on 2 ranks = 1 rank (every dataset);
+# - the TP layer's process groups from a JSON file (ASTRA-sim's format) = from the config;
 # - bad traces refused by name with exit code 2 and no output: an unknown node type, a
 #   dependency cycle, an undefined process group, a send to itself, a truncated file, a file that
-#   is not a trace, a missing rank.
+#   is not a trace, a missing rank; a process-group file with a bad rank, not JSON, missing, or
+#   defining a group the config does too.
 # Usage: chakra.sh HXSIM WRITER MPIRUN NETWORK DETERMINISM_DIR SCRATCH
 set -euo pipefail
 hxsim=$1 writer=$2 mpirun=$3 network=$4 configs=$5 scratch=$6
@@ -49,6 +51,19 @@ run tp_native.h5 --set workload.kind=collective --set workload.ranks=8 --set wor
   --set workload.bytes=262144B
 a=$(end_ps tp.h5) b=$(end_ps tp_native.h5)
 ((a == b + 2000000)) || fail "TP layer $a ps, native groups $b ps + 2 us"
+# The same groups from a JSON process-group file (ASTRA-sim's format), one of them from each.
+echo '{"tp0": [0, 1, 2, 3], "tp1": [4, 5, 6, 7]}' >groups.json
+echo '{"tp1": [4, 5, 6, 7]}' >tp1.json
+run tp_json.h5 --set workload.kind=chakra --set workload.trace=tp --set workload.chakra_flops=1e15 \
+  --set workload.chakra_groups_file=groups.json
+run tp_mixed.h5 --set workload.kind=chakra --set workload.trace=tp --set workload.chakra_flops=1e15 \
+  --set 'workload.chakra_groups=[{name = "tp0", ranks = [0, 1, 2, 3]}]' \
+  --set workload.chakra_groups_file=tp1.json
+for f in tp_json.h5 tp_mixed.h5; do
+  /usr/bin/python3 "$(dirname "$mpirun")/h5compare.py" --ignore /config --ignore-attr config_hash \
+    tp.h5 "$f" >/dev/null ||
+    fail "$f differs from the groups given in the config"
+done
 
 "$writer" pipeline pipe 6 65536 3
 "$writer" pipeline pipe0 6 65536 0
@@ -85,4 +100,15 @@ refuse "text.0.et: not a Chakra execution trace" --set workload.kind=chakra --se
 mkdir gap && cp ring.0.et ring.1.et ring.3.et gap/
 refuse "gap/ring.2.et is missing" --set workload.kind=chakra --set workload.trace=gap
 refuse "no file none.0.et" --set workload.kind=chakra --set workload.trace=none
+echo '{"tp0": [0, 1, 2, 3], "tp1": [4, "five"]}' >bad_groups.json
+echo '{"tp0": [0, 1' >cut_groups.json
+tp=(--set workload.kind=chakra --set workload.trace=tp --set workload.chakra_flops=1e15)
+refuse "bad_groups.json': group 'tp1' has \"five\", not a rank" "${tp[@]}" \
+  --set workload.chakra_groups_file=bad_groups.json
+refuse "cut_groups.json': not JSON" "${tp[@]}" --set workload.chakra_groups_file=cut_groups.json
+refuse "nowhere.json': cannot open the file" "${tp[@]}" \
+  --set workload.chakra_groups_file=nowhere.json
+refuse "group 'tp1' is in workload.chakra_groups too" "${tp[@]}" \
+  --set workload.chakra_groups_file=tp1.json \
+  --set 'workload.chakra_groups=[{name = "tp1", ranks = [4, 5, 6, 7]}]'
 echo "chakra.sh: ok"
