@@ -26,6 +26,8 @@ bash "$mpirun_sh" -n 2 "$hxsim" run -o "$scratch/run.h5" "${short[@]}" --set tra
   --set traffic.timeseries_bin=100ns --set sim.fidelity=flow >"$scratch/faults_flow.txt"
 "$hxsim" run "$configs/workload_llm_two_stage.toml" -o "$scratch/llm.h5" --progress off \
   >"$scratch/llm.txt"
+# A time series without faults (flow_uniform records one: 100 ns bins, flow level).
+"$hxsim" run "$configs/flow_uniform.toml" -o "$scratch/series.h5" --progress off >/dev/null
 
 # Every command; what they write is checked below.
 "$python" "$analysis" --help >"$scratch/help.txt"
@@ -37,6 +39,7 @@ bash "$mpirun_sh" -n 2 "$hxsim" run -o "$scratch/run.h5" "${short[@]}" --set tra
 "$python" "$analysis" report "$scratch/phold.h5" -o "$scratch/phold.png"
 "$python" "$analysis" curve "$scratch/sweep.h5" "$scratch/sweep.h5" -o "$scratch/curve.png"
 "$python" "$analysis" faults "$scratch/faults.h5" -o "$scratch/faults.png"
+"$python" "$analysis" faults "$scratch/series.h5" -o "$scratch/series.png"
 "$python" "$analysis" traffic "$scratch/workload.h5" -o "$scratch/traffic.png"
 "$python" "$analysis" traffic "$scratch/llm.h5" -o "$scratch/traffic_zoom.png" --first 8 --grid 4 \
   --type DP2
@@ -269,6 +272,15 @@ for path, exact in ((frun, True), (os.path.join(scratch, "faults_flow.h5"), Fals
     assert ts["packets_queued"].iloc[-1] == sm["packets_queued"], path
     assert ts["packets_buffered"].iloc[-1] == hx.table(path, "network_totals")["packets_buffered"][0]
     assert ts["packets_queued"].max() > 0 and (ts["packets_buffered"].max() > 0) == exact, path
+# Without faults: the same panels, unmarked; the flits delivered add up to the run's.
+series_file = os.path.join(scratch, "series.h5")
+quiet = hx.timeseries(series_file)
+assert quiet["packets_dropped"].sum() == 0 and quiet["flits_delivered"].sum() > 0
+assert png_size(read("series.png", "rb")) == png_size(read("faults.png", "rb"))  # 4 panels each
+fig, ax = plt.subplots()
+hx.plot_links(series_file, ax)
+assert len(ax.lines) == 2 and not [l for l in ax.lines if l.get_xdata().size == 2]  # no fault lines
+plt.close(fig)
 actions = hx.faults(frun)
 assert len(actions) == len(h5py.File(frun, "r")["faults/time_ps"]) == 8
 assert actions["element"].iloc[3] == "router 5" and actions["packets_dropped"].sum() == fsum["packets_dropped"]
