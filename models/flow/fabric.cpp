@@ -228,7 +228,7 @@ void Fabric::write_series() {
 // The flow's end at its current rate.
 void Fabric::schedule_end(uint32_t slot) {
   Flow& f = flows_[slot];
-  if (!f.end.is_infinite()) ends_.erase({f.end, slot});
+  const SimTime before = f.end;  // its entry stays right if the end does not move
   f.end = SimTime::infinity();
   const u128 per_ps = static_cast<u128>(f.rate) * f.footprint->paths;
   if (per_ps == 0) return;  // it waits for a rate
@@ -241,12 +241,37 @@ void Fabric::schedule_end(uint32_t slot) {
     return;
   }
   f.end = now() + SimTime::ps(static_cast<int64_t>(ps));
-  ends_.insert({f.end, slot});
+  if (f.end != before) push_end(slot);
+}
+
+void Fabric::push_end(uint32_t slot) {
+  const auto current = [this](const End& e) {
+    return flows_[e.second].live && flows_[e.second].end == e.first;
+  };
+  // Stale entries past twice the live flows are swept out at once.
+  if (ends_.size() > 2 * live_ + 1024) {
+    std::erase_if(ends_, [&](const End& e) { return !current(e); });
+    std::make_heap(ends_.begin(), ends_.end(), std::greater<>());
+  }
+  ends_.push_back({flows_[slot].end, slot});
+  std::push_heap(ends_.begin(), ends_.end(), std::greater<>());
+}
+
+const Fabric::End* Fabric::earliest_end() {
+  while (!ends_.empty()) {
+    const End& top = ends_.front();
+    const Flow& f = flows_[top.second];
+    if (f.live && f.end == top.first) return &top;
+    std::pop_heap(ends_.begin(), ends_.end(), std::greater<>());
+    ends_.pop_back();
+  }
+  return nullptr;
 }
 
 void Fabric::wake_at_earliest_end() {
-  if (ends_.empty() || ends_.begin()->first == wake_at_) return;
-  wake_at_ = ends_.begin()->first;
+  const End* earliest = earliest_end();
+  if (earliest == nullptr || earliest->first == wake_at_) return;
+  wake_at_ = earliest->first;
   schedule_background(wake_at_ - now(), kFlowEnd, ++wake_version_);
 }
 
@@ -270,9 +295,11 @@ void Fabric::end_due() {
   std::vector<Notice>& arrived = arrived_;
   sent.clear();
   arrived.clear();
-  while (!ends_.empty() && ends_.begin()->first <= now()) {
-    const uint32_t slot = ends_.begin()->second;
-    ends_.erase(ends_.begin());
+  for (const End* due = earliest_end(); due != nullptr && due->first <= now();
+       due = earliest_end()) {
+    const uint32_t slot = due->second;
+    std::pop_heap(ends_.begin(), ends_.end(), std::greater<>());
+    ends_.pop_back();
     Flow& f = flows_[slot];
     f.end = SimTime::infinity();
     advance(f);
@@ -335,8 +362,7 @@ void Fabric::on_fault_change() {
     }
     advance(f);
     solver_.remove(f.solver_id);
-    if (!f.end.is_infinite()) ends_.erase({f.end, slot});
-    f.end = SimTime::infinity();
+    f.end = SimTime::infinity();  // its entry in ends_ goes stale
     if (next->paths == 0) {
       lose(slot, f.footprint.get());
       if (--live_ == 0) release_run();
@@ -521,7 +547,7 @@ void Fabric::serialize(StateArchive& ar) {
     if (!f.live) continue;
     f.footprint = footprint(f.src, f.dst);
     add_to_solver(slot);
-    if (!f.end.is_infinite()) ends_.insert({f.end, slot});
+    if (!f.end.is_infinite()) push_end(slot);
     ++live_;
   }
   solver_.solve();

@@ -22,12 +22,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
-#include <set>
 #include <tuple>
-#include <utility>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/component.h"
@@ -73,6 +73,9 @@ class Fabric final : public Component {
   };
 
   void start(uint32_t src, const FlowStart& s);
+  using End = std::pair<SimTime, uint32_t>;  // a flow's end and slot
+  void push_end(uint32_t slot);
+  const End* earliest_end();
   void record_series(const Flow& f, SimTime from, SimTime to);
   void write_series();
   void on_fault_change();
@@ -116,7 +119,11 @@ class Fabric final : public Component {
   // Per endpoint, the element of the workload's symmetry that maps it to its representative
   // (frame()), when the workload has one.
   std::vector<uint32_t> to_representative_;
-  std::set<std::pair<SimTime, uint32_t>> ends_;  // (end, slot) of the flows with a rate
+  // (end, slot) of the flows with a rate, earliest first (ties by slot): a binary heap whose
+  // entries go stale, rather than being looked for, when a flow's end moves or it is lost
+  // (a tree's node per reschedule cost more than the rest of it); stale ones are dropped at the
+  // top. Every flow with a finite end has its entry.
+  std::vector<End> ends_;
   uint32_t wake_version_ = 0;                     // of the timer that counts
   SimTime wake_at_ = SimTime::infinity();         // its time
   uint64_t live_ = 0;                             // flows in the fabric
