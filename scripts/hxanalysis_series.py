@@ -43,9 +43,10 @@ def timeseries(path):
 
 def link_series(path):
     """/timeseries_links as one row per (bin, link class): `time_ns`, `class` (its name),
-    `links` (of the class, from /links), `flits`, `busy_ps` and `utilisation` = busy_ps /
-    (links x bin), the class's mean utilisation in the bin (a packet's busy time falls in the
-    bin its head entered the link)."""
+    `links` (of the class, from /links), `flits`, `busy_ps`, `packets_buffered` (in router
+    input buffers, by the class of the link they came over, at the bin's end) and `utilisation`
+    = busy_ps / (links x bin), the class's mean utilisation in the bin (a packet's busy time
+    falls in the bin its head entered the link)."""
     frame = _hx().table(path, "timeseries_links")
     if frame.empty:
         raise ValueError("%s has no time series: run with traffic.timeseries_bin" % path)
@@ -75,12 +76,19 @@ def plot_links(path, ax):
 
 
 def plot_queues(path, ax):
-    """Packets in source queues and in router buffers at the end of each /timeseries bin."""
+    """Packets in source queues and in router buffers at the end of each /timeseries bin, and
+    (dashed) those buffered by the class of the link they came over."""
     frame = timeseries(path)
+    width = frame["time_ns"].diff().median()
     for column, label in (("packets_queued", "in source queues"),
                           ("packets_buffered", "in router buffers")):
-        ax.plot(frame["time_ns"] + frame["time_ns"].diff().median(), frame[column],
-                drawstyle="steps-pre", label=label)
+        ax.plot(frame["time_ns"] + width, frame[column], drawstyle="steps-pre", label=label)
+    per_class = link_series(path)
+    if "packets_buffered" in per_class and per_class["packets_buffered"].any():
+        for name, part in per_class.groupby("class", sort=False):
+            if part["packets_buffered"].any():
+                ax.plot(part["time_ns"] + width, part["packets_buffered"], drawstyle="steps-pre",
+                        linestyle="--", linewidth=1, label="from %s links" % name)
     ax.set_xlabel("simulated time (ns)")
     ax.set_ylabel("packets at the bin's end")
     _mark_faults(path, ax)

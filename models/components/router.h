@@ -112,6 +112,7 @@ class Router final : public Component, private RouterView {
   SimTime earliest_awaited_return() const;
   void check_watchdog();
   std::string blocked_report() const;
+  void snapshot_buffers(uint64_t bin);  // into /timeseries and /timeseries_links
   uint32_t load(PortId port) const override;
   bool link_up(uint64_t link) const override;
   uint32_t configuration(uint32_t element, uint32_t instance) const override;

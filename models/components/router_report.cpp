@@ -81,9 +81,7 @@ void Router::finish() {
   }
   add_layout_row(*layout_, *net_.topology, id());
   // The last /timeseries bin closes at the run's end.
-  if (net_.timeseries_bins > 0) {
-    timeseries_->add_to(net_.timeseries_bins - 1, series::kPacketsBuffered, uint64_t{held_});
-  }
+  if (net_.timeseries_bins > 0) snapshot_buffers(net_.timeseries_bins - 1);
   totals_->add_to(0, totals::kPacketsBuffered, uint64_t{held_});
   totals_->add_to(0, totals::kLinkSent, sent_);
   totals_->add_to(0, totals::kLinkReceived, received_);
@@ -91,8 +89,20 @@ void Router::finish() {
 
 void Router::observe(uint32_t k) {
   const int64_t bin = net_.observations[k].bin_end;
-  if (bin < 0) return;
-  timeseries_->add_to(static_cast<uint64_t>(bin), series::kPacketsBuffered, uint64_t{held_});
+  if (bin >= 0) snapshot_buffers(static_cast<uint64_t>(bin));
+}
+
+// The packets in the input buffers, in all and by the class of the link they came over.
+void Router::snapshot_buffers(uint64_t bin) {
+  timeseries_->add_to(bin, series::kPacketsBuffered, uint64_t{held_});
+  const uint64_t classes = net_.per_flit.size();
+  for (PortId p = 0; held_ > 0 && p < ports_; ++p) {
+    uint64_t held = 0;
+    for (uint8_t vc = 0; vc < vcs_; ++vc) held += queue(p, vc).size();
+    if (held == 0) continue;
+    timeseries_links_->add_to(bin * classes + port(p).link_class, series::kLinkPacketsBuffered,
+                              held);
+  }
 }
 
 }  // namespace hx::net

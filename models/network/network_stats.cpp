@@ -169,7 +169,10 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
       {{"flits", T::kU64, "1", "flits whose packet's head entered a link of the class in the bin"},
        {"busy_ps", T::kU64, "ps",
         "the time those links took to carry them (busy / (links of the class x bin): their "
-        "utilisation)"}},
+        "utilisation)"},
+       {"packets_buffered", T::kU64, "1",
+        "packets in router input buffers that came over links of the class, at the bin's end "
+        "(the last bin: at the run's end; 0 at flow level)"}},
       TableKind::kSummed,
       timeseries_bins * classes};
   TableSpec timeseries_latency{

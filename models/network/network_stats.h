@@ -49,7 +49,7 @@ enum : std::size_t {
   kPacketsQueued,    // in source queues at the bin's end
   kPacketsBuffered,  // in router buffers at the bin's end
 };
-enum : std::size_t { kLinkFlits, kLinkBusyPs };
+enum : std::size_t { kLinkFlits, kLinkBusyPs, kLinkPacketsBuffered };
 }  // namespace series
 
 /// The source queues are sampled at the ends of this many equal parts of the measurement window

@@ -272,6 +272,8 @@ for path, exact in ((frun, True), (os.path.join(scratch, "faults_flow.h5"), Fals
     assert ts["packets_queued"].iloc[-1] == sm["packets_queued"], path
     assert ts["packets_buffered"].iloc[-1] == hx.table(path, "network_totals")["packets_buffered"][0]
     assert ts["packets_queued"].max() > 0 and (ts["packets_buffered"].max() > 0) == exact, path
+    by_class = per_bin.groupby("bin")["packets_buffered"].sum()
+    assert (by_class.to_numpy() == ts["packets_buffered"].to_numpy()).all(), path
 # Without faults: the same panels, unmarked; the flits delivered add up to the run's.
 series_file = os.path.join(scratch, "series.h5")
 quiet = hx.timeseries(series_file)
