@@ -79,6 +79,7 @@ MaxMinSolver::FlowId MaxMinSolver::add(std::span<const LinkUse> uses) {
       }
     }
     Link& l = links_[link];
+    l.counts += u.count;
     f.uses.push_back({link, u.count, static_cast<uint32_t>(l.crossing.size())});
     l.crossing.push_back({id, static_cast<uint32_t>(f.uses.size() - 1), u.count});
     touch_link(link);
@@ -102,6 +103,7 @@ void MaxMinSolver::remove(FlowId id) {
     l.crossing[u.slot] = moved;
     flows_[moved.flow].uses[moved.use].slot = u.slot;
     l.crossing.pop_back();
+    l.counts -= u.count;
     touch_link(u.link);
   }
   f.uses.clear();
@@ -177,17 +179,58 @@ Rate MaxMinSolver::settled_level() const {
     if (!f.live || !f.fresh) continue;
     for (const Use& u : f.uses) {
       const Link& l = links_[u.link];
-      uint64_t counts = 0;
-      for (const Crossing& c : l.crossing) counts += c.count;
-      level = std::min<Rate>(level, l.capacity / counts);
+      level = std::min<Rate>(level, l.capacity / l.counts);
     }
   }
   return level;
 }
 
+// Progressive filling over the links the walk reached (walked_) and the flows it marked.
+//
+// All links whose share (remaining / unfixed) equals the lowest run full together, as one
+// batch: fixing one of them first would round the next one's share again (remaining and
+// unfixed both drop), so the rates would depend on which went first. Batches make them a
+// function of the shares alone, which is what lets a class of equal flows on a class of equal
+// links (folding) get exactly the rates its members would get one by one.
 void MaxMinSolver::fill() {
-  // The flows to refill carry this walk's mark; a flow is fixed once its mark moves past it.
-  const uint32_t fixed = walk_ + 1;
+  std::erase_if(walked_, [&](uint32_t i) { return links_[i].unfixed == 0; });
+  for (uint32_t levels = 0; !walked_.empty(); ++levels) {
+    if (levels == scan_levels_) {
+      fill_from_heap();
+      break;
+    }
+    // One pass finds the lowest share (compared exactly, as fractions) and every link at it,
+    // and drops the links whose flows are all fixed.
+    batch_.clear();
+    const Link* lowest = nullptr;
+    std::size_t kept = 0;
+    for (const uint32_t i : walked_) {
+      const Link& l = links_[i];
+      if (l.unfixed == 0) continue;
+      walked_[kept++] = i;
+      if (lowest != nullptr) {
+        const u128 lhs = static_cast<u128>(l.remaining) * lowest->unfixed;
+        const u128 rhs = static_cast<u128>(lowest->remaining) * l.unfixed;
+        if (lhs > rhs) continue;
+        if (lhs == rhs) {
+          batch_.push_back(i);
+          continue;
+        }
+        batch_.clear();
+      }
+      lowest = &l;
+      batch_.push_back(i);
+    }
+    walked_.resize(kept);
+    if (lowest == nullptr) break;
+    fix_batch(lowest->remaining / lowest->unfixed);
+  }
+  // Marks past walk_ must not look fresh to the next walk.
+  ++walk_;
+}
+
+// fill() for a solve with many levels: the links' shares in a min-heap, ties by link id.
+void MaxMinSolver::fill_from_heap() {
   std::vector<Share>& heap = heap_;
   // A lambda, not &Share::later: the heap algorithms inline it.
   const auto later = [](const Share& a, const Share& b) { return Share::later(a, b); };
@@ -204,15 +247,8 @@ void MaxMinSolver::fill() {
   // Fixing a flow at the current level only raises the shares of its other links, so an entry
   // is at most its link's share: one whose link has moved on is pushed again, at its share,
   // when it comes to the top, rather than at every change.
-  //
-  // All links whose share equals the lowest run full together, as one batch: fixing one of them
-  // first would round the next one's share again (remaining and unfixed both drop), so the rates
-  // would depend on which went first. Batches make them a function of the shares alone, which
-  // is what lets a class of equal flows on a class of equal links (folding) get exactly the
-  // rates its members would get one by one.
-  std::vector<uint32_t>& batch = batch_;
   while (!heap.empty()) {
-    batch.clear();
+    batch_.clear();
     Share lowest{};
     while (!heap.empty()) {
       const Share s = heap.front();
@@ -227,32 +263,36 @@ void MaxMinSolver::fill() {
         std::push_heap(heap.begin(), heap.end(), later);
         continue;
       }
-      if (!batch.empty() && !s.same(lowest)) break;
-      if (batch.empty()) lowest = s;
-      batch.push_back(s.link);
+      if (!batch_.empty() && !s.same(lowest)) break;
+      if (batch_.empty()) lowest = s;
+      batch_.push_back(s.link);
       pop();
     }
-    if (batch.empty()) break;
-    // The level every unfixed flow has reached when these links run full.
-    const Rate level = lowest.level;
-    for (const uint32_t link : batch) {
-      for (const Crossing& c : links_[link].crossing) {
-        Flow& f = flows_[c.flow];
-        if (f.mark != walk_) continue;  // kept, or fixed already
-        f.mark = fixed;
-        if (f.rate != level) changed_.push_back(c.flow);
-        f.rate = level;
-        // Every other link of the flow had at least this share left, so nothing goes negative.
-        for (const Use& u : f.uses) {
-          Link& l = links_[u.link];
-          l.remaining -= level * u.count;
-          l.unfixed -= u.count;
-        }
+    if (batch_.empty()) break;
+    fix_batch(lowest.level);
+  }
+}
+
+// Fixes every flow still to fill that crosses a link of batch_ at `level`, the level every
+// unfixed flow has reached when those links run full.
+void MaxMinSolver::fix_batch(Rate level) {
+  // The flows to refill carry this walk's mark; a flow is fixed once its mark moves past it.
+  const uint32_t fixed = walk_ + 1;
+  for (const uint32_t link : batch_) {
+    for (const Crossing& c : links_[link].crossing) {
+      Flow& f = flows_[c.flow];
+      if (f.mark != walk_) continue;  // kept, or fixed already
+      f.mark = fixed;
+      if (f.rate != level) changed_.push_back(c.flow);
+      f.rate = level;
+      // Every other link of the flow had at least this share left, so nothing goes negative.
+      for (const Use& u : f.uses) {
+        Link& l = links_[u.link];
+        l.remaining -= level * u.count;
+        l.unfixed -= u.count;
       }
     }
   }
-  // Marks past walk_ must not look fresh to the next walk.
-  ++walk_;
 }
 
 }  // namespace hx::flow

@@ -165,14 +165,19 @@ struct RandomCase {
   std::vector<Uses> flows;
 };
 
-RandomCase random_case(std::mt19937_64& rng) {
+// Large cases (up to 80 links, 300 flows of up to 8 hops) reach many levels in one solve; half
+// of them draw capacities from four values, so that many links run full at one level.
+RandomCase random_case(std::mt19937_64& rng, bool large = false) {
   RandomCase c;
-  const int links = 2 + static_cast<int>(rng() % 12);
-  for (int l = 0; l < links; ++l) c.capacity.push_back(1 + rng() % 1000000);
-  const int flows = 1 + static_cast<int>(rng() % 30);
+  const int links = 2 + static_cast<int>(rng() % (large ? 79 : 12));
+  const bool few_values = large && rng() % 2 == 0;
+  for (int l = 0; l < links; ++l) {
+    c.capacity.push_back(few_values ? 1000 * (1 + rng() % 4) : 1 + rng() % 1000000);
+  }
+  const int flows = 1 + static_cast<int>(rng() % (large ? 300 : 30));
   for (int f = 0; f < flows; ++f) {
     Uses u;
-    const int hops = 1 + static_cast<int>(rng() % 4);
+    const int hops = 1 + static_cast<int>(rng() % (large ? 8 : 4));
     for (int h = 0; h < hops; ++h) {
       const uint64_t link = rng() % static_cast<uint64_t>(links);
       bool seen = false;
@@ -211,11 +216,13 @@ void expect_max_min(const MaxMinSolver& s, const RandomCase& c,
   }
 }
 
-// The same flows solved at once, on links declared in the opposite order: the same rates as
-// `s` has (the fresh solver numbers them 0, 1, ... in the order added).
+// The same flows solved at once, on links declared in the opposite order, by a solver that finds
+// its levels the other way (heap or scan): the same rates as `s` has (the fresh solver numbers
+// them 0, 1, ... in the order added).
 void expect_as_from_scratch(const MaxMinSolver& s, const RandomCase& c,
-                            const std::map<MaxMinSolver::FlowId, Uses>& live) {
-  MaxMinSolver again;
+                            const std::map<MaxMinSolver::FlowId, Uses>& live,
+                            uint32_t scan_levels = MaxMinSolver::kScanLevels) {
+  MaxMinSolver again(scan_levels == 0 ? MaxMinSolver::kScanLevels : 0);
   for (std::size_t l = c.capacity.size(); l-- > 0;) again.set_capacity(l, c.capacity[l]);
   for (const auto& [f, uses] : live) again.add(uses);
   again.solve();
@@ -228,12 +235,16 @@ void expect_as_from_scratch(const MaxMinSolver& s, const RandomCase& c,
   EXPECT_EQ(a, b);
 }
 
-TEST(MaxMin, RandomNetworksMeetTheConditionsIncrementallyAndFromScratch) {
+// Every way of finding the levels: always the heap, the heap after one scanned level, the
+// default, always scanning.
+class MaxMinRandom : public ::testing::TestWithParam<uint32_t> {};
+
+TEST_P(MaxMinRandom, NetworksMeetTheConditionsIncrementallyAndFromScratch) {
   std::mt19937_64 rng(12345);
-  for (int trial = 0; trial < 200; ++trial) {
+  for (int trial = 0; trial < 240; ++trial) {
     SCOPED_TRACE("trial " + std::to_string(trial));
-    const RandomCase c = random_case(rng);
-    MaxMinSolver s;
+    const RandomCase c = random_case(rng, trial >= 200);
+    MaxMinSolver s(GetParam());
     for (std::size_t l = 0; l < c.capacity.size(); ++l) s.set_capacity(l, c.capacity[l]);
     std::map<MaxMinSolver::FlowId, Uses> live;
     // Flows arrive in batches and some leave, solving after each batch.
@@ -249,14 +260,17 @@ TEST(MaxMin, RandomNetworksMeetTheConditionsIncrementallyAndFromScratch) {
       // above the level it cannot move) must give what solving from scratch gives, every time.
       if (rng() % 2 == 0) {
         s.solve();
-        expect_as_from_scratch(s, c, live);
+        expect_as_from_scratch(s, c, live, GetParam());
       }
     }
     s.solve();
     expect_max_min(s, c, live);
-    expect_as_from_scratch(s, c, live);
+    expect_as_from_scratch(s, c, live, GetParam());
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Selection, MaxMinRandom,
+                         ::testing::Values(0u, 1u, MaxMinSolver::kScanLevels, 1000000u));
 
 }  // namespace
 }  // namespace hx::flow
