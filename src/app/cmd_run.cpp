@@ -28,10 +28,13 @@ void print_summary(const char* what, const ResolvedConfig& config, const RunResu
                    const std::string& output) {
   const uint64_t events = r.total_events - r.restored_events;  // handled by this process
   const double rate = r.max_run_s > 0 ? static_cast<double>(events) / r.max_run_s : 0.0;
-  std::printf("hxsim %s: model %s, %d rank(s), partition cut %llu of %llu links, lookahead %s\n",
+  std::printf("hxsim %s: model %s, %d rank(s), partition cut %llu of %llu links, lookahead %s%s\n",
               what, config.info->name.c_str(), ranks,
               static_cast<unsigned long long>(r.cut.links_cut),
-              static_cast<unsigned long long>(r.cut.links), format_time(r.cut.lookahead).c_str());
+              static_cast<unsigned long long>(r.cut.links), format_time(r.cut.lookahead).c_str(),
+              ranks == 1            ? ""
+              : r.local.shared_sync ? ", ranks meet in shared memory"
+                                    : ", ranks meet through MPI");
   std::printf("  simulated %s: %llu events (%llu across ranks) in %.3f s wall = %.4g events/s\n",
               format_time(r.reached).c_str(), static_cast<unsigned long long>(events),
               static_cast<unsigned long long>(r.total_remote), r.max_run_s, rate);
@@ -88,6 +91,7 @@ RunOptions options_from(const RunArgs& args, std::string output, std::vector<std
   o.output = std::move(output);
   o.inputs = std::move(inputs);
   o.check_memory = !args.ignore_memory_check;
+  o.shared_sync = args.sync == "auto";
   o.progress = parse_progress_mode(args.progress);
   o.progress_interval_s = args.progress_interval_s;
   o.checkpoint_dir = args.checkpoint_dir;

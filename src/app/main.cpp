@@ -113,6 +113,11 @@ int dispatch(int argc, char** argv, Mpi& mpi, std::chrono::steady_clock::time_po
         ->capture_default_str();
     sub->add_option("--on-sigusr2", run.on_sigusr2, "checkpoint, stop or ignore")
         ->capture_default_str();
+    sub->add_option("--sync", run.sync,
+                    "how ranks meet at window boundaries: auto (shared memory when every rank "
+                    "is on one host, else MPI) or mpi")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"auto", "mpi"}));
     sub->add_flag("--ignore-memory-check", run.ignore_memory_check,
                   "build the model even if its estimated memory exceeds what the nodes have");
   };

@@ -1,6 +1,9 @@
-// Neighbour exchange with matched probes: one round trip per window, no size pre-exchange.
+// Neighbour exchange through shared-memory mailboxes, or MPI with matched probes: one round trip
+// per window, no size pre-exchange.
 #include "engine/exchange.h"
 
+#include <atomic>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -8,43 +11,130 @@
 namespace hx {
 namespace {
 constexpr int kEventTag = 4242;
+constexpr int kIndexTag = 4243;
+// A mailbox's count when its batch went by MPI.
+constexpr uint64_t kByMpi = std::numeric_limits<uint64_t>::max();
 }  // namespace
 
-Exchange::Exchange(MPI_Comm comm, std::vector<int> neighbours)
-    : comm_(comm), neighbours_(std::move(neighbours)), sending_(neighbours_.size()) {}
+struct alignas(kSharedLine) Exchange::Mailbox {
+  std::atomic<uint64_t> epoch;  // of the batch it holds
+  uint64_t count;               // its events, or kByMpi
+  Event* events() { return reinterpret_cast<Event*>(reinterpret_cast<char*>(this) + kSharedLine); }
+};
+
+std::size_t Exchange::stride() const {
+  const std::size_t bytes = kSharedLine + mailbox_events_ * sizeof(Event);
+  return (bytes + kSharedLine - 1) / kSharedLine * kSharedLine;
+}
+
+Exchange::Exchange(MPI_Comm comm, std::vector<int> neighbours, bool shared,
+                   std::size_t mailbox_events)
+    : comm_(comm),
+      neighbours_(std::move(neighbours)),
+      sending_(neighbours_.size()),
+      mailbox_events_(mailbox_events),
+      rank_([comm] {
+        int r = 0;
+        MPI_Comm_rank(comm, &r);
+        return r;
+      }()),
+      block_(comm, neighbours_.size() * stride(), shared) {
+  static_assert(std::atomic<uint64_t>::is_always_lock_free, "shared between processes");
+  if (!block_.valid()) return;
+  // Where we are in each neighbour's list (neighbour lists are symmetric).
+  their_index_.resize(neighbours_.size());
+  std::vector<MPI_Request> requests(2 * neighbours_.size());
+  std::vector<uint64_t> mine(neighbours_.size());
+  for (std::size_t i = 0; i < neighbours_.size(); ++i) {
+    mine[i] = i;
+    MPI_Isend(&mine[i], 1, MPI_UINT64_T, neighbours_[i], kIndexTag, comm_, &requests[2 * i]);
+    MPI_Irecv(&their_index_[i], 1, MPI_UINT64_T, neighbours_[i], kIndexTag, comm_,
+              &requests[2 * i + 1]);
+  }
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  for (std::size_t i = 0; i < neighbours_.size(); ++i) {
+    Mailbox* box = outgoing(i);
+    new (&box->epoch) std::atomic<uint64_t>(0);
+    box->count = 0;
+  }
+  MPI_Barrier(comm_);  // every mailbox is set before anyone reads one
+}
+
+Exchange::Mailbox* Exchange::outgoing(std::size_t i) const {
+  return reinterpret_cast<Mailbox*>(block_.part(rank_) + i * stride());
+}
+
+Exchange::Mailbox* Exchange::incoming(std::size_t i) const {
+  return reinterpret_cast<Mailbox*>(block_.part(neighbours_[i]) + their_index_[i] * stride());
+}
+
+void Exchange::send_by_mpi(std::size_t i, std::vector<Event>& outbox) {
+  // The outbox's buffer is sent as it is; the outbox takes the emptied one sent last window,
+  // so both keep their capacity.
+  sending_[i].clear();
+  sending_[i].swap(outbox);
+  const std::size_t bytes = sending_[i].size() * sizeof(Event);
+  if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw std::runtime_error("one window sends more than 2 GiB of events to rank " +
+                             std::to_string(neighbours_[i]) + "; reduce the link latency");
+  }
+  MPI_Isend(sending_[i].data(), static_cast<int>(bytes), MPI_BYTE, neighbours_[i], kEventTag, comm_,
+            &requests_[i]);
+}
+
+void Exchange::receive_by_mpi(int source, std::vector<Event>& received) {
+  MPI_Message message;
+  MPI_Status status;
+  MPI_Mprobe(source, kEventTag, comm_, &message, &status);
+  int bytes = 0;
+  MPI_Get_count(&status, MPI_BYTE, &bytes);
+  if (bytes % sizeof(Event) != 0) {
+    throw std::runtime_error("rank " + std::to_string(source) + " sent " + std::to_string(bytes) +
+                             " bytes, not a whole number of events");
+  }
+  const std::size_t have = received.size();
+  received.resize(have + static_cast<std::size_t>(bytes) / sizeof(Event));
+  MPI_Mrecv(received.data() + have, bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+}
 
 uint64_t Exchange::exchange(std::vector<std::vector<Event>>& outboxes,
                             std::vector<Event>& received) {
   received.clear();
+  ++epoch_;
   uint64_t sent = 0;
   requests_.assign(neighbours_.size(), MPI_REQUEST_NULL);
   for (std::size_t i = 0; i < neighbours_.size(); ++i) {
-    // The outbox's buffer is sent as it is; the outbox takes the emptied one sent last window,
-    // so both keep their capacity.
-    sending_[i].clear();
-    sending_[i].swap(outboxes[i]);
-    const std::size_t bytes = sending_[i].size() * sizeof(Event);
-    sent += sending_[i].size();
-    if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-      throw std::runtime_error("one window sends more than 2 GiB of events to rank " +
-                               std::to_string(neighbours_[i]) + "; reduce the link latency");
+    std::vector<Event>& outbox = outboxes[i];
+    sent += outbox.size();
+    if (!block_.valid()) {
+      send_by_mpi(i, outbox);
+      continue;
     }
-    MPI_Isend(sending_[i].data(), static_cast<int>(bytes), MPI_BYTE, neighbours_[i], kEventTag,
-              comm_, &requests_[i]);
+    Mailbox* box = outgoing(i);
+    if (outbox.size() <= mailbox_events_) {
+      std::memcpy(box->events(), outbox.data(), outbox.size() * sizeof(Event));
+      box->count = outbox.size();
+      outbox.clear();
+    } else {
+      send_by_mpi(i, outbox);
+      box->count = kByMpi;
+    }
+    box->epoch.store(epoch_, std::memory_order_release);
   }
-  for (int source : neighbours_) {
-    MPI_Message message;
-    MPI_Status status;
-    MPI_Mprobe(source, kEventTag, comm_, &message, &status);
-    int bytes = 0;
-    MPI_Get_count(&status, MPI_BYTE, &bytes);
-    if (bytes % sizeof(Event) != 0) {
-      throw std::runtime_error("rank " + std::to_string(source) + " sent " +
-                               std::to_string(bytes) + " bytes, not a whole number of events");
+  for (std::size_t i = 0; i < neighbours_.size(); ++i) {
+    if (!block_.valid()) {
+      receive_by_mpi(neighbours_[i], received);
+      continue;
+    }
+    Mailbox* box = incoming(i);
+    block_.wait([&] { return box->epoch.load(std::memory_order_acquire) == epoch_; });
+    if (box->count == kByMpi) {
+      receive_by_mpi(neighbours_[i], received);
+      continue;
     }
     const std::size_t have = received.size();
-    received.resize(have + static_cast<std::size_t>(bytes) / sizeof(Event));
-    MPI_Mrecv(received.data() + have, bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+    received.resize(have + box->count);
+    std::memcpy(received.data() + have, box->events(), box->count * sizeof(Event));
   }
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   return sent;

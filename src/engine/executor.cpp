@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/exchange.h"
+#include "engine/window_reduce.h"
 
 namespace hx {
 namespace {
@@ -103,7 +104,9 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   EngineStats stats;
-  Exchange exchange(comm, sim.neighbours());
+  Exchange exchange(comm, sim.neighbours(), control.shared_sync);
+  WindowReduce reduce(comm, control.shared_sync);
+  stats.shared_sync = exchange.shared() && reduce.shared();
   std::vector<Event> received;
   const Clock::time_point start = Clock::now();
   bool first_window = true;
@@ -154,13 +157,13 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
         sim.stop_requested() ? 0 : 1,           (requests & RunControl::kCheckpoint) ? 0 : 1,
         (requests & RunControl::kStop) ? 0 : 1, crossing ? 0 : 1};
     int64_t global[6];
-    MPI_Allreduce(local, global, 6, MPI_INT64_T, MPI_MIN, comm);
+    reduce.min(local, global, 6);
     stats.reduce_s += seconds_since(t);
     if (!dense && global[5] == 0) {
       exchange_events();
       t = Clock::now();
       const int64_t next = sim.next_work_time().count_ps();
-      MPI_Allreduce(&next, &global[0], 1, MPI_INT64_T, MPI_MIN, comm);
+      reduce.min(&next, &global[0], 1);
       stats.reduce_s += seconds_since(t);
     }
     dense = global[5] == 0;

@@ -220,6 +220,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
 
   RunControl control;
   control.checkpoint_every = options.checkpoint_every;
+  control.shared_sync = options.shared_sync;
   Clock::time_point last_checkpoint = Clock::now();
   control.checkpoint = [&](SimTime at, uint64_t events) {
     result.last_checkpoint = save_checkpoint(comm, target, sim, stats, at, events_before + events);
@@ -339,6 +340,10 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
     };
     content.attributes.push_back(
         {"/engine", "events_per_s", per_s(result.total_events - result.restored_events)});
+    content.attributes.push_back({"/engine", "sync",
+                                  std::string(ranks == 1                 ? "none"
+                                              : result.local.shared_sync ? "shared_memory"
+                                                                         : "mpi")});
     if (!result.work_unit.empty()) {
       content.attributes.push_back({"/engine", result.work_unit, result.total_work});
       content.attributes.push_back(

@@ -38,6 +38,7 @@ struct RunOptions {
   std::string output;               // empty: write no file
   std::vector<std::string> inputs;  // files the output must not replace (config, trace)
   bool check_memory = true;         // refuse a build the nodes have no memory for
+  bool shared_sync = true;          // ranks on one host meet in shared memory (RunControl)
   ProgressMode progress = ProgressMode::kAuto;
   double progress_interval_s = 10.0;
 

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <map>
+#include <tuple>
 
 #include "engine/executor.h"
 #include "engine/simulation.h"
@@ -38,7 +39,8 @@ std::map<uint64_t, std::pair<uint64_t, uint64_t>> rows_of(const Table& t) {
 }
 
 std::map<uint64_t, std::pair<uint64_t, uint64_t>> run_parallel(const std::string& partitioner,
-                                                               SimTime end, EngineStats& out) {
+                                                               bool shared, SimTime end,
+                                                               EngineStats& out) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
@@ -52,7 +54,9 @@ std::map<uint64_t, std::pair<uint64_t, uint64_t>> run_parallel(const std::string
   for (const TableSpec& t : model->tables()) stats.declare(t);
   Simulation sim(*model, *partition, rank, 11, stats);
   sim.setup();
-  out = run_windows(sim, MPI_COMM_WORLD, SimTime::ps(lookahead), end, nullptr);
+  RunControl control;
+  control.shared_sync = shared;
+  out = run_windows(sim, MPI_COMM_WORLD, SimTime::ps(lookahead), end, nullptr, control);
   sim.finish(false, out.reached);
 
   // Gather (id, events, checksum) triples on rank 0.
@@ -86,7 +90,8 @@ std::map<uint64_t, std::pair<uint64_t, uint64_t>> run_sequential_reference(SimTi
   return rows_of(stats.table("lps"));
 }
 
-class WindowExecutor : public ::testing::TestWithParam<std::string> {};
+// (partitioner, ranks meet in shared memory)
+class WindowExecutor : public ::testing::TestWithParam<std::tuple<std::string, bool>> {};
 
 TEST_P(WindowExecutor, MatchesSequentialRunExactly) {
   int rank = 0, ranks = 1;
@@ -94,8 +99,12 @@ TEST_P(WindowExecutor, MatchesSequentialRunExactly) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const SimTime end = SimTime::ns(300);
   EngineStats stats;
-  const auto parallel = run_parallel(GetParam(), end, stats);
+  const auto [partitioner, shared] = GetParam();
+  const auto parallel = run_parallel(partitioner, shared, end, stats);
   EXPECT_EQ(stats.reached, end);
+  if (!shared) {
+    EXPECT_FALSE(stats.shared_sync);
+  }
   if (ranks > 1) {
     EXPECT_GT(stats.windows, 10u);  // 300 ns in windows of at most 7 ns
   }
@@ -110,12 +119,16 @@ TEST_P(WindowExecutor, StopsWhenNoEventsRemainAnywhere) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const testing::TokenRing model(24, 2, 50, SimTime::ns(3));
-  const auto partition = make_partition(GetParam(), model, ranks);
+  const auto [partitioner, shared] = GetParam();
+  const auto partition = make_partition(partitioner, model, ranks);
   StatsRegistry stats;
   Simulation sim(model, *partition, rank, 1, stats);
   sim.setup();
   const SimTime lookahead = ranks == 1 ? SimTime::infinity() : SimTime::ns(3);
-  const EngineStats s = run_windows(sim, MPI_COMM_WORLD, lookahead, SimTime::us(1000), nullptr);
+  RunControl control;
+  control.shared_sync = shared;
+  const EngineStats s =
+      run_windows(sim, MPI_COMM_WORLD, lookahead, SimTime::us(1000), nullptr, control);
   EXPECT_EQ(s.reached, SimTime::ns(150));  // 50 hops of 3 ns, not the far end time
   uint64_t total = 0;
   MPI_Allreduce(&s.events, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
@@ -125,7 +138,9 @@ TEST_P(WindowExecutor, StopsWhenNoEventsRemainAnywhere) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Partitioners, WindowExecutor, ::testing::Values("group", "round_robin"));
+INSTANTIATE_TEST_SUITE_P(PartitionersAndSync, WindowExecutor,
+                         ::testing::Combine(::testing::Values("group", "round_robin"),
+                                            ::testing::Bool()));
 
 }  // namespace
 }  // namespace hx

@@ -1,0 +1,40 @@
+// The per-window reduction of run_windows (executor.cpp): the minimum of a few int64 values over
+// all ranks. When every rank shares one host they meet in shared memory (shared_block.h): each
+// publishes its values with an epoch in a cache line of its own and reads everyone else's.
+// Otherwise, or with sim.shared_sync off, it is MPI_Allreduce. Both give the same minimum, so
+// the choice never changes a result.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+
+#include "engine/shared_block.h"
+
+namespace hx {
+
+class WindowReduce {
+ public:
+  /// At most this many values per call.
+  static constexpr int kMaxValues = 7;
+
+  /// Collective over `comm`. `shared`: meet in shared memory when all ranks are on one host.
+  WindowReduce(MPI_Comm comm, bool shared);
+
+  /// global[i] = the minimum of local[i] over the ranks, i < n <= kMaxValues. Collective.
+  void min(const int64_t* local, int64_t* global, int n);
+
+  bool shared() const { return block_.valid(); }
+
+ private:
+  struct Slot;
+  Slot* slot(uint64_t epoch, int rank) const;
+
+  MPI_Comm comm_;
+  int rank_ = 0;
+  int size_ = 1;
+  uint64_t epoch_ = 0;
+  SharedBlock block_;  // each rank's part: its slots of even and odd epochs
+};
+
+}  // namespace hx

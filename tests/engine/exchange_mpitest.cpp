@@ -1,0 +1,116 @@
+// The ways ranks meet at window boundaries: the event exchange and the window reduction give
+// the same results through shared memory and through MPI, including batches too large for a
+// mailbox (which go by MPI that window) beside small ones.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "engine/exchange.h"
+#include "engine/window_reduce.h"
+
+namespace hx {
+namespace {
+
+struct Stamp {
+  uint32_t from, to, round, index;
+};
+
+// Events from `from` to `to` in `round`: a count that varies from 0 to 10 past the mailbox of 4.
+std::vector<Event> batch(int from, int to, int round) {
+  const auto n = static_cast<uint32_t>((round * 7 + from * 3 + to) % 11);
+  std::vector<Event> events(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    events[i].key.time = SimTime::ps(round * 1000 + i);
+    events[i].set_payload(Stamp{static_cast<uint32_t>(from), static_cast<uint32_t>(to),
+                                static_cast<uint32_t>(round), i});
+  }
+  return events;
+}
+
+// Whether shared memory is what the ranks should meet in: asked for, several ranks, one host.
+bool expect_shared(bool asked) {
+  int ranks = 1, on_host = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  MPI_Comm host;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+  MPI_Comm_size(host, &on_host);
+  MPI_Comm_free(&host);
+  int all = on_host == ranks ? 1 : 0, everywhere = 0;
+  MPI_Allreduce(&all, &everywhere, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return asked && ranks > 1 && everywhere == 1;
+}
+
+class Meeting : public ::testing::TestWithParam<bool> {};
+
+TEST_P(Meeting, ExchangeDeliversEveryBatchInNeighbourOrder) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  std::vector<int> neighbours;
+  for (int r = ranks - 1; r >= 0; --r) {
+    if (r != rank) neighbours.push_back(r);  // not ascending: the order is the caller's
+  }
+  Exchange exchange(MPI_COMM_WORLD, neighbours, GetParam(), 4);
+  EXPECT_EQ(exchange.shared(), expect_shared(GetParam()));
+  std::vector<std::vector<Event>> outboxes(neighbours.size());
+  std::vector<Event> received;
+  for (int round = 0; round < 40; ++round) {
+    uint64_t expected_sent = 0;
+    for (std::size_t i = 0; i < neighbours.size(); ++i) {
+      outboxes[i] = batch(rank, neighbours[i], round);
+      expected_sent += outboxes[i].size();
+    }
+    EXPECT_EQ(exchange.exchange(outboxes, received), expected_sent);
+    for (const auto& box : outboxes) EXPECT_TRUE(box.empty());
+    std::vector<Event> expected;
+    for (const int from : neighbours) {
+      for (const Event& e : batch(from, rank, round)) expected.push_back(e);
+    }
+    // EXPECT, not ASSERT: a rank that left the loop would leave the others waiting for it.
+    EXPECT_EQ(received.size(), expected.size()) << "round " << round;
+    for (std::size_t k = 0; k < std::min(received.size(), expected.size()); ++k) {
+      const auto got = received[k].payload_as<Stamp>();
+      const auto want = expected[k].payload_as<Stamp>();
+      EXPECT_EQ(received[k].key.time, expected[k].key.time);
+      EXPECT_EQ(got.from, want.from);
+      EXPECT_EQ(got.to, static_cast<uint32_t>(rank));
+      EXPECT_EQ(got.round, want.round);
+      EXPECT_EQ(got.index, want.index);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);  // the executor's reduction between two exchanges
+  }
+}
+
+TEST_P(Meeting, ReductionFindsTheMinimumOfEveryValue) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  WindowReduce reduce(MPI_COMM_WORLD, GetParam());
+  EXPECT_EQ(reduce.shared(), expect_shared(GetParam()));
+  for (int64_t epoch = 0; epoch < 1000; ++epoch) {
+    // Each value's minimum sits on a different rank, and moves from epoch to epoch.
+    int64_t local[WindowReduce::kMaxValues];
+    int64_t want[WindowReduce::kMaxValues];
+    for (int i = 0; i < WindowReduce::kMaxValues; ++i) {
+      const int low = static_cast<int>((epoch + i) % ranks);
+      local[i] = rank == low ? epoch - i : epoch + rank + 1;
+      want[i] = epoch - i;
+    }
+    const int n = 1 + static_cast<int>(epoch % WindowReduce::kMaxValues);
+    int64_t global[WindowReduce::kMaxValues] = {};
+    reduce.min(local, global, n);
+    bool same = true;
+    for (int i = 0; i < n; ++i) same = same && global[i] == want[i];
+    EXPECT_TRUE(same) << "epoch " << epoch;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedOrMpi, Meeting, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& p) {
+                           return p.param ? "SharedMemory" : "Mpi";
+                         });
+
+}  // namespace
+}  // namespace hx
