@@ -47,8 +47,19 @@ SharedBlock::SharedBlock(MPI_Comm comm, std::size_t my_bytes, bool wanted) : com
   spins_ = cores >= size ? 4096 : 0;
   // Each part may start anywhere (Open MPI's first starts 8 bytes into a page): a line more,
   // and each rank tells the others where the first whole line of its part is.
+  // An MPI without shared windows (or a full /dev/shm) says so rather than aborting: MPI then.
+  MPI_Comm_set_errhandler(host, MPI_ERRORS_RETURN);
   void* base = nullptr;
-  MPI_Win_allocate_shared(static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, host, &base, &window_);
+  const int made = MPI_Win_allocate_shared(static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, host,
+                                           &base, &window_) == MPI_SUCCESS;
+  int everyone = 0;
+  MPI_Allreduce(&made, &everyone, 1, MPI_INT, MPI_MIN, comm);
+  if (everyone == 0) {
+    if (made) MPI_Win_free(&window_);
+    window_ = MPI_WIN_NULL;
+    MPI_Comm_free(&host);
+    return;
+  }
   const auto at = reinterpret_cast<std::uintptr_t>(base);
   const uint64_t offset = (kSharedLine - at % kSharedLine) % kSharedLine;
   std::vector<uint64_t> offsets(static_cast<std::size_t>(size));
