@@ -91,7 +91,9 @@ def read_run(path):
                "compute_s": e["run_s"] - e["exchange_s"] - e["reduce_s"],
                "sim_time_ps": int(f["summary"].attrs["sim_time_ps"]),
                "lookahead_ps": int(f["partition"].attrs["lookahead_ps"]),
-               "config": f["config"][()].decode()}
+               "config": f["config"][()].decode(),
+               # How the ranks met (docs/OPERATIONS.md); files from before the attribute: MPI.
+               "sync": str(f["engine"].attrs.get("sync", "mpi"))}
     return run
 
 
@@ -249,7 +251,10 @@ def main(argv):
                   f"{model:.3f} s ({100 * (model / two['run_s'] - 1):+.1f}%)")
         print(f"    {w} windows ({two['exchanges']} exchanging), "
               f"{two['events'].mean() / w:.0f} events per rank and window; exchange, sync and "
-              f"waits measured {sync:.3f} s, model {rest:.3f} s")
+              f"waits measured {sync:.3f} s, model {rest:.3f} s; ranks met: {two['sync']}")
+        if label == "fit" and two["sync"] == "shared_memory":
+            print("    (met in shared memory: the fitted sync costs are this host's shared "
+                  "memory, not MPI's; run with --sync mpi to fit MPI's)")
     for path in args.predict:
         run = read_run(path)
         if run["ranks"] != 2:
