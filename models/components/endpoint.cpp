@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/prefetch.h"
 #include "core/state_archive.h"
 #include "models/components/state_io.h"
 #include "models/network/layout.h"
@@ -114,6 +115,22 @@ void Endpoint::handle(const Event& e) {
       throw std::logic_error("endpoint " + std::to_string(index_) + ": event of unknown kind " +
                              std::to_string(e.kind));
   }
+}
+
+// Beyond the hot state: a packet's delivery reads its port's injector (is the credit ours to
+// send?), the delivery counters and, for a message of several packets, the slot where it is
+// looked up; the other events may inject, which reads the injectors and the active messages.
+void Endpoint::prefetch(const Event& e) const {
+  if (e.kind == kPacketArrival) {
+    prefetch_read(&injectors_[e.port]);
+    prefetch_read(&received_);
+    prefetch_read(&histogram_);
+    const auto p = e.payload_as<Packet>();
+    if (p.flits != p.message_flits) partial_.prefetch(p.src, p.message);
+    return;
+  }
+  prefetch_read(injectors_.data());
+  if (!active_.empty()) prefetch_read(active_.data());
 }
 
 void Endpoint::generate() {
@@ -315,15 +332,15 @@ void Endpoint::deliver(PortId port, const Packet& p) {
     message_received(p, tail, tail, 1, p.hops);
     return;
   }
-  auto [it, fresh] =
-      partial_.try_emplace(PartialKey{p.message, p.src}, Partial{p.created, tail, 0, 0, 0});
-  Partial& part = it->second;
+  bool added = false;
+  auto& slot = partial_.find_or_add(p.src, p.message, Partial{p.created, tail, 0, 0, 0}, added);
+  Partial& part = slot.value;
   part.hops += p.hops;
   ++part.packets;
   part.flits += p.flits;
   if (part.flits == p.message_flits) {
     message_received(p, part.first, tail, part.packets, part.hops);
-    partial_.erase(it);
+    partial_.erase(slot);
   }
 }
 
@@ -433,13 +450,18 @@ void Endpoint::serialize(StateArchive& ar) {
   ar.bytes(credits_.data(), credits_.size() * sizeof(uint32_t));
   // The map goes as records sorted by key, so equal states give equal bytes.
   std::vector<KeyedPartial> partial;
-  for (const auto& [key, part] : partial_) partial.push_back({key, part});
+  partial_.for_each([&](uint32_t src, uint64_t message, const Partial& part) {
+    partial.push_back({PartialKey{message, src}, part});
+  });
   std::sort(partial.begin(), partial.end(),
             [](const KeyedPartial& a, const KeyedPartial& b) { return a.key < b.key; });
   serialize_items(ar, partial);
   if (ar.loading()) {
     partial_.clear();
-    for (const KeyedPartial& k : partial) partial_.emplace(k.key, k.partial);
+    bool added = false;
+    for (const KeyedPartial& k : partial) {
+      partial_.find_or_add(k.key.src, k.key.message, k.partial, added);
+    }
   }
   bool has_runner = runner_ != nullptr;
   ar & has_runner;

@@ -9,17 +9,17 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "core/component.h"
 #include "core/model.h"
 #include "core/rng.h"
 #include "core/stats.h"
-#include "models/network/fault_log.h"
-#include "models/network/network_context.h"
+#include "models/components/message_table.h"
 #include "models/components/program_runner.h"
 #include "models/components/ring_queue.h"
+#include "models/network/fault_log.h"
+#include "models/network/network_context.h"
 #include "models/traffic/bernoulli_slots.h"
 
 namespace hx::net {
@@ -30,10 +30,11 @@ class Endpoint final : public Component, private ProgramHost {
 
   void setup() override;
   void handle(const Event& e) override;
+  void prefetch(const Event& e) const override;
   void observe(uint32_t k) override;
   void finish() override;
   uint64_t work_done() const override { return injected_; }  // packets over its injection link
-  HotSpan hot_state() const override { return HotSpan::up_to(this, credits_); }
+  HotSpan hot_state() const override { return HotSpan::up_to(this, partial_); }
   void serialize(StateArchive& ar) override;
   bool knows_event(uint16_t kind) const override;
 
@@ -73,11 +74,6 @@ class Endpoint final : public Component, private ProgramHost {
       return src != o.src ? src < o.src : message < o.message;
     }
   };
-  struct PartialHash {
-    std::size_t operator()(const PartialKey& k) const {
-      return (k.message * 0x9E3779B97F4A7C15ULL) ^ k.src;
-    }
-  };
   struct KeyedPartial {  // for checkpoints, in key order
     PartialKey key;
     Partial partial;
@@ -97,7 +93,7 @@ class Endpoint final : public Component, private ProgramHost {
   void wake(SimTime delay, uint32_t op) override;
   uint32_t& credits(PortId port, uint8_t vc) { return credits_[port * vcs_ + vc]; }
 
-  // What the events touch comes first, in the order of their first use, from net_ to credits_:
+  // What the events touch comes first, in the order of their first use, from net_ to partial_:
   // the hot state the engine prefetches (hot_state, docs/performance/engine.md).
   const NetworkContext& net_;
   uint32_t index_;
@@ -112,6 +108,7 @@ class Endpoint final : public Component, private ProgramHost {
   std::vector<Message> active_;  // messages being injected, at most net_.injection_queues
   std::vector<Injector> injectors_;
   std::vector<uint32_t> credits_;          // [port * vcs + vc] at the router's input
+  MessageTable<Partial> partial_;          // messages of several packets being received
   std::unique_ptr<ProgramRunner> runner_;  // workloads only
   Rng rng_;
   uint64_t messages_ = 0;
@@ -128,7 +125,6 @@ class Endpoint final : public Component, private ProgramHost {
   Table* histogram_;
 
   uint64_t flows_recorded_ = 0;
-  std::unordered_map<PartialKey, Partial, PartialHash> partial_;
   Table* links_;
   Table* layout_;
   Table* flows_;
