@@ -468,13 +468,14 @@ std::size_t Router::grant_requests(SimTime now, SimTime& wake, bool input_wakes)
 // docs/performance/engine.md "Cost of faults").
 [[gnu::flatten]] void Router::forward(const Request& r, SimTime now) {
   RingQueue<Waiting>& q = queue(r.input, r.vc);
-  Waiting behind;  // a packet from behind the head (router.arch = "ideal"), copied out
+  // Copied out: popping moves the next packet into the front's place. The packet may come from
+  // behind the head (router.arch = "ideal").
+  Waiting w = q.at(r.depth);
   if (r.depth > 0) [[unlikely]] {
-    behind = q.at(r.depth);
     q.erase(r.depth);
+  } else {
+    q.pop_front();
   }
-  Waiting& w = r.depth > 0 ? behind : q.front();  // stays readable: popping moves the head index
-  if (r.depth == 0) q.pop_front();
   if (q.empty()) state_.clear_busy(r.input, r.vc);
   PortState::Input& input = state_.input(r.input);
   --held_;
