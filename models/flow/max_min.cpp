@@ -33,6 +33,22 @@ bool MaxMinSolver::Share::later(const Share& a, const Share& b) {
   return a.id > b.id;
 }
 
+// The lowest share (compared exactly, as fractions) and every link at it.
+void MaxMinSolver::Lowest::offer(const Link& l, uint32_t i, std::vector<uint32_t>& batch) {
+  if (link != nullptr) {
+    const u128 lhs = static_cast<u128>(l.remaining) * link->unfixed;
+    const u128 rhs = static_cast<u128>(link->remaining) * l.unfixed;
+    if (lhs > rhs) return;
+    if (lhs == rhs) {
+      batch.push_back(i);
+      return;
+    }
+  }
+  link = &l;
+  batch.clear();
+  batch.push_back(i);
+}
+
 void MaxMinSolver::set_capacity(uint64_t link, Rate capacity) {
   if (capacity == 0) {
     throw std::invalid_argument("link " + std::to_string(link) + ": capacity 0");
@@ -141,24 +157,36 @@ const std::vector<MaxMinSolver::FlowId>& MaxMinSolver::solve() {
   };
   for (const uint32_t link : dirty_links_) reach(link);
   dirty_links_.clear();
+  // A link's share is known once its flows are: the walk keeps the links with flows to refill
+  // (at the front of walked_, behind the links still to walk) and finds the first level's.
+  unsolved_ = 0;
+  Lowest lowest;
+  std::size_t kept = 0;
   for (std::size_t i = 0; i < walked_.size(); ++i) {
-    Link& l = links_[walked_[i]];
+    const uint32_t index = walked_[i];
+    Link& l = links_[index];
     l.remaining = l.capacity;
     l.unfixed = 0;
     for (const Crossing& c : l.crossing) {
       Flow& f = flows_[c.flow];
-      if (!f.fresh && f.rate < settled) {
-        l.remaining -= f.rate * c.count;
-        continue;
+      if (f.mark != walk_) {
+        if (!f.fresh && f.rate < settled) {
+          l.remaining -= f.rate * c.count;
+          continue;
+        }
+        f.mark = walk_;
+        ++unsolved_;
+        for (const Use& u : f.uses) reach(u.link);
       }
       l.unfixed += c.count;
-      if (f.mark == walk_) continue;
-      f.mark = walk_;
-      ++recomputed_;
-      for (const Use& u : f.uses) reach(u.link);
     }
+    if (l.unfixed == 0) continue;
+    walked_[kept++] = index;
+    lowest.offer(l, index, batch_);
   }
-  fill();
+  walked_.resize(kept);
+  recomputed_ += unsolved_;
+  fill(lowest);
   for (const FlowId id : fresh_) flows_[id].fresh = false;
   fresh_.clear();
   settled_below_ = std::numeric_limits<Rate>::max();
@@ -192,38 +220,26 @@ Rate MaxMinSolver::settled_level() const {
 // unfixed both drop), so the rates would depend on which went first. Batches make them a
 // function of the shares alone, which is what lets a class of equal flows on a class of equal
 // links (folding) get exactly the rates its members would get one by one.
-void MaxMinSolver::fill() {
-  std::erase_if(walked_, [&](uint32_t i) { return links_[i].unfixed == 0; });
-  for (uint32_t levels = 0; !walked_.empty(); ++levels) {
+void MaxMinSolver::fill(Lowest lowest) {
+  for (uint32_t levels = 0; unsolved_ > 0; ++levels) {
     if (levels == scan_levels_) {
       fill_from_heap();
       break;
     }
-    // One pass finds the lowest share (compared exactly, as fractions) and every link at it,
-    // and drops the links whose flows are all fixed.
-    batch_.clear();
-    const Link* lowest = nullptr;
-    std::size_t kept = 0;
-    for (const uint32_t i : walked_) {
-      const Link& l = links_[i];
-      if (l.unfixed == 0) continue;
-      walked_[kept++] = i;
-      if (lowest != nullptr) {
-        const u128 lhs = static_cast<u128>(l.remaining) * lowest->unfixed;
-        const u128 rhs = static_cast<u128>(lowest->remaining) * l.unfixed;
-        if (lhs > rhs) continue;
-        if (lhs == rhs) {
-          batch_.push_back(i);
-          continue;
-        }
-        batch_.clear();
+    // The walk found the first level's links; one pass finds each next level's, and drops the
+    // links whose flows are all fixed.
+    if (levels > 0) {
+      lowest = Lowest{};
+      std::size_t kept = 0;
+      for (const uint32_t i : walked_) {
+        const Link& l = links_[i];
+        if (l.unfixed == 0) continue;
+        walked_[kept++] = i;
+        lowest.offer(l, i, batch_);
       }
-      lowest = &l;
-      batch_.push_back(i);
+      walked_.resize(kept);
     }
-    walked_.resize(kept);
-    if (lowest == nullptr) break;
-    fix_batch(lowest->remaining / lowest->unfixed);
+    fix_batch(lowest.link->remaining / lowest.link->unfixed);
   }
   // Marks past walk_ must not look fresh to the next walk.
   ++walk_;
@@ -247,7 +263,7 @@ void MaxMinSolver::fill_from_heap() {
   // Fixing a flow at the current level only raises the shares of its other links, so an entry
   // is at most its link's share: one whose link has moved on is pushed again, at its share,
   // when it comes to the top, rather than at every change.
-  while (!heap.empty()) {
+  while (unsolved_ > 0) {
     batch_.clear();
     Share lowest{};
     while (!heap.empty()) {
@@ -268,7 +284,6 @@ void MaxMinSolver::fill_from_heap() {
       batch_.push_back(s.link);
       pop();
     }
-    if (batch_.empty()) break;
     fix_batch(lowest.level);
   }
 }
@@ -283,6 +298,7 @@ void MaxMinSolver::fix_batch(Rate level) {
       Flow& f = flows_[c.flow];
       if (f.mark != walk_) continue;  // kept, or fixed already
       f.mark = fixed;
+      --unsolved_;
       if (f.rate != level) changed_.push_back(c.flow);
       f.rate = level;
       // Every other link of the flow had at least this share left, so nothing goes negative.

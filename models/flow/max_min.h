@@ -41,11 +41,13 @@ class MaxMinSolver {
   using FlowId = uint32_t;
 
   /// How fill() finds the links that run full next. A solve usually reaches a few dozen links
-  /// that run full at two or three levels, where scanning them all per level beats keeping a
-  /// heap; one that goes on for more than `scan_levels` levels moves its remaining links into a
-  /// heap. Either way the same links run full at the same levels (tests compare the two).
+  /// that run full at two or three levels, and even one of hundreds of links over 10-30 levels
+  /// scans them all per level faster than it keeps a heap of their shares (most shares move
+  /// before they reach the top); one that goes on for more than `scan_levels` levels moves its
+  /// remaining links into a heap, which bounds the work of thousands of levels. Either way the
+  /// same links run full at the same levels (tests compare the two).
   explicit MaxMinSolver(uint32_t scan_levels = kScanLevels) : scan_levels_(scan_levels) {}
-  static constexpr uint32_t kScanLevels = 8;
+  static constexpr uint32_t kScanLevels = 32;
 
   /// Declares a link before a flow uses it; `capacity` > 0. Declaring it again changes the
   /// capacity (its flows are recomputed at the next solve).
@@ -113,10 +115,16 @@ class MaxMinSolver {
     static bool later(const Share& a, const Share& b);  // a after b in the heap's order
   };
 
+  // A scan's lowest share so far: `link` one of the links at it, the caller's batch all of them.
+  struct Lowest {
+    const Link* link = nullptr;
+    void offer(const Link& l, uint32_t i, std::vector<uint32_t>& batch);
+  };
+
   uint32_t index_of(uint64_t link) const;
   void touch_link(uint32_t link);
   Rate settled_level() const;
-  void fill();
+  void fill(Lowest lowest);
   void fill_from_heap();
   void fix_batch(Rate level);
 
@@ -129,14 +137,16 @@ class MaxMinSolver {
   // Removed flows' lowest rate since the last solve (0 after a capacity change).
   Rate settled_below_ = std::numeric_limits<Rate>::max();
   std::vector<FlowId> changed_;
-  // solve()'s scratch, kept to reuse its memory: the links the walk reached (fill() keeps
-  // those with unfixed flows), fill()'s heap of their shares and the links of its current level.
+  // solve()'s scratch, kept to reuse its memory: the links the walk reached with flows to refill
+  // (fill() drops those whose flows are all fixed), fill()'s heap of their shares and the links of
+  // its current level.
   uint32_t scan_levels_;
   std::vector<uint32_t> walked_;
   std::vector<Share> heap_;
   std::vector<uint32_t> batch_;
   std::size_t live_ = 0;
   uint32_t walk_ = 0;
+  uint32_t unsolved_ = 0;  // flows the current solve has still to fix
   uint64_t recomputed_ = 0;
 };
 

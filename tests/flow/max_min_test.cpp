@@ -235,8 +235,8 @@ void expect_as_from_scratch(const MaxMinSolver& s, const RandomCase& c,
   EXPECT_EQ(a, b);
 }
 
-// Every way of finding the levels: always the heap, the heap after one scanned level, the
-// default, always scanning.
+// Every way of finding the levels: always the heap, the heap after one or eight scanned levels,
+// the default, always scanning.
 class MaxMinRandom : public ::testing::TestWithParam<uint32_t> {};
 
 TEST_P(MaxMinRandom, NetworksMeetTheConditionsIncrementallyAndFromScratch) {
@@ -270,7 +270,7 @@ TEST_P(MaxMinRandom, NetworksMeetTheConditionsIncrementallyAndFromScratch) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Selection, MaxMinRandom,
-                         ::testing::Values(0u, 1u, MaxMinSolver::kScanLevels, 1000000u));
+                         ::testing::Values(0u, 1u, 8u, MaxMinSolver::kScanLevels, 1000000u));
 
 }  // namespace
 }  // namespace hx::flow
