@@ -29,14 +29,11 @@ void EventQueue::refill() {
   const auto level = static_cast<std::size_t>(b / kDigitValues);
   digit_mask_[level] &= static_cast<uint16_t>(~(1u << (b % kDigitValues)));
   if (digit_mask_[level] == 0) level_mask_ &= ~(1u << level);
-  // A level-0 bucket holds a single time, and so does any bucket whose entries all share one
-  // (network models put each cycle's events in their own bucket): its entries are the current
-  // ones as they are (the swap leaves the bucket now_sorted_'s emptied capacity).
-  const bool one_time = bucket_min_[b] == bucket_max_[b];
   bucket_min_[b] = kNone;
-  bucket_max_[b] = 0;
   last_ = pending_min_;
-  if (level == 0 || one_time) {
+  if (level == 0) {
+    // A level-0 bucket holds a single time: its entries are the current ones as they are
+    // (the swap leaves the bucket now_sorted_'s emptied capacity).
     now_sorted_.swap(buckets_[b]);
   } else {
     // Every entry of this bucket agrees with the new last_ in all digits above `level` and
@@ -114,7 +111,6 @@ void EventQueue::clear() {
   now_late_.clear();
   for (auto& bucket : buckets_) bucket.clear();
   bucket_min_.fill(kNone);
-  bucket_max_.fill(0);
   digit_mask_.fill(0);
   level_mask_ = 0;
   pool_.clear();

@@ -162,7 +162,6 @@ class EventQueue {
     // A bucket fills in order, its tail cold since it was last drained: fetch the next line.
     prefetch_write(bucket.data() + bucket.size() + 2);
     if (en.time < bucket_min_[b]) bucket_min_[b] = en.time;
-    if (en.time > bucket_max_[b]) bucket_max_[b] = en.time;
     digit_mask_[static_cast<std::size_t>(level)] |= static_cast<uint16_t>(1u << digit);
     level_mask_ |= 1u << level;
   }
@@ -193,7 +192,6 @@ class EventQueue {
   // ranges are disjoint and grow with the index. The masks say which buckets are non-empty.
   std::array<std::vector<Entry>, kBuckets> buckets_;
   std::array<uint64_t, kBuckets> bucket_min_;  // earliest time in each bucket (kNone: empty)
-  std::array<uint64_t, kBuckets> bucket_max_{};  // latest time in each bucket (0: empty)
   std::array<uint16_t, kLevels> digit_mask_{};
   uint32_t level_mask_ = 0;
   std::vector<Event> pool_;
