@@ -149,33 +149,38 @@ const std::vector<MaxMinSolver::FlowId>& MaxMinSolver::solve() {
   // with its capacity less what the kept flows on it use.
   ++walk_;
   walked_.clear();
+  // Local copies: a push_back may call the allocator, after which the compiler would reload
+  // every member the loops read.
+  Link* const links = links_.data();
+  Flow* const flows = flows_.data();
+  const uint32_t walk = walk_;
   const auto reach = [&](uint32_t i) {
-    Link& l = links_[i];
-    if (l.mark == walk_) return;
-    l.mark = walk_;
+    Link& l = links[i];
+    if (l.mark == walk) return;
+    l.mark = walk;
     walked_.push_back(i);
   };
   for (const uint32_t link : dirty_links_) reach(link);
   dirty_links_.clear();
   // A link's share is known once its flows are: the walk keeps the links with flows to refill
   // (at the front of walked_, behind the links still to walk) and finds the first level's.
-  unsolved_ = 0;
+  uint32_t unsolved = 0;
   Lowest lowest;
   std::size_t kept = 0;
   for (std::size_t i = 0; i < walked_.size(); ++i) {
     const uint32_t index = walked_[i];
-    Link& l = links_[index];
+    Link& l = links[index];
     l.remaining = l.capacity;
     l.unfixed = 0;
     for (const Crossing& c : l.crossing) {
-      Flow& f = flows_[c.flow];
-      if (f.mark != walk_) {
+      Flow& f = flows[c.flow];
+      if (f.mark != walk) {
         if (!f.fresh && f.rate < settled) {
           l.remaining -= f.rate * c.count;
           continue;
         }
-        f.mark = walk_;
-        ++unsolved_;
+        f.mark = walk;
+        ++unsolved;
         for (const Use& u : f.uses) reach(u.link);
       }
       l.unfixed += c.count;
@@ -184,6 +189,7 @@ const std::vector<MaxMinSolver::FlowId>& MaxMinSolver::solve() {
     walked_[kept++] = index;
     lowest.offer(l, index, batch_);
   }
+  unsolved_ = unsolved;
   walked_.resize(kept);
   recomputed_ += unsolved_;
   fill(lowest);
@@ -231,8 +237,9 @@ void MaxMinSolver::fill(Lowest lowest) {
     if (levels > 0) {
       lowest = Lowest{};
       std::size_t kept = 0;
+      const Link* const links = links_.data();
       for (const uint32_t i : walked_) {
-        const Link& l = links_[i];
+        const Link& l = links[i];
         if (l.unfixed == 0) continue;
         walked_[kept++] = i;
         lowest.offer(l, i, batch_);
@@ -292,23 +299,29 @@ void MaxMinSolver::fill_from_heap() {
 // unfixed flow has reached when those links run full.
 void MaxMinSolver::fix_batch(Rate level) {
   // The flows to refill carry this walk's mark; a flow is fixed once its mark moves past it.
-  const uint32_t fixed = walk_ + 1;
+  // Local copies, as in solve(): changed_.push_back would make the compiler reload members.
+  Link* const links = links_.data();
+  Flow* const flows = flows_.data();
+  const uint32_t walk = walk_;
+  const uint32_t fixed = walk + 1;
+  uint32_t unsolved = unsolved_;
   for (const uint32_t link : batch_) {
-    for (const Crossing& c : links_[link].crossing) {
-      Flow& f = flows_[c.flow];
-      if (f.mark != walk_) continue;  // kept, or fixed already
+    for (const Crossing& c : links[link].crossing) {
+      Flow& f = flows[c.flow];
+      if (f.mark != walk) continue;  // kept, or fixed already
       f.mark = fixed;
-      --unsolved_;
+      --unsolved;
       if (f.rate != level) changed_.push_back(c.flow);
       f.rate = level;
       // Every other link of the flow had at least this share left, so nothing goes negative.
       for (const Use& u : f.uses) {
-        Link& l = links_[u.link];
+        Link& l = links[u.link];
         l.remaining -= level * u.count;
         l.unfixed -= u.count;
       }
     }
   }
+  unsolved_ = unsolved;
 }
 
 }  // namespace hx::flow
