@@ -269,6 +269,41 @@ TEST_P(MaxMinRandom, NetworksMeetTheConditionsIncrementallyAndFromScratch) {
   }
 }
 
+// Many changes between solves, at many levels: several flows leave and arrive at once, and now
+// and then a link's capacity changes, so one solve starts from changed links at different levels.
+TEST_P(MaxMinRandom, BurstsOfChangesMatchSolvingFromScratch) {
+  std::mt19937_64 rng(54321);
+  for (int trial = 0; trial < 120; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    RandomCase c = random_case(rng, trial >= 80);
+    MaxMinSolver s(GetParam());
+    for (std::size_t l = 0; l < c.capacity.size(); ++l) s.set_capacity(l, c.capacity[l]);
+    std::map<MaxMinSolver::FlowId, Uses> live;
+    for (const Uses& u : c.flows) live[s.add(u)] = u;
+    s.solve();
+    for (int round = 0; round < 20; ++round) {
+      for (uint64_t k = rng() % 6; k > 0 && !live.empty(); --k) {
+        auto victim = live.begin();
+        std::advance(victim, static_cast<long>(rng() % live.size()));
+        s.remove(victim->first);
+        live.erase(victim);
+      }
+      for (uint64_t k = rng() % 6; k > 0; --k) {
+        const Uses& u = c.flows[rng() % c.flows.size()];
+        live[s.add(u)] = u;
+      }
+      if (rng() % 4 == 0) {
+        const std::size_t l = rng() % c.capacity.size();
+        c.capacity[l] = 1 + rng() % 1000000;
+        s.set_capacity(l, c.capacity[l]);
+      }
+      s.solve();
+      expect_as_from_scratch(s, c, live, GetParam());
+    }
+    expect_max_min(s, c, live);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Selection, MaxMinRandom,
                          ::testing::Values(0u, 1u, 8u, MaxMinSolver::kScanLevels, 1000000u));
 
