@@ -140,6 +140,7 @@ void Fabric::start(uint32_t src, const FlowStart& s) {
   f.started = now();
   f.updated = now();
   f.left = static_cast<u128>(s.bytes) * kPsPerSecond;
+  f.measured = 0;
   f.rate = 0;
   f.end = SimTime::infinity();
   try {
@@ -180,12 +181,15 @@ void Fabric::advance(Flow& f) {
   if (!series_bytes_.empty()) record_series(f, from, now());
   const u128 sent = static_cast<u128>(f.rate) * f.footprint->paths * elapsed;
   f.left -= std::min(sent, f.left);
-  // /links counts the measurement window, as the packet level does.
-  const auto measured = static_cast<u128>(net_.window_overlap(from, now()).count_ps());
-  if (measured == 0) return;
-  for (const LinkUse& u : f.footprint->uses) {
-    link_bytes_[u.link] += static_cast<u128>(f.rate) * u.count * measured;
-  }
+  // /links counts the measurement window, as the packet level does; per flow here, and on its
+  // links once (count_on_links) rather than at every rate change. Exact: integer sums.
+  f.measured += static_cast<u128>(f.rate) * net_.window_overlap(from, now()).count_ps();
+}
+
+void Fabric::count_on_links(Flow& f) {
+  if (f.measured == 0) return;
+  for (const LinkUse& u : f.footprint->uses) link_bytes_[u.link] += f.measured * u.count;
+  f.measured = 0;
 }
 
 // What the flow's links carried over [from, to) at its rate, cut at the /timeseries bins. A
@@ -303,6 +307,7 @@ void Fabric::end_due() {
     Flow& f = flows_[slot];
     f.end = SimTime::infinity();
     advance(f);
+    count_on_links(f);
     solver_.remove(f.solver_id);
     if (net_.in_window(f.started)) {
       for (const LinkUse& u : f.footprint->uses) link_flows_[u.link] += u.count;
@@ -361,6 +366,7 @@ void Fabric::on_fault_change() {
       continue;
     }
     advance(f);
+    count_on_links(f);
     solver_.remove(f.solver_id);
     f.end = SimTime::infinity();  // its entry in ends_ goes stale
     if (next->paths == 0) {
@@ -471,7 +477,9 @@ uint32_t Fabric::source_seen(uint32_t src, uint32_t dst) const {
 
 void Fabric::finish() {
   for (Flow& f : flows_) {
-    if (f.live) advance(f);
+    if (!f.live) continue;
+    advance(f);
+    count_on_links(f);
   }
   write_series();
   const double window = net_.window_length(now());
@@ -520,6 +528,12 @@ void Fabric::finish() {
 }
 
 void Fabric::serialize(StateArchive& ar) {
+  // The checkpoint holds no flow's uncounted bytes: counting them now changes no sum.
+  if (!ar.loading()) {
+    for (Flow& f : flows_) {
+      if (f.live) count_on_links(f);
+    }
+  }
   uint64_t count = flows_.size();
   ar& count;
   if (ar.loading()) flows_.assign(count, Flow{});

@@ -66,6 +66,9 @@ class Fabric final : public Component {
     uint64_t bytes = 0, message = 0;
     SimTime created, path_compute, started, updated;
     u128 left = 0;  // bytes still to send, times 10^12 (bytes x ps per second)
+    // What each of its paths carried in the measurement window and /links has yet to count,
+    // times 10^12: added to its links when it ends, changes paths or the state is saved.
+    u128 measured = 0;
     Rate rate = 0;  // per path, bytes per second
     SimTime end = SimTime::infinity();  // at the current rate
     std::shared_ptr<const Footprint> footprint;
@@ -91,6 +94,7 @@ class Fabric final : public Component {
   uint32_t frame(uint32_t endpoint, uint32_t peer) const;
   void add_to_solver(uint32_t slot);
   void advance(Flow& f);
+  void count_on_links(Flow& f);
   void schedule_end(uint32_t slot);
   void wake_at_earliest_end();
   Rate capacity(uint16_t link_class) const;
