@@ -123,7 +123,7 @@ void Endpoint::handle(const Event& e) {
 void Endpoint::prefetch(const Event& e) const {
   if (e.kind == kPacketArrival) {
     prefetch_read(&injectors_[e.port]);
-    prefetch_read(&received_);
+    prefetch_read(&received_);  // the delivery counters' two lines
     prefetch_read(&histogram_);
     const auto p = e.payload_as<Packet>();
     if (p.flits != p.message_flits) partial_.prefetch(p.src, p.message);
