@@ -1,5 +1,5 @@
-// Neighbour exchange through shared-memory mailboxes, or MPI with matched probes: one round trip
-// per window, no size pre-exchange.
+// Neighbour exchange through shared-memory mailboxes, or MPI with matched probes: no size
+// pre-exchange.
 #include "engine/exchange.h"
 
 #include <atomic>
@@ -38,7 +38,7 @@ Exchange::Exchange(MPI_Comm comm, std::vector<int> neighbours, bool shared,
         MPI_Comm_rank(comm, &r);
         return r;
       }()),
-      block_(comm, neighbours_.size() * stride(), shared) {
+      block_(comm, 2 * neighbours_.size() * stride(), shared) {
   static_assert(std::atomic<uint64_t>::is_always_lock_free, "shared between processes");
   if (!block_.valid()) return;
   // Where we are in each neighbour's list (neighbour lists are symmetric).
@@ -52,8 +52,8 @@ Exchange::Exchange(MPI_Comm comm, std::vector<int> neighbours, bool shared,
               &requests[2 * i + 1]);
   }
   MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
-  for (std::size_t i = 0; i < neighbours_.size(); ++i) {
-    Mailbox* box = outgoing(i);
+  for (std::size_t i = 0; i < 2 * neighbours_.size(); ++i) {
+    auto* box = reinterpret_cast<Mailbox*>(block_.part(rank_) + i * stride());
     new (&box->epoch) std::atomic<uint64_t>(0);
     box->count = 0;
   }
@@ -61,11 +61,12 @@ Exchange::Exchange(MPI_Comm comm, std::vector<int> neighbours, bool shared,
 }
 
 Exchange::Mailbox* Exchange::outgoing(std::size_t i) const {
-  return reinterpret_cast<Mailbox*>(block_.part(rank_) + i * stride());
+  return reinterpret_cast<Mailbox*>(block_.part(rank_) + (2 * i + epoch_ % 2) * stride());
 }
 
 Exchange::Mailbox* Exchange::incoming(std::size_t i) const {
-  return reinterpret_cast<Mailbox*>(block_.part(neighbours_[i]) + their_index_[i] * stride());
+  return reinterpret_cast<Mailbox*>(block_.part(neighbours_[i]) +
+                                    (2 * their_index_[i] + epoch_ % 2) * stride());
 }
 
 void Exchange::send_by_mpi(std::size_t i, std::vector<Event>& outbox) {
@@ -97,19 +98,13 @@ void Exchange::receive_by_mpi(int source, std::vector<Event>& received) {
   MPI_Mrecv(received.data() + have, bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE);
 }
 
-uint64_t Exchange::exchange(std::vector<std::vector<Event>>& outboxes,
-                            std::vector<Event>& received) {
-  received.clear();
+void Exchange::post(std::vector<std::vector<Event>>& outboxes) {
   ++epoch_;
-  uint64_t sent = 0;
+  if (!block_.valid()) return;
   requests_.assign(neighbours_.size(), MPI_REQUEST_NULL);
   for (std::size_t i = 0; i < neighbours_.size(); ++i) {
     std::vector<Event>& outbox = outboxes[i];
-    sent += outbox.size();
-    if (!block_.valid()) {
-      send_by_mpi(i, outbox);
-      continue;
-    }
+    if (outbox.empty()) continue;  // its mailbox keeps an older epoch: nothing this window
     Mailbox* box = outgoing(i);
     if (outbox.size() <= mailbox_events_) {
       std::memcpy(box->events(), outbox.data(), outbox.size() * sizeof(Event));
@@ -121,23 +116,28 @@ uint64_t Exchange::exchange(std::vector<std::vector<Event>>& outboxes,
     }
     box->epoch.store(epoch_, std::memory_order_release);
   }
-  for (std::size_t i = 0; i < neighbours_.size(); ++i) {
-    if (!block_.valid()) {
-      receive_by_mpi(neighbours_[i], received);
-      continue;
+}
+
+void Exchange::collect(std::vector<std::vector<Event>>& outboxes, std::vector<Event>& received) {
+  received.clear();
+  if (!block_.valid()) {
+    requests_.assign(neighbours_.size(), MPI_REQUEST_NULL);
+    for (std::size_t i = 0; i < neighbours_.size(); ++i) send_by_mpi(i, outboxes[i]);
+    for (const int source : neighbours_) receive_by_mpi(source, received);
+  } else {
+    for (std::size_t i = 0; i < neighbours_.size(); ++i) {
+      Mailbox* box = incoming(i);
+      if (box->epoch.load(std::memory_order_acquire) != epoch_) continue;  // nothing for us
+      if (box->count == kByMpi) {
+        receive_by_mpi(neighbours_[i], received);
+        continue;
+      }
+      const std::size_t have = received.size();
+      received.resize(have + box->count);
+      std::memcpy(received.data() + have, box->events(), box->count * sizeof(Event));
     }
-    Mailbox* box = incoming(i);
-    block_.wait([&] { return box->epoch.load(std::memory_order_acquire) == epoch_; });
-    if (box->count == kByMpi) {
-      receive_by_mpi(neighbours_[i], received);
-      continue;
-    }
-    const std::size_t have = received.size();
-    received.resize(have + box->count);
-    std::memcpy(received.data() + have, box->events(), box->count * sizeof(Event));
   }
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-  return sent;
 }
 
 }  // namespace hx
