@@ -2,6 +2,7 @@
 // holds the destination. Plain data structures only; the engine moves outboxes across ranks.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,8 +26,17 @@ class EventSink {
     return outboxes_[static_cast<std::size_t>(outbox)].emplace_back();
   }
   void end_post(int32_t outbox) {
-    if (outbox < 0) queue_.commit();
+    if (outbox < 0) {
+      queue_.commit();
+      return;
+    }
+    earliest_sent_ =
+        std::min(earliest_sent_, outboxes_[static_cast<std::size_t>(outbox)].back().key.time);
   }
+  /// The earliest time of the events put in outboxes since clear_earliest_sent() (infinity
+  /// when none): a window of the executor stops there (engine/executor.cpp).
+  SimTime earliest_sent() const { return earliest_sent_; }
+  void clear_earliest_sent() { earliest_sent_ = SimTime::infinity(); }
 
   /// The component with rank-local index `local` wants Component::end_of_instant() after its
   /// last event at the current time. Only the component whose event is being handled asks.
@@ -69,6 +79,7 @@ class EventSink {
  private:
   SimTime now_;
   SimTime work_horizon_;  // the latest time given to extend_work_to
+  SimTime earliest_sent_ = SimTime::infinity();
   EventQueue queue_;
   std::vector<std::vector<Event>> outboxes_;
   std::string stop_reason_;

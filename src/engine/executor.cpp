@@ -147,60 +147,92 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
   std::size_t observation = 0;  // the next one to make
 
   // One meeting per window. Each rank posts its outboxes (in shared memory: into mailboxes),
-  // then one reduction finds the next window's start over every queue and every event in
-  // transit (a rank counts the earliest it sends), and says whether anyone sent; if anyone did,
-  // every rank collects what was sent to it (no wait in shared memory: the reduction has every
-  // post visible) before the window starts.
-  const auto earliest_outgoing = [&sim] {
-    SimTime earliest = SimTime::infinity();
-    uint64_t count = 0;
-    for (const std::vector<Event>& box : sim.outboxes()) {
-      for (const Event& e : box) earliest = std::min(earliest, e.key.time);
-      count += box.size();
-    }
-    return std::pair{earliest, count};
-  };
+  // then the ranks gather what each has next: its queue's earliest event and the earliest it
+  // sends (with the neighbour it goes to, and the earliest to any other). From that every rank
+  // knows where the next window starts (the earliest anywhere, in transit included) and whether
+  // anyone sent; if anyone did, every rank collects what was sent to it (no wait in shared
+  // memory: the meeting has every post visible).
+  //
+  // A rank's window then runs from there to the earliest event any other rank can have (its
+  // own queue left out), or the start plus the lookahead if that is later: nothing another
+  // rank sends can arrive before either. It ends earlier at the first event it sends to
+  // another rank, so that ranks working on the same times work side by side. When the others
+  // wait far ahead, a rank thus runs a chain of its own events (a flow fabric ending flows,
+  // starting the next) without meeting them.
+  enum : int { kNext, kSentAt, kSentTo, kSentElsewhere, kFlags, kValues };
+  // kFlags bits, ORed over the ranks: rank 0 wants the progress reduction (so all ranks take it
+  // together), a component asked to stop, a checkpoint or stop request (signals, wall-clock
+  // limits) from any rank.
+  constexpr int64_t kReport = 1, kComponentStop = 2, kCheckpointRequest = 4, kStopRequest = 8;
+  const int ranks = reduce.size();
+  std::vector<int64_t> all(static_cast<std::size_t>(ranks) * kValues);
+  const std::vector<int>& neighbours = sim.neighbours();
   for (;;) {
-    // The reduction also carries rank 0's decision to report progress (so all ranks agree on
-    // when to take the extra event-count reduction), tells every rank whether a component
-    // anywhere asked to stop, and spreads checkpoint and stop requests (signals, wall-clock
-    // limits) from any rank to all. Flags are 0 for "yes".
     const uint64_t t = WindowTimer::ticks();
-    const auto [earliest, sent] = earliest_outgoing();
+    SimTime sent_at = SimTime::infinity(), sent_elsewhere = SimTime::infinity();
+    int sent_to = -1;
+    uint64_t sent = 0;
+    for (std::size_t i = 0; i < neighbours.size(); ++i) {
+      const std::vector<Event>& box = sim.outboxes()[i];
+      if (box.empty()) continue;
+      sent += box.size();
+      SimTime first = SimTime::infinity();
+      for (const Event& e : box) first = std::min(first, e.key.time);
+      if (first < sent_at) {
+        sent_elsewhere = std::min(sent_elsewhere, sent_at);
+        sent_at = first;
+        sent_to = neighbours[i];
+      } else {
+        sent_elsewhere = std::min(sent_elsewhere, first);
+      }
+    }
     exchange.post(sim.outboxes());
+    sim.clear_earliest_sent();
     const uint64_t posted = WindowTimer::ticks();
     exchange_ticks += WindowTimer::between(t, posted);
     const bool want_report = rank == 0 && progress && progress->due();
     const unsigned requests = control.poll ? control.poll() : 0;
-    int64_t local[6] = {std::min(sim.next_work_time(), earliest).count_ps(),
-                        want_report ? 0 : 1,
-                        sim.stop_requested() ? 0 : 1,
-                        (requests & RunControl::kCheckpoint) ? 0 : 1,
-                        (requests & RunControl::kStop) ? 0 : 1,
-                        sent > 0 ? 0 : 1};
-    int64_t global[6];
-    reduce.min(local, global, 6);
+    const int64_t local[kValues] = {
+        sim.next_work_time().count_ps(), sent_at.count_ps(), sent_to, sent_elsewhere.count_ps(),
+        (want_report ? kReport : 0) | (sim.stop_requested() ? kComponentStop : 0) |
+            ((requests & RunControl::kCheckpoint) ? kCheckpointRequest : 0) |
+            ((requests & RunControl::kStop) ? kStopRequest : 0)};
+    reduce.gather(local, all.data(), kValues);
     const uint64_t reduced = WindowTimer::ticks();
     reduce_ticks += WindowTimer::between(posted, reduced);
+    int64_t first = INT64_MAX;   // the next window's start: the earliest event anywhere
+    int64_t others = INT64_MAX;  // the earliest event another rank can have
+    int64_t flags = 0;
+    bool anyone_sent = false;
+    for (int r = 0; r < ranks; ++r) {
+      const int64_t* v = &all[static_cast<std::size_t>(r) * kValues];
+      first = std::min({first, v[kNext], v[kSentAt]});
+      flags |= v[kFlags];
+      anyone_sent = anyone_sent || v[kSentAt] != INT64_MAX;
+      if (r == rank) continue;
+      // What r sends to us is in our queue once collected; what it sends elsewhere is not.
+      others = std::min({others, v[kNext], v[kSentTo] == rank ? v[kSentElsewhere] : v[kSentAt]});
+    }
+    others = std::min(others, sent_at.count_ps());
     stats.remote_sent += sent;
-    if (global[5] == 0) {
+    if (anyone_sent) {
       exchange.collect(sim.outboxes(), received);
       ++stats.exchanges;
       stats.remote_received += received.size();
       sim.receive(received);
       exchange_ticks += WindowTimer::since(reduced);
     }
-    if (global[1] == 0) {
+    if (flags & kReport) {
       const Clock::time_point reporting = Clock::now();
       const uint64_t mine[3] = {stats.events, sim.work_done(), sim.work_in_progress()};
       uint64_t total[3] = {0, 0, 0};
       MPI_Reduce(mine, total, 3, MPI_UINT64_T, MPI_SUM, 0, comm);
-      if (rank == 0) progress->report(SimTime::ps(global[0]), total[0], total[1], total[2]);
+      if (rank == 0) progress->report(SimTime::ps(first), total[0], total[1], total[2]);
       stats.reduce_s += seconds_since(reporting);
     }
 
-    const SimTime window_start = SimTime::ps(global[0]);
-    if (global[2] == 0) break;       // run_simulation reports why
+    const SimTime window_start = SimTime::ps(first);
+    if (flags & kComponentStop) break;  // run_simulation reports why
     if (window_start >= end) break;  // also when no events remain anywhere (infinity)
     if (first_window) {
       next_checkpoint = next_multiple_after(window_start, control.checkpoint_every);
@@ -214,9 +246,9 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
       checkpointed = true;
       next_checkpoint = next_multiple_after(window_start, control.checkpoint_every);
     }
-    if (global[3] == 0 || global[4] == 0) {
+    if (flags & (kCheckpointRequest | kStopRequest)) {
       if (!checkpointed) take_checkpoint(control, window_start, stats);
-      if (global[4] == 0) {
+      if (flags & kStopRequest) {
         stats.interrupted = true;
         stats.reached = window_start;
         break;
@@ -232,7 +264,11 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
       break;
     }
     if (stats.ended_early) break;
-    SimTime window_end = lookahead >= end - window_start ? end : window_start + lookahead;
+    // Up to the others' earliest event, never short of the common window [start, start +
+    // lookahead): a rank that ran up to others + lookahead would leave them behind by as much,
+    // and the ranks would then take turns instead of working side by side.
+    const SimTime common = lookahead >= end - window_start ? end : window_start + lookahead;
+    SimTime window_end = std::max(common, std::min(SimTime::ps(others), end));
     window_end = std::min({window_end, next_checkpoint, observation_time(control, observation)});
     stats.events += sim.run_until(window_end, UINT64_MAX);
     ++stats.windows;

@@ -206,6 +206,9 @@ uint64_t Simulation::run_until(SimTime until, uint64_t max_events) {
         !queue.next_is(static_cast<uint64_t>(e.key.time.count_ps()), e.dst_local)) {
       components_[sink_.take_end_of_instant()]->end_of_instant();
     }
+    // A window ends before the first event sent to another rank (run_windows), by the event
+    // or by the end of its instant.
+    until = std::min(until, sink_.earliest_sent());
   }
   // Background timers past the last real event run on some partitions and not on others (a
   // window may reach past it), so only foreground events are counted: counts stay invariant.

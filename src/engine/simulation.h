@@ -29,8 +29,10 @@ class Simulation {
   /// Instead of setup(): restores every local component and its pending events. InputError
   /// when a record is missing or damaged. `last_work` is the checkpoint's last_work_ps.
   void restore(CheckpointReader& reader, SimTime last_work);
-  /// Handles every local event with time < until, but stops after `max_events` (so callers can
-  /// report progress). Returns the number of foreground events handled.
+  /// Handles every local event with time < until and before the earliest event sent to another
+  /// rank since the outboxes were last emptied (EventSink::earliest_sent), but stops after
+  /// `max_events` (so callers can report progress). Returns the number of foreground events
+  /// handled.
   uint64_t run_until(SimTime until, uint64_t max_events);
   /// Queues events received from other ranks.
   void receive(const std::vector<Event>& events);
@@ -68,6 +70,8 @@ class Simulation {
   /// Ranks that own the far end of a cut link, ascending; outbox i goes to neighbours()[i].
   const std::vector<int>& neighbours() const { return neighbours_; }
   std::vector<std::vector<Event>>& outboxes() { return sink_.outboxes(); }
+  /// After the outboxes were sent: run_until stops again only before what is sent from now on.
+  void clear_earliest_sent() { sink_.clear_earliest_sent(); }
   const EventQueue& queue() const { return sink_.queue(); }
 
   /// The most of a component's hot state (Component::hot_state) the engine prefetches.

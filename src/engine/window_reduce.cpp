@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 namespace hx {
 
@@ -49,16 +50,30 @@ void WindowReduce::min(const int64_t* local, int64_t* global, int n) {
     MPI_Allreduce(local, global, n, MPI_INT64_T, MPI_MIN, comm_);
     return;
   }
+  scratch_.resize(static_cast<std::size_t>(size_ * n));
+  gather(local, scratch_.data(), n);
+  std::copy(local, local + n, global);
+  for (int r = 0; r < size_; ++r) {
+    for (int i = 0; i < n; ++i) global[i] = std::min(global[i], scratch_[r * n + i]);
+  }
+}
+
+void WindowReduce::gather(const int64_t* local, int64_t* all, int n) {
+  if (n > kMaxValues) throw std::logic_error("WindowReduce::gather: too many values");
+  if (!block_.valid()) {
+    MPI_Allgather(local, n, MPI_INT64_T, all, n, MPI_INT64_T, comm_);
+    return;
+  }
   ++epoch_;
   Slot* mine = slot(epoch_, rank_);
   std::memcpy(mine->values, local, static_cast<std::size_t>(n) * sizeof(int64_t));
   mine->epoch.store(epoch_, std::memory_order_release);
-  std::copy(local, local + n, global);
+  std::copy(local, local + n, all + rank_ * n);
   for (int r = 0; r < size_; ++r) {
     if (r == rank_) continue;
     const Slot* other = slot(epoch_, r);
     block_.wait([&] { return other->epoch.load(std::memory_order_acquire) == epoch_; });
-    for (int i = 0; i < n; ++i) global[i] = std::min(global[i], other->values[i]);
+    std::copy(other->values, other->values + n, all + r * n);
   }
 }
 

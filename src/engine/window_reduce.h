@@ -1,13 +1,14 @@
-// The per-window reduction of run_windows (executor.cpp): the minimum of a few int64 values over
-// all ranks. When every rank shares one host they meet in shared memory (shared_block.h): each
-// publishes its values with an epoch in a cache line of its own and reads everyone else's.
-// Otherwise, or with sim.shared_sync off, it is MPI_Allreduce. Both give the same minimum, so
-// the choice never changes a result.
+// The per-window meeting of run_windows (executor.cpp): every rank's few int64 values, gathered
+// on every rank (or their minimum). When every rank shares one host they meet in shared memory
+// (shared_block.h): each publishes its values with an epoch in a cache line of its own and reads
+// everyone else's. Otherwise, or with sim.shared_sync off, it is MPI_Allgather (MPI_Allreduce for
+// the minimum). Both give the same values, so the choice never changes a result.
 #pragma once
 
 #include <mpi.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "engine/shared_block.h"
 
@@ -23,6 +24,11 @@ class WindowReduce {
 
   /// global[i] = the minimum of local[i] over the ranks, i < n <= kMaxValues. Collective.
   void min(const int64_t* local, int64_t* global, int n);
+  /// Every rank's values: all[r * n + i] = rank r's local[i], i < n <= kMaxValues. Collective.
+  void gather(const int64_t* local, int64_t* all, int n);
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
 
   bool shared() const { return block_.valid(); }
 
@@ -34,6 +40,7 @@ class WindowReduce {
   int rank_ = 0;
   int size_ = 1;
   uint64_t epoch_ = 0;
+  std::vector<int64_t> scratch_;  // min()'s gathered values
   SharedBlock block_;  // each rank's part: its slots of even and odd epochs
 };
 
