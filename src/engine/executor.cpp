@@ -159,7 +159,10 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
   // another rank, so that ranks working on the same times work side by side. When the others
   // wait far ahead, a rank thus runs a chain of its own events (a flow fabric ending flows,
   // starting the next) without meeting them.
-  enum : int { kNext, kSentAt, kSentTo, kSentElsewhere, kFlags, kValues };
+  // kNext: the earliest foreground event (or any event while a component holds the run), which
+  // says whether the run goes on; kNextAny: the earliest of all, background timers included,
+  // since handling one may send.
+  enum : int { kNext, kNextAny, kSentAt, kSentTo, kSentElsewhere, kFlags, kValues };
   // kFlags bits, ORed over the ranks: rank 0 wants the progress reduction (so all ranks take it
   // together), a component asked to stop, a checkpoint or stop request (signals, wall-clock
   // limits) from any rank.
@@ -193,25 +196,31 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
     const bool want_report = rank == 0 && progress && progress->due();
     const unsigned requests = control.poll ? control.poll() : 0;
     const int64_t local[kValues] = {
-        sim.next_work_time().count_ps(), sent_at.count_ps(), sent_to, sent_elsewhere.count_ps(),
+        sim.next_work_time().count_ps(),
+        sim.next_time().count_ps(),
+        sent_at.count_ps(),
+        sent_to,
+        sent_elsewhere.count_ps(),
         (want_report ? kReport : 0) | (sim.stop_requested() ? kComponentStop : 0) |
             ((requests & RunControl::kCheckpoint) ? kCheckpointRequest : 0) |
             ((requests & RunControl::kStop) ? kStopRequest : 0)};
     reduce.gather(local, all.data(), kValues);
     const uint64_t reduced = WindowTimer::ticks();
     reduce_ticks += WindowTimer::between(posted, reduced);
+    int64_t work = INT64_MAX;    // the earliest event anywhere that keeps the run going
     int64_t first = INT64_MAX;   // the next window's start: the earliest event anywhere
     int64_t others = INT64_MAX;  // the earliest event another rank can have
     int64_t flags = 0;
     bool anyone_sent = false;
     for (int r = 0; r < ranks; ++r) {
       const int64_t* v = &all[static_cast<std::size_t>(r) * kValues];
-      first = std::min({first, v[kNext], v[kSentAt]});
+      work = std::min({work, v[kNext], v[kSentAt]});
+      first = std::min({first, v[kNextAny], v[kSentAt]});
       flags |= v[kFlags];
       anyone_sent = anyone_sent || v[kSentAt] != INT64_MAX;
       if (r == rank) continue;
       // What r sends to us is in our queue once collected; what it sends elsewhere is not.
-      others = std::min({others, v[kNext], v[kSentTo] == rank ? v[kSentElsewhere] : v[kSentAt]});
+      others = std::min({others, v[kNextAny], v[kSentTo] == rank ? v[kSentElsewhere] : v[kSentAt]});
     }
     others = std::min(others, sent_at.count_ps());
     stats.remote_sent += sent;
@@ -227,13 +236,13 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
       const uint64_t mine[3] = {stats.events, sim.work_done(), sim.work_in_progress()};
       uint64_t total[3] = {0, 0, 0};
       MPI_Reduce(mine, total, 3, MPI_UINT64_T, MPI_SUM, 0, comm);
-      if (rank == 0) progress->report(SimTime::ps(first), total[0], total[1], total[2]);
+      if (rank == 0) progress->report(SimTime::ps(work), total[0], total[1], total[2]);
       stats.reduce_s += seconds_since(reporting);
     }
 
     const SimTime window_start = SimTime::ps(first);
     if (flags & kComponentStop) break;  // run_simulation reports why
-    if (window_start >= end) break;  // also when no events remain anywhere (infinity)
+    if (SimTime::ps(work) >= end) break;  // also when no work remains anywhere (infinity)
     if (first_window) {
       next_checkpoint = next_multiple_after(window_start, control.checkpoint_every);
       first_window = false;

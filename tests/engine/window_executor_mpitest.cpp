@@ -90,48 +90,6 @@ std::map<uint64_t, std::pair<uint64_t, uint64_t>> run_sequential_reference(SimTi
   return rows_of(stats.table("lps"));
 }
 
-// One token and nothing else: component 0 sends it around a ring of `n` components, `hops`
-// hops of `latency` each. While it is on one rank the others have nothing to do.
-class SoloToken final : public Component {
- public:
-  SoloToken(ComponentId id, uint64_t hops) : Component(id), hops_(hops) {}
-  void setup() override {
-    if (id() == 0) send(0, 0, uint64_t{1});
-  }
-  void handle(const Event& e) override {
-    const auto hop = e.payload_as<uint64_t>();
-    if (hop < hops_) send(0, 0, hop + 1);
-  }
-  void serialize(StateArchive&) override {}
-
- private:
-  uint64_t hops_;
-};
-
-class SoloTokenRing final : public Model {
- public:
-  SoloTokenRing(ComponentId n, uint64_t hops, SimTime latency)
-      : n_(n), hops_(hops), latency_(latency) {}
-  ComponentId num_components() const override { return n_; }
-  std::vector<GroupLevel> group_levels() const override { return {{"group", n_}}; }
-  ComponentRange group_range(std::size_t, uint64_t g) const override {
-    return {static_cast<ComponentId>(g), static_cast<ComponentId>(g + 1)};
-  }
-  void ports(ComponentId id, std::vector<PortSpec>& out) const override {
-    out.push_back({(id + 1) % n_, 1, latency_, 0});
-    out.push_back({(id + n_ - 1) % n_, 0, latency_, 0});
-  }
-  std::vector<TableSpec> tables() const override { return {}; }
-  std::unique_ptr<Component> create(ComponentId id, const BuildContext&) const override {
-    return std::make_unique<SoloToken>(id, hops_);
-  }
-
- private:
-  ComponentId n_;
-  uint64_t hops_;
-  SimTime latency_;
-};
-
 // (partitioner, ranks meet in shared memory)
 class WindowExecutor : public ::testing::TestWithParam<std::tuple<std::string, bool>> {};
 
@@ -188,7 +146,7 @@ TEST_P(WindowExecutor, ARankRunsItsOwnChainWhileTheOthersWait) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const ComponentId n = 12;
-  const SoloTokenRing model(n, 2 * n, SimTime::ns(3));
+  const testing::TokenRing model(n, 1, 2 * n, SimTime::ns(3), /*one_token=*/true);
   const auto [partitioner, shared] = GetParam();
   const auto partition = make_partition(partitioner, model, ranks);
   StatsRegistry stats;
