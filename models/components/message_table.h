@@ -1,8 +1,9 @@
-// The messages an endpoint is receiving packet by packet, keyed by (source, message), with a
-// value each: an open-addressing table (linear probing, at most half full, deletion by backward
-// shift) whose slots hold key and value together. A packet's lookup reads one or two cache lines
-// that the endpoint can prefetch (home()), where a node-based map chases a pointer to a node
-// allocated per message (docs/performance/engine.md, "Endpoints").
+// Messages keyed by (source, message), with a value each (those an endpoint is receiving packet
+// by packet; a program's early arrivals and waiting recvs): an open-addressing table (linear
+// probing, at most half full, deletion by backward shift) whose slots hold key and value together.
+// A packet's lookup reads one or two cache lines that the endpoint can prefetch (home()), where a
+// node-based map chases a pointer to a node allocated per message (docs/performance/engine.md,
+// "Endpoints").
 #pragma once
 
 #include <bit>
@@ -40,8 +41,17 @@ class MessageTable {
     return slots_[i];
   }
 
-  /// Removes a slot find_or_add() returned. Later slots of its probe run move back into the gap,
-  /// so every key stays reachable from its home without tombstones.
+  /// The slot of (src, message), or nullptr when absent; it holds as find_or_add()'s does.
+  Slot* find(uint32_t src, uint64_t message) {
+    if (size_ == 0) return nullptr;
+    for (std::size_t i = home(src, message); slots_[i].src != kFree; i = next(i)) {
+      if (slots_[i].src == src && slots_[i].message == message) return &slots_[i];
+    }
+    return nullptr;
+  }
+
+  /// Removes a slot find_or_add() or find() returned. Later slots of its probe run move back into
+  /// the gap, so every key stays reachable from its home without tombstones.
   void erase(Slot& slot) {
     std::size_t gap = static_cast<std::size_t>(&slot - slots_.data());
     for (std::size_t j = next(gap); slots_[j].src != kFree; j = next(j)) {

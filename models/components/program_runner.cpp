@@ -261,9 +261,9 @@ void ProgramRunner::load_phase() {
   }
   for (uint32_t op = 0; op < n; ++op) succ_begin_[op + 1] += succ_begin_[op];
   succ_.assign(succ_begin_[n], 0);
-  std::vector<uint32_t> fill(succ_begin_.begin(), succ_begin_.end() - 1);
+  fill_.assign(succ_begin_.begin(), succ_begin_.end() - 1);
   for (uint32_t op = 0; op < n; ++op) {
-    for (uint32_t d : program_.deps_of(op)) succ_[fill[d]++] = op;
+    for (uint32_t d : program_.deps_of(op)) succ_[fill_[d]++] = op;
   }
   start_at_.assign(n, kNotStarted);
   ready_at_.assign(n, kLongAgo);
@@ -305,16 +305,17 @@ void ProgramRunner::start_op(uint32_t op, SimTime now, ProgramHost& host) {
       break;
     }
     case wl::OpKind::kRecv: {
-      const Key key{o.peer, message_id(recvs_from_[uint64_t{o.peer} << 32 | o.tag]++, o.tag)};
-      auto it = arrived_.find(key);
-      if (it == arrived_.end()) {
-        posted_.emplace(key, op);
+      const uint64_t id = message_id(recvs_from_[uint64_t{o.peer} << 32 | o.tag]++, o.tag);
+      auto* arrival = arrived_.find(o.peer, id);
+      if (arrival == nullptr) {
+        bool added = false;
+        posted_.find_or_add(o.peer, id, op, added);
         break;
       }
       // Already here: the later of its arrival and this op's dependencies is on the path.
-      const SimTime path =
-          it->second.at >= ready_at_[op] ? it->second.path_compute : ready_path_[op];
-      arrived_.erase(it);
+      const Arrival a = arrival->value;
+      const SimTime path = a.at >= ready_at_[op] ? a.path_compute : ready_path_[op];
+      arrived_.erase(*arrival);
       complete(op, now, path, host);
       break;
     }
@@ -345,18 +346,19 @@ void ProgramRunner::op_done(uint32_t op, SimTime now, ProgramHost& host) {
 
 void ProgramRunner::message_arrived(uint32_t src, uint64_t message, SimTime path_compute,
                                     SimTime now, ProgramHost& host) {
-  const Key key{src, message};
-  auto it = posted_.find(key);
-  if (it == posted_.end()) {
-    if (!arrived_.emplace(key, Arrival{now, path_compute}).second) {
+  auto* post = posted_.find(src, message);
+  if (post == nullptr) {
+    bool added = false;
+    arrived_.find_or_add(src, message, Arrival{now, path_compute}, added);
+    if (!added) {
       throw std::logic_error("endpoint " + std::to_string(endpoint_) +
                              ": two messages from endpoint " + std::to_string(src) +
                              " with the same id " + std::to_string(message));
     }
     return;
   }
-  const uint32_t op = it->second;
-  posted_.erase(it);
+  const uint32_t op = post->value;
+  posted_.erase(*post);
   complete(op, now, path_compute, host);
   run_ready(now, host);
 }
@@ -451,20 +453,29 @@ void ProgramRunner::serialize(StateArchive& ar) {
                      ": the checkpoint was written with another workload.traffic_matrix");
   }
   if (traffic_) traffic_->serialize(ar);
-  // The maps go as sorted records, so equal states give equal bytes.
+  // The tables go as records sorted by (source, message), so equal states give equal bytes.
+  const auto by_key = [](const auto& a, const auto& b) {
+    return std::pair(a.src, a.message) < std::pair(b.src, b.message);
+  };
   std::vector<SavedArrival> arrived;
-  for (const auto& [key, a] : arrived_)
-    arrived.push_back({key.second, a.at, a.path_compute, key.first});
+  arrived_.for_each([&arrived](uint32_t src, uint64_t message, const Arrival& a) {
+    arrived.push_back({message, a.at, a.path_compute, src});
+  });
+  std::sort(arrived.begin(), arrived.end(), by_key);
   serialize_items(ar, arrived);
   std::vector<SavedPost> posted;
-  for (const auto& [key, op] : posted_) posted.push_back({key.second, key.first, op});
+  posted_.for_each([&posted](uint32_t src, uint64_t message, uint32_t op) {
+    posted.push_back({message, src, op});
+  });
+  std::sort(posted.begin(), posted.end(), by_key);
   serialize_items(ar, posted);
   if (ar.loading()) {
+    bool added = false;
     arrived_.clear();
     for (const SavedArrival& a : arrived)
-      arrived_.emplace(Key{a.src, a.message}, Arrival{a.at, a.path_compute});
+      arrived_.find_or_add(a.src, a.message, Arrival{a.at, a.path_compute}, added);
     posted_.clear();
-    for (const SavedPost& p : posted) posted_.emplace(Key{p.src, p.message}, p.op);
+    for (const SavedPost& p : posted) posted_.find_or_add(p.src, p.message, p.op, added);
   }
   for (auto* counts : {&sends_to_, &recvs_from_}) {
     std::vector<SavedCount> sorted;

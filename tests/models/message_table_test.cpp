@@ -31,9 +31,12 @@ void run_random(uint32_t sources, uint64_t messages, int steps, uint64_t seed) {
   for (int step = 0; step < steps; ++step) {
     const auto src = static_cast<uint32_t>(rng.below(sources));
     const uint64_t message = rng.below(messages);
+    const auto it = want.find({src, message});
+    const auto* found = table.find(src, message);
+    ASSERT_EQ(found != nullptr, it != want.end()) << "step " << step;
+    if (found != nullptr) ASSERT_EQ(found->value, it->second);
     bool added = false;
     auto& slot = table.find_or_add(src, message, step, added);
-    const auto it = want.find({src, message});
     ASSERT_EQ(added, it == want.end()) << "step " << step;
     ASSERT_EQ(slot.src, src);
     ASSERT_EQ(slot.message, message);
@@ -54,13 +57,13 @@ void run_random(uint32_t sources, uint64_t messages, int steps, uint64_t seed) {
     if (step % 499 == 0) expect_same(table, want);
   }
   expect_same(table, want);
-  // Emptied entry by entry, every key is still found on the way.
+  // Emptied entry by entry, every key is still found on the way, and gone once erased.
   for (auto it = want.begin(); it != want.end(); it = want.erase(it)) {
-    bool added = true;
-    auto& slot = table.find_or_add(it->first.first, it->first.second, 0, added);
-    ASSERT_FALSE(added);
-    ASSERT_EQ(slot.value, it->second);
-    table.erase(slot);
+    auto* slot = table.find(it->first.first, it->first.second);
+    ASSERT_NE(slot, nullptr);
+    ASSERT_EQ(slot->value, it->second);
+    table.erase(*slot);
+    ASSERT_EQ(table.find(it->first.first, it->first.second), nullptr);
   }
   EXPECT_EQ(table.size(), 0u);
 }
