@@ -40,56 +40,80 @@ std::string pair_name(uint32_t src, uint32_t dst) {
   return "endpoint " + std::to_string(src) + " to " + std::to_string(dst);
 }
 
-// Every (representative, peer) pair the representatives' programs send a message between.
+// Every (representative, peer) pair the representatives' programs send a message between, in
+// order of the representative; each team member scans a share of the representatives.
 std::vector<std::pair<uint32_t, uint32_t>> pairs_used(const wl::Workload& workload,
-                                                      const wl::Symmetry& sym, uint32_t endpoints) {
-  std::vector<std::pair<uint32_t, uint32_t>> pairs;
-  wl::Program program;
-  std::vector<uint32_t> peers;
+                                                      const wl::Symmetry& sym, uint32_t endpoints,
+                                                      const Team& team) {
+  std::vector<uint32_t> representatives;
   for (uint32_t e = 0; e < endpoints; ++e) {
-    if (!sym.is_representative(e)) continue;
-    peers.clear();
-    const uint32_t phases = workload.phases(e);
-    for (uint32_t k = 0; k < phases; ++k) {
-      program.clear();
-      workload.generate(e, k, program);
-      for (const wl::Op& op : program.ops) {
-        if (op.kind == wl::OpKind::kSend && op.peer != e) peers.push_back(op.peer);
+    if (sym.is_representative(e)) representatives.push_back(e);
+  }
+  const auto [begin, end] = team_share(team, representatives.size());
+  std::vector<uint64_t> mine;  // src << 32 | dst
+  run_together(team, [&, begin = begin, end = end] {
+    wl::Program program;
+    std::vector<uint32_t> peers;
+    for (uint64_t i = begin; i < end; ++i) {
+      const uint32_t e = representatives[i];
+      peers.clear();
+      const uint32_t phases = workload.phases(e);
+      for (uint32_t k = 0; k < phases; ++k) {
+        program.clear();
+        workload.generate(e, k, program);
+        for (const wl::Op& op : program.ops) {
+          if (op.kind == wl::OpKind::kSend && op.peer != e) peers.push_back(op.peer);
+        }
+        // Phases repeat the same peers: keep the list short as it grows.
+        if (peers.size() > 4096) {
+          std::sort(peers.begin(), peers.end());
+          peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+        }
       }
-      // Phases repeat the same peers: keep the list short as it grows.
-      if (peers.size() > 4096) {
-        std::sort(peers.begin(), peers.end());
-        peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
-      }
+      std::sort(peers.begin(), peers.end());
+      peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
+      for (const uint32_t p : peers) mine.push_back(uint64_t{e} << 32 | p);
     }
-    std::sort(peers.begin(), peers.end());
-    peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
-    for (const uint32_t p : peers) pairs.emplace_back(e, p);
+  });
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  for (const uint64_t x : gather_all(team, mine)) {
+    pairs.emplace_back(static_cast<uint32_t>(x >> 32), static_cast<uint32_t>(x));
   }
   return pairs;
 }
 
 // The footprints of every pair the programs use: the workload's representatives' pairs (its
-// classes c) and all their images g, pair c * order + g.
+// classes c) and all their images g, pair c * order + g. Each team member routes a share of
+// the pairs.
 class AllPairs {
  public:
   AllPairs(const net::Topology& t, const net::Routing& r, const wl::Symmetry& sym,
            std::vector<std::pair<uint32_t, uint32_t>> classes, SimTime router_delay,
-           uint32_t max_hops)
+           uint32_t max_hops, const Team& team)
       : sym_(sym), classes_(std::move(classes)) {
-    begin_.reserve(classes_.size() * sym.order() + 1);
-    for (const auto& [a, b] : classes_) {
-      for (uint32_t g = 0; g < sym.order(); ++g) {
-        const Footprint fp =
-            flow_footprint(t, r, sym.apply(g, a), sym.apply(g, b), router_delay, max_hops);
-        begin_.push_back(crossings_.size());
+    const uint64_t pairs = classes_.size() * uint64_t{sym.order()};
+    const auto [begin, end] = team_share(team, pairs);
+    std::vector<uint32_t> sizes;  // crossings per pair
+    run_together(team, [&, begin = begin, end = end] {
+      for (uint64_t i = begin; i < end; ++i) {
+        const auto [a, b] =
+            pair(static_cast<uint32_t>(i / order()), static_cast<uint32_t>(i % order()));
+        const Footprint fp = flow_footprint(t, r, a, b, router_delay, max_hops);
         shapes_.push_back({fp.paths, fp.hops, fp.latency});
+        sizes.push_back(static_cast<uint32_t>(fp.uses.size()));
         for (const LinkUse& u : fp.uses) {
           crossings_.push_back({static_cast<uint32_t>(u.link), u.count});
         }
       }
+    });
+    if (team.size() > 1) {
+      shapes_ = gather_all(team, shapes_);
+      sizes = gather_all(team, sizes);
+      crossings_ = gather_all(team, crossings_);
     }
-    begin_.push_back(crossings_.size());
+    begin_.reserve(pairs + 1);
+    begin_.push_back(0);
+    for (const uint32_t n : sizes) begin_.push_back(begin_.back() + n);
   }
 
   uint32_t classes() const { return static_cast<uint32_t>(classes_.size()); }
@@ -163,8 +187,14 @@ std::optional<Quotient> try_fold(const AllPairs& all, const wl::Symmetry& h,
     }
   }
 
-  // Pass 1: per link, each class's count (classes in order, so each list is sorted).
-  std::vector<std::vector<ClassCount>> by_link(links);
+  // Pass 1: per link, each class's count (classes in order, so each list is sorted). The
+  // (link, class, count) entries are gathered class by class, then sorted stably by link into
+  // one array: a list per link would cost an allocation per link crossed.
+  struct Entry {
+    uint32_t link;
+    ClassCount x;
+  };
+  std::vector<Entry> entries;
   std::vector<uint32_t> count(links, 0), touched;
   for (uint32_t k = 0; k < members.size(); ++k) {
     for (const Member& m : members[k]) {
@@ -174,11 +204,23 @@ std::optional<Quotient> try_fold(const AllPairs& all, const wl::Symmetry& h,
       }
     }
     for (const uint32_t l : touched) {
-      by_link[l].push_back({k, count[l]});
+      entries.push_back({l, {k, count[l]}});
       count[l] = 0;
     }
     touched.clear();
   }
+  std::vector<uint64_t> list_begin(links + 1, 0);
+  for (const Entry& e : entries) ++list_begin[e.link + 1];
+  for (uint64_t l = 0; l < links; ++l) list_begin[l + 1] += list_begin[l];
+  std::vector<ClassCount> lists(entries.size());
+  {
+    std::vector<uint64_t> fill(list_begin.begin(), list_begin.end() - 1);
+    for (const Entry& e : entries) lists[fill[e.link]++] = e.x;
+  }
+  const auto by_link = [&](uint64_t l) {
+    return std::span<const ClassCount>(lists.data() + list_begin[l],
+                                       list_begin[l + 1] - list_begin[l]);
+  };
 
   // Link groups: the same link class and the same list, numbered by their first link.
   Quotient q;
@@ -186,16 +228,16 @@ std::optional<Quotient> try_fold(const AllPairs& all, const wl::Symmetry& h,
   std::vector<uint64_t> first_link;  // of each group
   std::unordered_map<uint64_t, std::vector<uint32_t>> by_hash;
   for (uint64_t l = 0; l < links; ++l) {
-    if (by_link[l].empty()) continue;
+    if (by_link(l).empty()) continue;
     uint64_t hash = link_class[l] * 0x9E3779B97F4A7C15ULL;
-    for (const ClassCount& x : by_link[l]) {
+    for (const ClassCount& x : by_link(l)) {
       hash = (hash ^ (uint64_t{x.cls} << 32 | x.count)) * 0xBF58476D1CE4E5B9ULL;
     }
     std::vector<uint32_t>& candidates = by_hash[hash];
     uint32_t group = Folding::kNone;
     for (const uint32_t g : candidates) {
       const uint64_t f = first_link[g];
-      if (link_class[f] == link_class[l] && by_link[f] == by_link[l]) group = g;
+      if (link_class[f] == link_class[l] && std::ranges::equal(by_link(f), by_link(l))) group = g;
     }
     if (group == Folding::kNone) {
       group = static_cast<uint32_t>(first_link.size());
@@ -243,7 +285,7 @@ std::optional<Quotient> try_fold(const AllPairs& all, const wl::Symmetry& h,
                       [group](const LinkUse& u) { return u.link == group; })) {
         continue;
       }
-      const auto& list = by_link[x.link];
+      const auto list = by_link(x.link);
       const auto at =
           std::lower_bound(list.begin(), list.end(), k,
                            [](const ClassCount& y, uint32_t cls) { return y.cls < cls; });
@@ -259,6 +301,34 @@ std::optional<Quotient> try_fold(const AllPairs& all, const wl::Symmetry& h,
 wl::Digit coarsened(const wl::Digit& d, uint32_t k) {
   if (k == 1) return d;
   return {d.name + " by " + std::to_string(k), d.stride * k, d.size / k};
+}
+
+// After each member searched its digits (i % team size == rank), every member gets every
+// digit's result.
+void share_searches(const Team& team, std::vector<uint32_t>& finest,
+                    std::vector<std::string>& plainest) {
+  const std::size_t n = finest.size();
+  const auto size = static_cast<std::size_t>(team.size());
+  const std::vector<uint32_t> all_finest = gather_all(team, finest);
+  std::vector<uint64_t> lengths;
+  std::vector<char> text;
+  for (const std::string& p : plainest) {
+    lengths.push_back(p.size());
+    text.insert(text.end(), p.begin(), p.end());
+  }
+  const std::vector<uint64_t> all_lengths = gather_all(team, lengths);
+  const std::vector<char> all_text = gather_all(team, text);
+  uint64_t at = 0;
+  for (std::size_t r = 0; r < size; ++r) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const uint64_t length = all_lengths[r * n + i];
+      if (i % size == r) {
+        finest[i] = all_finest[r * n + i];
+        plainest[i].assign(all_text.data() + at, length);
+      }
+      at += length;
+    }
+  }
 }
 
 }  // namespace
@@ -285,7 +355,8 @@ std::string Folding::describe() const {
 std::unique_ptr<const Folding> Folding::build(const net::Topology& topology,
                                               const net::Routing& routing,
                                               const wl::Workload& workload, SimTime router_delay,
-                                              uint32_t max_hops, std::string& why_not) {
+                                              uint32_t max_hops, const Team& team,
+                                              std::string& why_not) {
   const wl::Symmetry* sym = workload.symmetry();
   if (sym == nullptr || sym->order() < 2) {
     why_not = "the workload has no symmetry to fold";
@@ -311,22 +382,34 @@ std::unique_ptr<const Folding> Folding::build(const net::Topology& topology,
       link_class[topology.first_link(id) + p] = ports[p].link_class;
     }
   }
-  const AllPairs all(topology, routing, *sym, pairs_used(workload, *sym, endpoints), router_delay,
-                     max_hops);
+  const AllPairs all(topology, routing, *sym, pairs_used(workload, *sym, endpoints, team),
+                     router_delay, max_hops, team);
 
-  // The finest shift of each digit the network shares, then all of them together.
-  std::vector<wl::Digit> kept;
+  // The finest shift of each digit the network shares, then all of them together. The digits'
+  // searches are independent: the team's members take one digit each in turn.
+  const std::vector<wl::Digit>& digits = sym->digits();
+  std::vector<uint32_t> finest(digits.size(), 0);    // the shift kept; 0: none
+  std::vector<std::string> plainest(digits.size());  // why shifts by one fail, for the report
   std::string why;
-  for (const wl::Digit& d : sym->digits()) {
-    for (uint32_t k = 1; k < d.size; ++k) {
-      if (d.size % k != 0) continue;
-      const wl::Digit c = coarsened(d, k);
-      if (try_fold(all, sym->with_digits({c}), link_class, why)) {
-        kept.push_back(c);
-        break;
+  run_together(team, [&] {
+    for (std::size_t i = static_cast<std::size_t>(team.rank()); i < digits.size();
+         i += static_cast<std::size_t>(team.size())) {
+      const wl::Digit& d = digits[i];
+      for (uint32_t k = 1; k < d.size; ++k) {
+        if (d.size % k != 0) continue;
+        if (try_fold(all, sym->with_digits({coarsened(d, k)}), link_class, why)) {
+          finest[i] = k;
+          break;
+        }
+        if (k == 1) plainest[i] = d.name + " shifts: " + why;
       }
-      if (k == 1) why_not = d.name + " shifts: " + why;  // the plainest reason, for the report
     }
+  });
+  if (team.size() > 1) share_searches(team, finest, plainest);
+  std::vector<wl::Digit> kept;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (finest[i] != 0) kept.push_back(coarsened(digits[i], finest[i]));
+    if (!plainest[i].empty()) why_not = plainest[i];  // the last digit's, as in one search
   }
   std::optional<Quotient> q;
   std::unique_ptr<const wl::Symmetry> chosen;

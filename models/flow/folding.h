@@ -27,6 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/team.h"
 #include "core/units.h"
 #include "models/flow/footprint.h"
 #include "models/network/routing.h"
@@ -42,11 +43,13 @@ class Folding {
 
   /// The folding of `workload` on this network, or nullptr with `why_not` set when there is
   /// none or it would not be exact. std::runtime_error naming the endpoints when a pair the
-  /// programs use has no route.
+  /// programs use has no route. The members of `team` each scan and route a share of the pairs
+  /// and all get the same folding.
   static std::unique_ptr<const Folding> build(const net::Topology& topology,
                                               const net::Routing& routing,
                                               const wl::Workload& workload, SimTime router_delay,
-                                              uint32_t max_hops, std::string& why_not);
+                                              uint32_t max_hops, const Team& team,
+                                              std::string& why_not);
 
   /// The relabellings folded: part of the workload's.
   const wl::Symmetry& symmetry() const { return *symmetry_; }

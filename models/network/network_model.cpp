@@ -79,7 +79,7 @@ class BuiltNetworkModel final : public NetworkModel {
     flow_level_ = params.sim->text("fidelity") == "flow";
     if (flow_level_ && params.sim->text("fold") == "auto") {
       if (faults_.empty()) {
-        fold(t, r);
+        fold(t, r, params.team);
       } else {
         fold_note_ = "faults break the symmetry folding needs";
       }
@@ -155,11 +155,12 @@ class BuiltNetworkModel final : public NetworkModel {
   }
 
   // Folding (models/flow/folding.h) when it is exact; otherwise the reason goes in the report.
-  void fold(const Topology& t, const Routing& r) {
+  void fold(const Topology& t, const Routing& r, const Team* team) {
     if (!workload_) return;
+    const SoloTeam solo;
     try {
       folding_ = flow::Folding::build(t, r, *workload_, net_.router.pipeline, flow::hop_limit(t),
-                                      fold_note_);
+                                      team ? *team : solo, fold_note_);
     } catch (const std::runtime_error& e) {
       throw InputError(std::string("sim.fidelity = \"flow\": ") + e.what());
     }

@@ -11,6 +11,7 @@
 #include "app/commands.h"
 #include "app/interrupts.h"
 #include "core/error.h"
+#include "engine/mpi_team.h"
 #include "engine/run.h"
 #include "io/config_file.h"
 
@@ -156,6 +157,7 @@ int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args) {
   if (!args.restart.empty()) restart = std::make_unique<CheckpointReader>(args.restart);
   const bool from_checkpoint = restart && args.config.empty();
   const bool builtin = args.config.empty() && !restart;
+  const MpiTeam team(comm);
   Config raw;
   if (from_checkpoint) {
     raw = parse_config_text(restart->config_text(), "config of checkpoint " + restart->path());
@@ -163,7 +165,7 @@ int command_run(MPI_Comm comm, const Registry& registry, const RunArgs& args) {
   } else {
     raw = load(builtin ? kQuickstartConfig : args.config, builtin, args.overrides);
   }
-  const ResolvedConfig config = resolve_config(registry, raw);
+  const ResolvedConfig config = resolve_config(registry, raw, &team);
   std::string output = args.output;
   if (output.empty()) {
     output = from_checkpoint ? restart->manifest().output
@@ -189,7 +191,8 @@ int command_bench(MPI_Comm comm, const Registry& registry, const std::string& na
   const auto config_start = std::chrono::steady_clock::now();
   const bool builtin = name_or_config == "phold";
   const Config raw = load(builtin ? kBenchPholdConfig : name_or_config, builtin, args.overrides);
-  const ResolvedConfig config = resolve_config(registry, raw);
+  const MpiTeam team(comm);
+  const ResolvedConfig config = resolve_config(registry, raw, &team);
   const std::string output = args.no_output ? "" : args.output;
   RunOptions options = options_from(args, output, input_files(builtin ? "" : name_or_config, raw),
                                     config.sim.time("cycle_time"), nullptr);

@@ -11,6 +11,7 @@
 #include "core/model.h"
 #include "core/params.h"
 #include "core/stats.h"
+#include "core/team.h"
 
 namespace hx {
 
@@ -24,6 +25,9 @@ struct SectionSpec {
 struct ModelParams {
   const ParamSet* sim = nullptr;   // [sim]: seed, cycle_time, ...
   std::vector<ParamSet> sections;  // the model's own section first, then its extra sections
+  /// The ranks building this model together, to split its start-up analysis (core/team.h);
+  /// nullptr: a team of one.
+  const Team* team = nullptr;
   /// The section named `name`; std::logic_error if the model did not declare it.
   const ParamSet& section(const std::string& name) const;
 };

@@ -123,7 +123,7 @@ std::vector<ParamSpec> sim_params(const Registry& registry) {
   };
 }
 
-ResolvedConfig resolve_config(const Registry& registry, const Config& config) {
+ResolvedConfig resolve_config(const Registry& registry, const Config& config, const Team* team) {
   ResolvedConfig r;
   // The model is chosen in [sim]; its own section is named after it. Resolve [sim] first so its
   // cycle_time can convert "N cycles" in the model's section.
@@ -142,6 +142,7 @@ ResolvedConfig resolve_config(const Registry& registry, const Config& config) {
   ModelParams params;
   params.sim = &r.sim;
   params.sections = r.sections;
+  params.team = team;
   r.model = r.info->make(params);
   if (r.sim.text("fidelity") == "flow" && !r.model->flow_level()) {
     throw InputError("sim.fidelity = \"flow\": model '" + r.info->name +

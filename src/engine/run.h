@@ -24,6 +24,8 @@ std::vector<ParamSpec> sim_params(const Registry& registry);
 
 /// A config resolved against the registry: typed sections, the built model and the resolved
 /// config text. Pure: no MPI, same result on every rank. InputError on any bad input.
+/// `team`: the ranks resolving it together, which share the model's start-up analysis
+/// (every member must call it with the same config); nullptr: a team of one.
 struct ResolvedConfig {
   ParamSet sim;
   std::vector<ParamSet> sections;  // the model's own section first, then its extra sections
@@ -32,7 +34,8 @@ struct ResolvedConfig {
   std::string text;  // resolved TOML, every key with its value
   std::string hash;  // 16 hex digits of FNV-1a 64 over `text`
 };
-ResolvedConfig resolve_config(const Registry& registry, const Config& config);
+ResolvedConfig resolve_config(const Registry& registry, const Config& config,
+                              const Team* team = nullptr);
 
 struct RunOptions {
   std::string output;               // empty: write no file

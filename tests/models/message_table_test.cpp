@@ -34,7 +34,9 @@ void run_random(uint32_t sources, uint64_t messages, int steps, uint64_t seed) {
     const auto it = want.find({src, message});
     const auto* found = table.find(src, message);
     ASSERT_EQ(found != nullptr, it != want.end()) << "step " << step;
-    if (found != nullptr) ASSERT_EQ(found->value, it->second);
+    if (found != nullptr) {
+      ASSERT_EQ(found->value, it->second);
+    }
     bool added = false;
     auto& slot = table.find_or_add(src, message, step, added);
     ASSERT_EQ(added, it == want.end()) << "step " << step;
