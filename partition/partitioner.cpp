@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "partition/group_partitioner.h"
+#include "partition/hub_partitioner.h"
 #include "partition/metis_partitioner.h"
 #include "partition/round_robin_partitioner.h"
 
@@ -19,7 +20,10 @@ std::unique_ptr<Partition> make_partition(const std::string& name, const Model& 
                      " components over " + std::to_string(ranks) +
                      " ranks: every rank needs at least one component");
   }
-  if (name == "group") return std::make_unique<GroupPartition>(model, ranks);
+  if (name == "group") {
+    if (model.hub()) return std::make_unique<HubPartition>(model, ranks);
+    return std::make_unique<GroupPartition>(model, ranks);
+  }
   if (name == "round_robin") return std::make_unique<RoundRobinPartition>(model, ranks);
   if (name == "metis") return std::make_unique<MetisPartition>(model, ranks);
   throw InputError("sim.partitioner: unknown partitioner '" + name +

@@ -28,7 +28,8 @@ class Partition {
 /// Names accepted by make_partition, for the `sim.partitioner` choice.
 std::vector<std::string> partitioner_names();
 
-/// "group": whole groups of the model in contiguous, weight-balanced blocks (the default).
+/// "group": whole groups of the model in contiguous, weight-balanced blocks (the default); for
+/// a model with a hub (Model::hub()), its components dealt in turn (hub_partitioner.h).
 /// "round_robin": component id modulo ranks; cuts almost every link, for tests.
 /// "metis": METIS k-way on clusters of links too short to cut (metis_partitioner.h).
 std::unique_ptr<Partition> make_partition(const std::string& name, const Model& model, int ranks);

@@ -190,6 +190,9 @@ class BuiltNetworkModel final : public NetworkModel {
   }
   bool flow_level() const override { return flow_level_; }
   ComponentId fabric() const { return topology().num_components(); }
+  std::optional<ComponentId> hub() const override {
+    return flow_level_ ? std::optional<ComponentId>(fabric()) : std::nullopt;
+  }
   std::vector<GroupLevel> group_levels() const override { return topology().group_levels(); }
   ComponentRange group_range(std::size_t level, uint64_t group) const override {
     return topology().group_range(level, group);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,6 +67,13 @@ class Model {
 
   /// Relative cost of a component, for load balancing.
   virtual uint64_t weight(ComponentId /*id*/) const { return 1; }
+
+  /// A model whose active components all link to one hub and to nothing else (the flow level's
+  /// fabric) names the hub: the group partitioner then deals the components with ports to the
+  /// ranks in turn and puts the hub on the last rank, since every cut link is then a link to
+  /// the hub and what matters is that components busy at the same instant work side by side.
+  /// Empty (the default): partition by groups.
+  virtual std::optional<ComponentId> hub() const { return std::nullopt; }
 
   /// Fills `out` with the component's ports, index = port id.
   virtual void ports(ComponentId id, std::vector<PortSpec>& out) const = 0;

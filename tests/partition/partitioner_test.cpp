@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <set>
+#include <string>
 
 #include "core/error.h"
 #include "partition/cut_report.h"
@@ -61,6 +63,57 @@ TEST(BalancedBlocks, SkewedWeightsStayWithinOneGroupOfTheMean) {
       EXPECT_LE(static_cast<double>(sum), static_cast<double>(total) / parts + heaviest);
     }
   }
+}
+
+// A hub (the last component) linked to the components whose id is not a multiple of 3; the
+// others have no ports, as the flow level's idle routers and folded endpoints.
+class StarModel final : public Model {
+ public:
+  explicit StarModel(ComponentId n) : n_(n) {}
+  ComponentId num_components() const override { return n_; }
+  std::vector<GroupLevel> group_levels() const override { return {{"half", 2}}; }
+  ComponentRange group_range(std::size_t, uint64_t g) const override {
+    return {static_cast<ComponentId>(g * n_ / 2), static_cast<ComponentId>((g + 1) * n_ / 2)};
+  }
+  std::optional<ComponentId> hub() const override { return n_ - 1; }
+  static bool linked(ComponentId id) { return id % 3 != 0; }
+  void ports(ComponentId id, std::vector<PortSpec>& out) const override {
+    if (id == n_ - 1) {
+      for (ComponentId c = 0; c + 1 < n_; ++c) {
+        if (linked(c)) out.push_back({c, 0, SimTime::ps(1), 0});
+      }
+      return;
+    }
+    if (linked(id)) out.push_back({n_ - 1, 0, SimTime::ps(1), 0});
+  }
+  std::vector<TableSpec> tables() const override { return {}; }
+  std::unique_ptr<Component> create(ComponentId id, const BuildContext&) const override {
+    return std::make_unique<testing::IdleComponent>(id);
+  }
+
+ private:
+  ComponentId n_;
+};
+
+TEST(HubPartition, DealsTheHubsComponentsInTurnAndPutsTheHubLast) {
+  const StarModel model(61);
+  for (int ranks : {1, 2, 3, 4, 7}) {
+    SCOPED_TRACE(ranks);
+    const auto p = make_partition("group", model, ranks);
+    expect_consistent(*p, 61);
+    EXPECT_NE(p->describe().find("hub"), std::string::npos) << p->describe();
+    EXPECT_EQ(p->rank_of(60), ranks - 1);
+    int dealt = 0;
+    for (ComponentId id = 0; id < 60; ++id) {
+      if (StarModel::linked(id)) {
+        EXPECT_EQ(p->rank_of(id), dealt++ % ranks) << "component " << id;
+      } else {
+        EXPECT_EQ(p->rank_of(id), static_cast<int>(uint64_t{id} * ranks / 61)) << id;
+      }
+    }
+  }
+  // The other partitioners ignore the hub.
+  EXPECT_EQ(make_partition("round_robin", model, 2)->rank_of(1), 1);
 }
 
 TEST(RoundRobinPartition, DealsComponentsInTurn) {
