@@ -8,29 +8,14 @@
 // blocks of equal size.
 #pragma once
 
-#include <string>
-#include <vector>
-
-#include "partition/partitioner.h"
+#include "partition/mapped_partition.h"
 
 namespace hx {
 
-class HubPartition final : public Partition {
+class HubPartition final : public MappedPartition {
  public:
   /// Precondition: model.hub() is set.
   HubPartition(const Model& model, int ranks);
-
-  int ranks() const override { return ranks_; }
-  int rank_of(ComponentId id) const override { return rank_[id]; }
-  std::vector<ComponentId> components_of(int rank) const override;
-  uint32_t local_index(ComponentId id) const override { return local_[id]; }
-  std::string describe() const override { return description_; }
-
- private:
-  int ranks_;
-  std::vector<int> rank_;  // per component: a map, as dealt ranks follow no block structure
-  std::vector<uint32_t> local_;
-  std::string description_;
 };
 
 }  // namespace hx

@@ -63,7 +63,7 @@ std::string latency_text(int64_t ps) {
 
 }  // namespace
 
-MetisPartition::MetisPartition(const Model& model, int ranks) : ranks_(ranks) {
+MetisPartition::MetisPartition(const Model& model, int ranks) : MappedPartition(ranks) {
   const std::size_t n = model.num_components();
   std::vector<uint64_t> component_w(n);
   std::vector<Link> links;
@@ -145,32 +145,17 @@ MetisPartition::MetisPartition(const Model& model, int ranks) : ranks_(ranks) {
   }
   // Every rank needs a component (the engine's rule): METIS may leave a part empty on a graph
   // of few clusters.
-  std::vector<uint32_t> count(static_cast<std::size_t>(ranks), 0);
-  rank_.resize(n);
-  local_.resize(n);
-  for (ComponentId id = 0; id < n; ++id) {
-    rank_[id] = static_cast<int32_t>(part[cluster[id]]);
-    local_[id] = count[static_cast<std::size_t>(rank_[id])]++;
-  }
-  if (std::find(count.begin(), count.end(), 0u) != count.end()) {
+  std::vector<int32_t> rank(n);
+  for (ComponentId id = 0; id < n; ++id) rank[id] = static_cast<int32_t>(part[cluster[id]]);
+  const std::string description =
+      "metis: " + std::to_string(nc) + " clusters" +
+      (lo > 0 ? " (links under " + latency_text(kept) + " kept whole)" : "") + ", k-way, " +
+      std::to_string(objval) + " links cut";
+  if (!assign(std::move(rank), description)) {
     throw InputError("sim.partitioner = metis: METIS left a rank without components (" +
                      std::to_string(nc) + " clusters over " + std::to_string(ranks) +
                      " ranks); use fewer ranks or the group partitioner");
   }
-  description_ = "metis: " + std::to_string(nc) + " clusters" +
-                 (lo > 0 ? " (links under " + latency_text(kept) + " kept whole)" : "") +
-                 ", k-way, " + std::to_string(objval) + " links cut";
-  begin_.assign(static_cast<std::size_t>(ranks) + 1, 0);
-  for (int r = 0; r < ranks; ++r) begin_[r + 1] = begin_[r] + count[static_cast<std::size_t>(r)];
-  order_.resize(n);
-  for (ComponentId id = 0; id < n; ++id) {
-    order_[begin_[static_cast<std::size_t>(rank_[id])] + local_[id]] = id;
-  }
-}
-
-std::vector<ComponentId> MetisPartition::components_of(int rank) const {
-  const auto r = static_cast<std::size_t>(rank);
-  return {order_.begin() + begin_[r], order_.begin() + begin_[r + 1]};
 }
 
 }  // namespace hx

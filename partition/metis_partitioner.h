@@ -12,31 +12,13 @@
 // computes the same partition; results are identical to any other partitioner's, as always.
 #pragma once
 
-#include <cstdint>
-#include <string>
-#include <vector>
-
-#include "partition/partitioner.h"
+#include "partition/mapped_partition.h"
 
 namespace hx {
 
-class MetisPartition final : public Partition {
+class MetisPartition final : public MappedPartition {
  public:
   MetisPartition(const Model& model, int ranks);
-
-  int ranks() const override { return ranks_; }
-  int rank_of(ComponentId id) const override { return rank_[id]; }
-  std::vector<ComponentId> components_of(int rank) const override;
-  uint32_t local_index(ComponentId id) const override { return local_[id]; }
-  std::string describe() const override { return description_; }
-
- private:
-  int ranks_;
-  std::vector<int32_t> rank_;       // per component
-  std::vector<uint32_t> local_;     // per component: its place among its rank's
-  std::vector<ComponentId> order_;  // components by rank, then id
-  std::vector<std::size_t> begin_;  // rank r owns order_[begin_[r], begin_[r + 1])
-  std::string description_;
 };
 
 }  // namespace hx

@@ -114,6 +114,8 @@ TEST(HubPartition, DealsTheHubsComponentsInTurnAndPutsTheHubLast) {
   }
   // The other partitioners ignore the hub.
   EXPECT_EQ(make_partition("round_robin", model, 2)->rank_of(1), 1);
+  // 0 idle, 1 and 2 dealt to ranks 0 and 1, the hub on rank 3: rank 2 would get nothing.
+  EXPECT_THROW(make_partition("group", StarModel(4), 4), InputError);
 }
 
 TEST(RoundRobinPartition, DealsComponentsInTurn) {
