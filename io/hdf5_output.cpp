@@ -33,7 +33,7 @@ namespace {
 // writes; small enough to fit HDF5's default 1 MiB chunk cache, so readers slicing a column do
 // not decompress the same chunk over and over.
 constexpr uint64_t kChunkRows = 65536;
-constexpr unsigned kGzipLevel = 4;
+constexpr unsigned kGzipLevel = 1;
 // Room a dataset may take in the file besides its values: object header, attributes, chunk index
 // (about 2.5 KiB in practice), and what HDF5's space aggregators hold in reserve.
 constexpr uint64_t kMetadataBytes = 16 * 1024;
@@ -350,6 +350,7 @@ Handle create_dataset(hid_t group, const std::string& name, hid_t file_type,
     check(H5Pset_chunk(dcpl.get(), 1, chunk), "setting the chunk size");
     check(H5Pset_shuffle(dcpl.get()), "enabling the shuffle filter");
     check(H5Pset_deflate(dcpl.get(), kGzipLevel), "enabling gzip");
+    check(H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER), "setting the fill time");
   }
   return Handle(
       H5Dcreate2(group, name.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),

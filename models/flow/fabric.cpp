@@ -28,6 +28,7 @@ constexpr std::size_t kFootprintCache = 1 << 20;
 Fabric::Fabric(ComponentId id, const net::NetworkContext& net, const BuildContext& ctx)
     : Component(id),
       net_(net),
+      builder_(*net.topology, *net.routing, net.router.pipeline, hop_limit(*net.topology)),
       link_bytes_(net.folding ? net.folding->groups() : net.topology->num_links(), 0),
       link_flows_(link_bytes_.size(), 0),
       view_(net.faults, SimTime::zero()),
@@ -77,9 +78,8 @@ std::shared_ptr<const Footprint> Fabric::footprint(uint32_t src, uint32_t dst) {
   const auto it = footprints_.find(key);
   if (it != footprints_.end()) return it->second;
   if (footprints_.size() >= kFootprintCache) footprints_.clear();
-  auto f = std::make_shared<const Footprint>(
-      flow_footprint(*net_.topology, *net_.routing, src, dst, net_.router.pipeline,
-                     hop_limit(*net_.topology), net_.faults ? &view_ : nullptr));
+  auto f =
+      std::make_shared<const Footprint>(builder_.build(src, dst, net_.faults ? &view_ : nullptr));
   footprints_.emplace(key, f);
   return f;
 }

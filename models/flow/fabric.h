@@ -107,6 +107,7 @@ class Fabric final : public Component {
   std::vector<uint32_t> slot_of_;  // solver flow id -> slot
   // Footprints by (src, dst): a collective sends between the same pairs over and over.
   std::unordered_map<uint64_t, std::shared_ptr<const Footprint>> footprints_;
+  FootprintBuilder builder_;       // of the footprints not yet cached
   std::vector<u128> link_bytes_;   // per link, bytes carried times 10^12
   std::vector<uint64_t> link_flows_;  // per link, paths of finished flows started in the window
   // A flow's end as an endpoint hears of it (end_due).

@@ -95,10 +95,11 @@ class AllPairs {
     const auto [begin, end] = team_share(team, pairs);
     std::vector<uint32_t> sizes;  // crossings per pair
     run_together(team, [&, begin = begin, end = end] {
+      FootprintBuilder builder(t, r, router_delay, max_hops);
       for (uint64_t i = begin; i < end; ++i) {
         const auto [a, b] =
             pair(static_cast<uint32_t>(i / order()), static_cast<uint32_t>(i % order()));
-        const Footprint fp = flow_footprint(t, r, a, b, router_delay, max_hops);
+        const Footprint fp = builder.build(a, b);
         shapes_.push_back({fp.paths, fp.hops, fp.latency});
         sizes.push_back(static_cast<uint32_t>(fp.uses.size()));
         for (const LinkUse& u : fp.uses) {
@@ -151,24 +152,33 @@ std::optional<Quotient> try_fold(const AllPairs& all, const wl::Symmetry& h,
   // The classes of H: each workload class splits by the H-representative of the source.
   struct Member {
     uint32_t rep, g;
-    bool operator<(const Member& o) const { return std::tie(rep, g) < std::tie(o.rep, o.g); }
   };
   std::vector<std::vector<Member>> members;  // per H-class, ordered by (workload class, rep)
   std::vector<uint32_t> class_of;            // workload class of each H-class
-  std::vector<Member> split;
+  // A class has order() members but few distinct representatives: those are sorted, and each
+  // member goes to its representative's H-class in ascending g (a counting pass, not a sort of
+  // all members).
+  constexpr uint32_t kUnseen = UINT32_MAX;
+  std::vector<uint32_t> rep_of(all.order()), distinct;
+  std::vector<uint32_t> index_of(h.endpoints(), kUnseen);  // of a representative in distinct
   for (uint32_t c = 0; c < all.classes(); ++c) {
-    split.clear();
+    distinct.clear();
     for (uint32_t g = 0; g < all.order(); ++g) {
-      split.push_back({h.representative(all.pair(c, g).first), g});
+      rep_of[g] = h.representative(all.pair(c, g).first);
+      if (index_of[rep_of[g]] == kUnseen) {
+        index_of[rep_of[g]] = 0;
+        distinct.push_back(rep_of[g]);
+      }
     }
-    std::sort(split.begin(), split.end());
-    for (std::size_t i = 0; i < split.size();) {
-      std::size_t j = i;
-      while (j < split.size() && split[j].rep == split[i].rep) ++j;
-      members.emplace_back(split.begin() + i, split.begin() + j);
-      class_of.push_back(c);
-      i = j;
+    std::sort(distinct.begin(), distinct.end());
+    const std::size_t first = members.size();
+    for (uint32_t i = 0; i < distinct.size(); ++i) index_of[distinct[i]] = i;
+    members.resize(first + distinct.size());
+    class_of.resize(first + distinct.size(), c);
+    for (uint32_t g = 0; g < all.order(); ++g) {
+      members[first + index_of[rep_of[g]]].push_back({rep_of[g], g});
     }
+    for (const uint32_t r : distinct) index_of[r] = kUnseen;
   }
 
   // Check 3's cheap part first: the pairs of a class cross as many links, on as many paths, with

@@ -3,11 +3,10 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
 #include <numeric>
+#include <span>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
 #include "models/network/faults.h"
 #include "models/network/route_state.h"
@@ -15,38 +14,7 @@
 namespace hx::flow {
 namespace {
 
-using net::Candidate;
-using net::Candidates;
-using net::Packet;
-using net::RouteStateKey;
-using net::RouteStateKeyHash;
-
 constexpr uint32_t kDelivered = std::numeric_limits<uint32_t>::max();
-
-struct Edge {
-  uint32_t to;  // node, or kDelivered
-  uint64_t link;
-  SimTime latency;
-  uint16_t link_class;
-};
-
-// A packet state at a router.
-struct Node {
-  uint32_t router;
-  PortId in_port;
-  Packet packet;
-  std::vector<Edge> out;
-  uint64_t to_dst = 0;    // paths from here to the destination
-  uint64_t from_src = 0;  // paths from the source to here
-  SimTime slowest;        // latency of the slowest way on, this router included
-};
-
-struct Root {
-  uint64_t link;  // the injection link
-  SimTime latency;
-  uint16_t link_class;
-  uint32_t node;
-};
 
 std::string where(uint32_t src, uint32_t dst) {
   return "flow from endpoint " + std::to_string(src) + " to " + std::to_string(dst);
@@ -54,187 +22,211 @@ std::string where(uint32_t src, uint32_t dst) {
 
 // The routing's candidates reduced to one per output port (its first, which names the VC),
 // detours only where nothing else is offered.
-std::vector<Candidate> ports_offered(const Candidates& candidates) {
+void ports_offered(const net::Candidates& candidates, std::vector<net::Candidate>& out) {
   const bool direct = std::any_of(candidates.begin(), candidates.end(),
-                                  [](const Candidate& c) { return c.penalty == 0; });
-  std::vector<Candidate> out;
-  for (const Candidate& c : candidates) {
+                                  [](const net::Candidate& c) { return c.penalty == 0; });
+  out.clear();
+  for (const net::Candidate& c : candidates) {
     if (direct && c.penalty > 0) continue;
     const bool seen = std::any_of(out.begin(), out.end(),
-                                  [&c](const Candidate& o) { return o.port == c.port; });
+                                  [&c](const net::Candidate& o) { return o.port == c.port; });
     if (!seen) out.push_back(c);
   }
-  return out;
 }
-
-// Builds the graph of every state a packet from src to dst can reach (with a view: over the
-// links it says are up).
-class StateGraph {
- public:
-  StateGraph(const net::Topology& t, const net::Routing& r, uint32_t src, uint32_t dst,
-             uint32_t max, const net::RouterView* view)
-      : topology_(t), routing_(r), src_(src), dst_(dst), max_hops_(max), view_(view) {}
-
-  void build(std::vector<Root>& roots, std::vector<Node>& nodes) {
-    std::vector<PortSpec> src_ports;
-    const ComponentId src_id = topology_.endpoint_component(src_);
-    topology_.ports(src_id, src_ports);
-    std::vector<Packet> starts;
-    for (PortId p = 0; p < src_ports.size(); ++p) {
-      if (!up(topology_.first_link(src_id) + p)) continue;
-      Packet packet;
-      packet.src = src_;
-      packet.dst = dst_;
-      packet.flits = 1;
-      const Node first = {topology_.node(src_ports[p].peer).index, src_ports[p].peer_port,
-                          packet, {}, 0, 0, SimTime::zero()};
-      starts.clear();
-      routing_.start_states(first.router, view_ != nullptr ? view_ : &no_faults_, packet, starts);
-      for (const Packet& s : starts) {
-        roots.push_back({topology_.first_link(src_id) + p, src_ports[p].latency,
-                         src_ports[p].link_class, node_of(first.router, first.in_port, s, nodes)});
-      }
-    }
-    Candidates candidates;
-    while (!pending_.empty()) {
-      const uint32_t i = pending_.back();
-      pending_.pop_back();
-      Packet packet = nodes[i].packet;
-      const uint32_t router = nodes[i].router;
-      candidates.clear();
-      routing_.route(router, nodes[i].in_port, packet, candidates);
-      if (candidates.empty()) fail("no route at router " + std::to_string(router));
-      const ComponentId here = topology_.router_component(router);
-      if (view_ != nullptr && !keep_live(here, candidates)) {
-        // As a router does (Router::route): the routing's fallback, from this state on.
-        routing_.route_around(router, nodes[i].in_port, packet, *view_, candidates);
-        if (!keep_live(here, candidates)) continue;  // a dead end
-      }
-      for (const Candidate& c : ports_offered(candidates)) {
-        const PortSpec out = topology_.port(here, c.port);
-        const Edge edge{kDelivered, topology_.first_link(here) + c.port, out.latency,
-                        out.link_class};
-        const net::Node next = topology_.node(out.peer);
-        if (next.kind == net::NodeKind::kEndpoint) {
-          if (next.index != dst_) {
-            fail("router " + std::to_string(router) + " delivers to endpoint " +
-                 std::to_string(next.index));
-          }
-          nodes[i].out.push_back(edge);
-          continue;
-        }
-        if (packet.hops >= max_hops_) {
-          fail("more than " + std::to_string(max_hops_) + " router-to-router hops");
-        }
-        Packet on = packet;
-        on.vc = c.vc;
-        ++on.hops;
-        const uint32_t to = node_of(next.index, out.peer_port, on, nodes);
-        nodes[i].out.push_back({to, edge.link, edge.latency, edge.link_class});
-      }
-    }
-  }
-
- private:
-  bool up(uint64_t link) const { return view_ == nullptr || view_->link_up(link); }
-  // Removes the candidates on failed links of router component `here`; false if none is left.
-  bool keep_live(ComponentId here, Candidates& candidates) const {
-    const Candidates all = candidates;
-    candidates.clear();
-    const uint64_t first = topology_.first_link(here);
-    for (const Candidate& c : all) {
-      if (up(first + c.port)) candidates.add(c.port, c.vc, c.escape, c.penalty);
-    }
-    return !candidates.empty();
-  }
-  uint32_t node_of(uint32_t router, PortId in_port, const Packet& packet,
-                   std::vector<Node>& nodes) {
-    const auto [it, added] = index_.try_emplace(RouteStateKey(router, in_port, packet),
-                                                static_cast<uint32_t>(nodes.size()));
-    if (added) {
-      nodes.push_back({router, in_port, packet, {}, 0, 0, SimTime::zero()});
-      pending_.push_back(it->second);
-    }
-    return it->second;
-  }
-  [[noreturn]] void fail(const std::string& what) const {
-    throw std::runtime_error(where(src_, dst_) + ": " + what);
-  }
-
-  const net::Topology& topology_;
-  const net::Routing& routing_;
-  uint32_t src_, dst_, max_hops_;
-  const net::RouterView* view_;  // nullptr: every link up
-  const net::LinksAt no_faults_{nullptr, SimTime::zero()};
-  std::unordered_map<RouteStateKey, uint32_t, RouteStateKeyHash> index_;
-  std::vector<uint32_t> pending_;
-};
 
 }  // namespace
 
-Footprint flow_footprint(const net::Topology& topology, const net::Routing& routing, uint32_t src,
-                         uint32_t dst, SimTime router_delay, uint32_t max_hops,
-                         const net::RouterView* view) {
-  std::vector<Root> roots;
-  std::vector<Node> nodes;
-  StateGraph(topology, routing, src, dst, max_hops, view).build(roots, nodes);
+void FootprintBuilder::fail(uint32_t src, uint32_t dst, const std::string& what) const {
+  throw std::runtime_error(where(src, dst) + ": " + what);
+}
 
-  // Every edge raises the hop count or delivers, so hop order is a topological order.
-  std::vector<uint32_t> order(nodes.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), [&nodes](uint32_t a, uint32_t b) {
-    return nodes[a].packet.hops < nodes[b].packet.hops;
-  });
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    Node& n = nodes[*it];
-    for (const Edge& e : n.out) {
-      const bool last = e.to == kDelivered;
-      if (!last && nodes[e.to].to_dst == 0) continue;  // a dead end (faults): no path, no latency
-      n.to_dst += last ? 1 : nodes[e.to].to_dst;
-      n.slowest = std::max(n.slowest, e.latency + (last ? SimTime::zero() : nodes[e.to].slowest));
-    }
-    n.slowest += router_delay;
+// The graph of every state a packet from src to dst can reach (with a view: over the links it
+// says are up), in nodes_ and edges_; roots_ are its injections.
+void FootprintBuilder::explore(uint32_t src, uint32_t dst, const net::RouterView* view) {
+  roots_.clear();
+  nodes_.clear();
+  edges_.clear();
+  pending_.clear();
+  if (++stamp_ == 0) {  // the stamps wrapped: empty the index for real
+    std::fill(stamps_.begin(), stamps_.end(), 0u);
+    stamp_ = 1;
   }
-  struct Crossings {
-    uint64_t paths = 0;
-    uint16_t link_class = 0;
+  const auto up = [view](uint64_t link) { return view == nullptr || view->link_up(link); };
+  const net::LinksAt no_faults{nullptr, SimTime::zero()};
+  const ComponentId src_id = topology_.endpoint_component(src);
+  src_ports_.clear();
+  topology_.ports(src_id, src_ports_);
+  for (PortId p = 0; p < src_ports_.size(); ++p) {
+    if (!up(topology_.first_link(src_id) + p)) continue;
+    net::Packet packet;
+    packet.src = src;
+    packet.dst = dst;
+    packet.flits = 1;
+    const uint32_t router = topology_.node(src_ports_[p].peer).index;
+    starts_.clear();
+    routing_.start_states(router, view != nullptr ? view : &no_faults, packet, starts_);
+    for (const net::Packet& s : starts_) {
+      roots_.push_back({topology_.first_link(src_id) + p, src_ports_[p].latency,
+                        src_ports_[p].link_class, node_of(router, src_ports_[p].peer_port, s)});
+    }
+  }
+  while (!pending_.empty()) {
+    const uint32_t i = pending_.back();
+    pending_.pop_back();
+    net::Packet packet = nodes_[i].packet;
+    const uint32_t router = nodes_[i].router;
+    const PortId in_port = nodes_[i].in_port;
+    candidates_.clear();
+    routing_.route(router, in_port, packet, candidates_);
+    if (candidates_.empty()) fail(src, dst, "no route at router " + std::to_string(router));
+    const ComponentId here = topology_.router_component(router);
+    if (view != nullptr && !keep_live(here, *view)) {
+      // As a router does (Router::route): the routing's fallback, from this state on.
+      routing_.route_around(router, in_port, packet, *view, candidates_);
+      if (!keep_live(here, *view)) continue;  // a dead end
+    }
+    nodes_[i].first_edge = static_cast<uint32_t>(edges_.size());
+    ports_offered(candidates_, offered_);
+    for (const net::Candidate& c : offered_) {
+      const PortSpec out = topology_.port(here, c.port);
+      const uint64_t link = topology_.first_link(here) + c.port;
+      const net::Node next = topology_.node(out.peer);
+      uint32_t to = kDelivered;
+      if (next.kind == net::NodeKind::kEndpoint) {
+        if (next.index != dst) {
+          fail(src, dst,
+               "router " + std::to_string(router) + " delivers to endpoint " +
+                   std::to_string(next.index));
+        }
+      } else {
+        if (packet.hops >= max_hops_) {
+          fail(src, dst, "more than " + std::to_string(max_hops_) + " router-to-router hops");
+        }
+        net::Packet on = packet;
+        on.vc = c.vc;
+        ++on.hops;
+        to = node_of(next.index, out.peer_port, on);  // may move nodes_: index it again
+      }
+      edges_.push_back({to, link, out.latency, out.link_class});
+      ++nodes_[i].edges;
+    }
+  }
+}
+
+// Removes the candidates on failed links of router component `here`; false if none is left.
+bool FootprintBuilder::keep_live(ComponentId here, const net::RouterView& view) {
+  live_.clear();
+  const uint64_t first = topology_.first_link(here);
+  for (const net::Candidate& c : candidates_) {
+    if (view.link_up(first + c.port)) live_.add(c.port, c.vc, c.escape, c.penalty);
+  }
+  candidates_ = live_;
+  return !candidates_.empty();
+}
+
+uint32_t FootprintBuilder::node_of(uint32_t router, PortId in_port, const net::Packet& packet) {
+  if (2 * (nodes_.size() + 1) > slots_.size()) grow_index();
+  const net::RouteStateKey key(router, in_port, packet);
+  const std::size_t mask = slots_.size() - 1;
+  const std::size_t home = net::RouteStateKeyHash{}(key);
+  for (std::size_t s = home & mask;; s = (s + 1) & mask) {
+    if (stamps_[s] != stamp_) {
+      stamps_[s] = stamp_;
+      slots_[s] = static_cast<uint32_t>(nodes_.size());
+      nodes_.push_back({router, in_port, packet, 0, 0, 0, 0, SimTime::zero()});
+      pending_.push_back(slots_[s]);
+      return slots_[s];
+    }
+    const Node& n = nodes_[slots_[s]];
+    if (net::RouteStateKey(n.router, n.in_port, n.packet) == key) return slots_[s];
+  }
+}
+
+// Doubles the index and places this build's nodes again.
+void FootprintBuilder::grow_index() {
+  const std::size_t size = slots_.empty() ? 64 : 2 * slots_.size();
+  slots_.assign(size, 0);
+  stamps_.assign(size, 0);
+  stamp_ = 1;
+  const std::size_t mask = size - 1;
+  for (uint32_t i = 0; i < nodes_.size(); ++i) {
+    const Node& n = nodes_[i];
+    std::size_t s = net::RouteStateKeyHash{}(net::RouteStateKey(n.router, n.in_port, n.packet));
+    for (s &= mask; stamps_[s] == stamp_; s = (s + 1) & mask) {
+    }
+    stamps_[s] = stamp_;
+    slots_[s] = i;
+  }
+}
+
+Footprint FootprintBuilder::build(uint32_t src, uint32_t dst, const net::RouterView* view) {
+  explore(src, dst, view);
+  return count_paths(src, dst);
+}
+
+Footprint FootprintBuilder::count_paths(uint32_t src, uint32_t dst) {
+  // Every edge raises the hop count or delivers, so hop order is a topological order.
+  order_.resize(nodes_.size());
+  std::iota(order_.begin(), order_.end(), 0u);
+  std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
+    return nodes_[a].packet.hops < nodes_[b].packet.hops;
+  });
+  const auto edges_of = [this](const Node& n) {
+    return std::span<const Edge>(edges_.data() + n.first_edge, n.edges);
   };
-  std::map<uint64_t, Crossings> count;  // by link id
+  for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+    Node& n = nodes_[*it];
+    for (const Edge& e : edges_of(n)) {
+      const bool last = e.to == kDelivered;
+      if (!last && nodes_[e.to].to_dst == 0) continue;  // a dead end (faults): no path, no latency
+      n.to_dst += last ? 1 : nodes_[e.to].to_dst;
+      n.slowest = std::max(n.slowest, e.latency + (last ? SimTime::zero() : nodes_[e.to].slowest));
+    }
+    n.slowest += router_delay_;
+  }
+  crossings_.clear();
   Footprint f;
   uint64_t paths = 0;
-  for (const Root& r : roots) {
-    if (nodes[r.node].to_dst == 0) continue;
-    nodes[r.node].from_src += 1;
-    count[r.link].paths += nodes[r.node].to_dst;
-    count[r.link].link_class = r.link_class;
-    paths += nodes[r.node].to_dst;
-    f.latency = std::max(f.latency, r.latency + nodes[r.node].slowest);
+  for (const Root& r : roots_) {
+    if (nodes_[r.node].to_dst == 0) continue;
+    nodes_[r.node].from_src += 1;
+    crossings_.push_back({r.link, nodes_[r.node].to_dst, r.link_class});
+    paths += nodes_[r.node].to_dst;
+    f.latency = std::max(f.latency, r.latency + nodes_[r.node].slowest);
   }
-  for (const uint32_t i : order) {
-    const Node& n = nodes[i];
-    for (const Edge& e : n.out) {
+  for (const uint32_t i : order_) {
+    const Node& n = nodes_[i];
+    for (const Edge& e : edges_of(n)) {
       const bool last = e.to == kDelivered;
-      const uint64_t through = n.from_src * (last ? 1 : nodes[e.to].to_dst);
-      count[e.link].paths += through;
-      count[e.link].link_class = e.link_class;
+      const uint64_t through = n.from_src * (last ? 1 : nodes_[e.to].to_dst);
+      crossings_.push_back({e.link, through, e.link_class});
       if (!last) {
-        nodes[e.to].from_src += n.from_src;
+        nodes_[e.to].from_src += n.from_src;
         f.hops += through;
       }
     }
   }
-  if (paths > std::numeric_limits<uint32_t>::max()) {
-    throw std::runtime_error(where(src, dst) + ": more than 2^32 paths");
-  }
+  if (paths > std::numeric_limits<uint32_t>::max()) fail(src, dst, "more than 2^32 paths");
   f.paths = static_cast<uint32_t>(paths);
-  for (const auto& [link, c] : count) {
-    if (c.paths == 0) continue;
-    if (c.paths > std::numeric_limits<uint32_t>::max()) {
-      throw std::runtime_error(where(src, dst) + ": more than 2^32 paths over link " +
-                               std::to_string(link));
+  // Each link's crossings summed, by ascending link id.
+  std::sort(crossings_.begin(), crossings_.end(),
+            [](const Crossing& a, const Crossing& b) { return a.link < b.link; });
+  std::size_t links = 0;
+  for (std::size_t i = 0; i < crossings_.size(); ++i) {
+    links += i == 0 || crossings_[i].link != crossings_[i - 1].link;
+  }
+  f.uses.reserve(links);
+  f.link_classes.reserve(links);
+  for (std::size_t i = 0; i < crossings_.size();) {
+    const uint64_t link = crossings_[i].link;
+    uint64_t through = 0;
+    for (; i < crossings_.size() && crossings_[i].link == link; ++i) through += crossings_[i].paths;
+    if (through == 0) continue;
+    if (through > std::numeric_limits<uint32_t>::max()) {
+      fail(src, dst, "more than 2^32 paths over link " + std::to_string(link));
     }
-    f.uses.push_back({link, static_cast<uint32_t>(c.paths)});
-    f.link_classes.push_back(c.link_class);
+    f.uses.push_back({link, static_cast<uint32_t>(through)});
+    f.link_classes.push_back(crossings_[i - 1].link_class);
   }
   return f;
 }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/units.h"
@@ -31,6 +32,74 @@ struct Footprint {
 /// The hop limit the flow level routes with: far beyond any path the routings give.
 inline uint32_t hop_limit(const net::Topology& topology) { return topology.diameter() * 4 + 8; }
 
+/// Builds footprints (flow_footprint below), keeping its working space from one message to the
+/// next: a folding analysis routes hundreds of thousands of pairs, each a graph of a few states,
+/// where allocating the graph per pair cost more than routing it.
+class FootprintBuilder {
+ public:
+  FootprintBuilder(const net::Topology& topology, const net::Routing& routing, SimTime router_delay,
+                   uint32_t max_hops)
+      : topology_(topology), routing_(routing), router_delay_(router_delay), max_hops_(max_hops) {}
+
+  /// As flow_footprint().
+  Footprint build(uint32_t src, uint32_t dst, const net::RouterView* view = nullptr);
+
+ private:
+  struct Edge {
+    uint32_t to;  // node, or kDelivered
+    uint64_t link;
+    SimTime latency;
+    uint16_t link_class;
+  };
+  struct Node {  // a packet state at a router
+    uint32_t router;
+    PortId in_port;
+    net::Packet packet;
+    uint32_t first_edge = 0, edges = 0;  // its edges in edges_
+    uint64_t to_dst = 0;                 // paths from here to the destination
+    uint64_t from_src = 0;               // paths from the source to here
+    SimTime slowest;                     // latency of the slowest way on, this router included
+  };
+  struct Root {
+    uint64_t link;  // the injection link
+    SimTime latency;
+    uint16_t link_class;
+    uint32_t node;
+  };
+  struct Crossing {
+    uint64_t link;
+    uint64_t paths;
+    uint16_t link_class;
+  };
+
+  void explore(uint32_t src, uint32_t dst, const net::RouterView* view);
+  uint32_t node_of(uint32_t router, PortId in_port, const net::Packet& packet);
+  void grow_index();
+  bool keep_live(ComponentId here, const net::RouterView& view);
+  Footprint count_paths(uint32_t src, uint32_t dst);
+  [[noreturn]] void fail(uint32_t src, uint32_t dst, const std::string& what) const;
+
+  const net::Topology& topology_;
+  const net::Routing& routing_;
+  SimTime router_delay_;
+  uint32_t max_hops_;
+  // The working space of one build().
+  std::vector<Root> roots_;
+  std::vector<Node> nodes_;
+  std::vector<Edge> edges_;
+  std::vector<uint32_t> pending_;  // nodes still to route
+  std::vector<uint32_t> order_;    // nodes by hop count
+  std::vector<Crossing> crossings_;
+  std::vector<PortSpec> src_ports_;
+  std::vector<net::Packet> starts_;
+  net::Candidates candidates_, live_;
+  std::vector<net::Candidate> offered_;
+  // Node index of each state: open addressing, slot s in use when stamps_[s] == stamp_, so a
+  // new build empties it by moving to the next stamp.
+  std::vector<uint32_t> slots_, stamps_;
+  uint32_t stamp_ = 0;
+};
+
 /// The footprint of a message from endpoint `src` to endpoint `dst` (to itself: out to its
 /// router and back, as the packet level routes it). Throws std::runtime_error naming both when
 /// a path dead-ends, goes astray or exceeds `max_hops` router-to-router hops, or when more than
@@ -42,8 +111,10 @@ inline uint32_t hop_limit(const net::Topology& topology) { return topology.diame
 /// fallback (its packet state is the one that goes on). A state with no live candidate then is
 /// a dead end that carries no path, not an error; paths, uses, hops and latency count only the
 /// paths that reach `dst`, and a message with none has paths == 0 and no uses.
-Footprint flow_footprint(const net::Topology& topology, const net::Routing& routing, uint32_t src,
-                         uint32_t dst, SimTime router_delay, uint32_t max_hops,
-                         const net::RouterView* view = nullptr);
+inline Footprint flow_footprint(const net::Topology& topology, const net::Routing& routing,
+                                uint32_t src, uint32_t dst, SimTime router_delay, uint32_t max_hops,
+                                const net::RouterView* view = nullptr) {
+  return FootprintBuilder(topology, routing, router_delay, max_hops).build(src, dst, view);
+}
 
 }  // namespace hx::flow
