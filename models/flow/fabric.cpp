@@ -312,10 +312,9 @@ void Fabric::end_due() {
     if (net_.in_window(f.started)) {
       for (const LinkUse& u : f.footprint->uses) link_flows_[u.link] += u.count;
     }
-    sent.push_back({f.src, f.dst, f.message, slot});
-    arrived.push_back({receiver(f.dst), source_seen(f.src, f.dst), f.message, slot});
-    sent.back().key = frame(f.src, f.dst);
-    arrived.back().key = frame(f.dst, f.src);
+    const PairKeys& keys = pair_keys(f.src, f.dst);
+    sent.push_back({f.src, f.dst, f.message, slot, keys.sender_key});
+    arrived.push_back({keys.receiver, keys.source_seen, f.message, slot, keys.receiver_key});
   }
   std::sort(sent.begin(), sent.end());
   std::sort(arrived.begin(), arrived.end());
@@ -462,6 +461,14 @@ uint32_t Fabric::frame(uint32_t endpoint, uint32_t peer) const {
   const wl::Symmetry* sym = net_.workload ? net_.workload->symmetry() : nullptr;
   if (sym == nullptr || endpoint >= sym->endpoints() || peer >= sym->endpoints()) return peer;
   return sym->apply(to_representative_[endpoint], peer);
+}
+
+const Fabric::PairKeys& Fabric::pair_keys(uint32_t src, uint32_t dst) {
+  PairKeys& keys = pair_keys_[uint64_t{src} << 32 | dst];
+  if (keys.receiver == PairKeys::kUnset) {
+    keys = {receiver(dst), source_seen(src, dst), frame(src, dst), frame(dst, src)};
+  }
+  return keys;
 }
 
 // Folded, a flow to dst stands for one to every image of dst; the one that reaches the

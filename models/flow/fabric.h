@@ -32,6 +32,7 @@
 
 #include "core/component.h"
 #include "core/model.h"
+#include "models/components/flat_counts.h"
 #include "models/flow/footprint.h"
 #include "models/flow/max_min.h"
 #include "models/network/faults.h"
@@ -92,6 +93,14 @@ class Fabric final : public Component {
   uint32_t receiver(uint32_t dst) const;
   uint32_t source_seen(uint32_t src, uint32_t dst) const;
   uint32_t frame(uint32_t endpoint, uint32_t peer) const;
+  // The notices' addressees and order keys of a flow from src to dst, worked out by the
+  // functions above once per pair: each costs a few divisions per symmetry digit, and a
+  // collective's flows run between the same pairs over and over.
+  struct PairKeys {
+    static constexpr uint32_t kUnset = UINT32_MAX;
+    uint32_t receiver = kUnset, source_seen = 0, sender_key = 0, receiver_key = 0;
+  };
+  const PairKeys& pair_keys(uint32_t src, uint32_t dst);
   void add_to_solver(uint32_t slot);
   void advance(Flow& f);
   void count_on_links(Flow& f);
@@ -124,6 +133,7 @@ class Fabric final : public Component {
   // Per endpoint, the element of the workload's symmetry that maps it to its representative
   // (frame()), when the workload has one.
   std::vector<uint32_t> to_representative_;
+  net::FlatMap<PairKeys> pair_keys_;  // by src << 32 | dst
   // (end, slot) of the flows with a rate, earliest first (ties by slot): a binary heap whose
   // entries go stale, rather than being looked for, when a flow's end moves or it is lost
   // (a tree's node per reschedule cost more than the rest of it); stale ones are dropped at the
