@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <span>
 #include <stdexcept>
 
 #include "core/error.h"
@@ -144,17 +145,21 @@ class Emitter {
   // q+1 and receives chunk (q + first - t - 1) from q-1; a send forwards (reduce-scatter: after
   // reducing) the chunk received at the step before. RS starts from chunk q (first = 0), AG from
   // the chunk the RS left at q (first = 1).
+  // Steps after the first wait for the receive before them: one op, held without a vector (a
+  // vector per step was most of the cost of generating a phase).
   Ops ring_pass(const Ring& r, uint32_t first, uint64_t v, uint32_t tag, const Ops& after) {
     const uint32_t p = r.p, q = r.q;
-    Ops ready = after;
+    if (p < 2) return after;
+    uint32_t received = 0;  // the receive of the step before
     for (uint32_t step = 0; step + 1 < p; ++step) {
       const uint32_t out_chunk = (q + first + 2 * p - step) % p;
       const uint32_t in_chunk = (q + first + 2 * p - step - 1) % p;
+      const std::span<const uint32_t> ready =
+          step == 0 ? std::span<const uint32_t>(after) : std::span<const uint32_t>(&received, 1);
       out_.send(r.next, wire(chunk(v, p, out_chunk)), tag + step, r.group, ready);
-      const Ops recv_after = step == 0 ? after : ready;
-      ready = {out_.recv(r.prev, wire(chunk(v, p, in_chunk)), tag + step, r.group, recv_after)};
+      received = out_.recv(r.prev, wire(chunk(v, p, in_chunk)), tag + step, r.group, ready);
     }
-    return ready;
+    return {received};
   }
 
   Ops ring(Collective op, const Ring& r, uint64_t v, uint32_t tag, const Ops& after) {
