@@ -350,7 +350,6 @@ Handle create_dataset(hid_t group, const std::string& name, hid_t file_type,
     check(H5Pset_chunk(dcpl.get(), 1, chunk), "setting the chunk size");
     check(H5Pset_shuffle(dcpl.get()), "enabling the shuffle filter");
     check(H5Pset_deflate(dcpl.get(), kGzipLevel), "enabling gzip");
-    check(H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER), "setting the fill time");
   }
   return Handle(
       H5Dcreate2(group, name.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
