@@ -83,7 +83,7 @@ void Exchange::send_by_mpi(std::size_t i, std::vector<Event>& outbox) {
             &requests_[i]);
 }
 
-void Exchange::receive_by_mpi(int source, std::vector<Event>& received) {
+void Exchange::receive_by_mpi(int source, const Take& take) {
   MPI_Message message;
   MPI_Status status;
   MPI_Mprobe(source, kEventTag, comm_, &message, &status);
@@ -93,9 +93,9 @@ void Exchange::receive_by_mpi(int source, std::vector<Event>& received) {
     throw std::runtime_error("rank " + std::to_string(source) + " sent " + std::to_string(bytes) +
                              " bytes, not a whole number of events");
   }
-  const std::size_t have = received.size();
-  received.resize(have + static_cast<std::size_t>(bytes) / sizeof(Event));
-  MPI_Mrecv(received.data() + have, bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+  received_.resize(static_cast<std::size_t>(bytes) / sizeof(Event));
+  MPI_Mrecv(received_.data(), bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+  take(received_);
 }
 
 void Exchange::post(std::vector<std::vector<Event>>& outboxes) {
@@ -118,23 +118,21 @@ void Exchange::post(std::vector<std::vector<Event>>& outboxes) {
   }
 }
 
-void Exchange::collect(std::vector<std::vector<Event>>& outboxes, std::vector<Event>& received) {
-  received.clear();
+void Exchange::collect(std::vector<std::vector<Event>>& outboxes, const Take& take) {
   if (!block_.valid()) {
     requests_.assign(neighbours_.size(), MPI_REQUEST_NULL);
     for (std::size_t i = 0; i < neighbours_.size(); ++i) send_by_mpi(i, outboxes[i]);
-    for (const int source : neighbours_) receive_by_mpi(source, received);
+    for (const int source : neighbours_) receive_by_mpi(source, take);
   } else {
     for (std::size_t i = 0; i < neighbours_.size(); ++i) {
       Mailbox* box = incoming(i);
       if (box->epoch.load(std::memory_order_acquire) != epoch_) continue;  // nothing for us
       if (box->count == kByMpi) {
-        receive_by_mpi(neighbours_[i], received);
+        receive_by_mpi(neighbours_[i], take);
         continue;
       }
-      const std::size_t have = received.size();
-      received.resize(have + box->count);
-      std::memcpy(received.data() + have, box->events(), box->count * sizeof(Event));
+      // The writer fills this mailbox again two windows from now, after meeting us once more.
+      take(std::span<const Event>(box->events(), box->count));
     }
   }
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);

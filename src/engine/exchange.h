@@ -21,6 +21,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "core/event.h"
@@ -45,10 +47,14 @@ class Exchange {
   /// to neighbours[i] and empties it.
   void post(std::vector<std::vector<Event>>& outboxes);
 
+  /// The events a neighbour sent this window, valid only during the call: in shared memory they
+  /// are read where they lie in its mailbox, not copied out first.
+  using Take = std::function<void(std::span<const Event>)>;
+
   /// The second half, after the reduction, on every rank alike (the executor calls it when some
-  /// rank had events to send): sends what post left in the outboxes and empties them, and fills
-  /// `received` with every event sent to this rank this window, in neighbour order.
-  void collect(std::vector<std::vector<Event>>& outboxes, std::vector<Event>& received);
+  /// rank had events to send): sends what post left in the outboxes and empties them, and hands
+  /// `take` every batch sent to this rank this window, in neighbour order.
+  void collect(std::vector<std::vector<Event>>& outboxes, const Take& take);
 
   bool shared() const { return block_.valid(); }
 
@@ -58,12 +64,13 @@ class Exchange {
   Mailbox* outgoing(std::size_t i) const;  // ours to neighbours_[i] this window
   Mailbox* incoming(std::size_t i) const;  // neighbours_[i]'s to us this window
   void send_by_mpi(std::size_t i, std::vector<Event>& outbox);
-  void receive_by_mpi(int source, std::vector<Event>& received);
+  void receive_by_mpi(int source, const Take& take);
 
   MPI_Comm comm_;
   std::vector<int> neighbours_;
   std::vector<std::vector<Event>> sending_;  // the outboxes in flight (their buffers are sent)
   std::vector<MPI_Request> requests_;
+  std::vector<Event> received_;  // a batch that came by MPI
   // Shared memory: each rank's part holds its outgoing mailboxes, two per neighbour (even and
   // odd windows) in its neighbour order; we are at index their_index_[i] of neighbours_[i]'s.
   std::vector<std::size_t> their_index_;

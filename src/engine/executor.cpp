@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <span>
 #include <vector>
 #if defined(__x86_64__)
 #include <x86intrin.h>
@@ -138,7 +139,6 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
   // Mailboxes need the reduction in shared memory to see each other's posts.
   Exchange exchange(comm, sim.neighbours(), reduce.shared());
   stats.shared_sync = exchange.shared() && reduce.shared();
-  std::vector<Event> received;
   const Clock::time_point start = Clock::now();
   const WindowTimer timer;
   uint64_t exchange_ticks = 0, reduce_ticks = 0;
@@ -225,10 +225,11 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
     others = std::min(others, sent_at.count_ps());
     stats.remote_sent += sent;
     if (anyone_sent) {
-      exchange.collect(sim.outboxes(), received);
+      exchange.collect(sim.outboxes(), [&](std::span<const Event> batch) {
+        stats.remote_received += batch.size();
+        sim.receive(batch);
+      });
       ++stats.exchanges;
-      stats.remote_received += received.size();
-      sim.receive(received);
       exchange_ticks += WindowTimer::since(reduced);
     }
     if (flags & kReport) {

@@ -218,7 +218,7 @@ uint64_t Simulation::run_until(SimTime until, uint64_t max_events) {
 // The sender filled in dst_local, the destination's index on this rank (PortLink::peer_local).
 // A misrouted event would name another component there: the check reads the destination's first
 // line, which handling the event needs soon anyway.
-void Simulation::receive(const std::vector<Event>& events) {
+void Simulation::receive(std::span<const Event> events) {
   EventQueue& queue = sink_.queue();
   for (const Event& in : events) {
     if (in.dst_local >= components_.size() || components_[in.dst_local]->id() != in.key.dst) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "core/component.h"
@@ -35,7 +36,7 @@ class Simulation {
   /// handled.
   uint64_t run_until(SimTime until, uint64_t max_events);
   /// Queues events received from other ranks.
-  void receive(const std::vector<Event>& events);
+  void receive(std::span<const Event> events);
   /// Observation `k` at `at` (Model::observation_times): calls every component's
   /// Component::observe(k) with the clock at `at`. Only at a boundary: no event before `at`
   /// pending, none after handled.
