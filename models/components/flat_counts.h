@@ -1,6 +1,7 @@
 // Values keyed by 64-bit ids in one open-addressing table (linear probing, kept under half
-// full): the workload runtime looks one up per message it sends or receives, where a node-based
-// map costs an allocation per key and a cache miss per lookup. FlatCounts counts occurrences.
+// full), for lookups on hot paths (the workload runtime's per message, the max-min solver's per
+// link of a starting flow), where a node-based map costs an allocation per key and a cache miss
+// per lookup. FlatCounts counts occurrences.
 #pragma once
 
 #include <bit>
@@ -22,6 +23,12 @@ class FlatMap {
       ++size_;
     }
     return values_[i];
+  }
+  /// The value of `key`, or nullptr when it has none.
+  const V* find(uint64_t key) const {
+    if (keys_.empty()) return nullptr;
+    const std::size_t i = slot(key);
+    return keys_[i] == kEmpty ? nullptr : &values_[i];
   }
   std::size_t size() const { return size_; }
   void clear() {

@@ -53,24 +53,26 @@ void MaxMinSolver::set_capacity(uint64_t link, Rate capacity) {
   if (capacity == 0) {
     throw std::invalid_argument("link " + std::to_string(link) + ": capacity 0");
   }
-  const auto [it, added] = index_.try_emplace(link, static_cast<uint32_t>(links_.size()));
-  if (added) {
+  const uint32_t* known = index_.find(link);
+  const uint32_t index = known ? *known : static_cast<uint32_t>(links_.size());
+  if (known == nullptr) {
+    index_[link] = index;
     links_.emplace_back();
     links_.back().id = link;
   }
-  links_[it->second].capacity = capacity;
-  touch_link(it->second);
-  if (!added) settled_below_ = 0;  // a changed capacity can move any level
+  links_[index].capacity = capacity;
+  touch_link(index);
+  if (known != nullptr) settled_below_ = 0;  // a changed capacity can move any level
 }
 
 Rate MaxMinSolver::capacity(uint64_t link) const { return links_[index_of(link)].capacity; }
 
 uint32_t MaxMinSolver::index_of(uint64_t link) const {
-  const auto it = index_.find(link);
-  if (it == index_.end()) {
+  const uint32_t* index = index_.find(link);
+  if (index == nullptr) {
     throw std::invalid_argument("link " + std::to_string(link) + " has no capacity");
   }
-  return it->second;
+  return *index;
 }
 
 MaxMinSolver::FlowId MaxMinSolver::add(std::span<const LinkUse> uses) {

@@ -21,8 +21,9 @@
 #include <cstdint>
 #include <limits>
 #include <span>
-#include <unordered_map>
 #include <vector>
+
+#include "models/components/flat_counts.h"
 
 namespace hx::flow {
 
@@ -53,7 +54,7 @@ class MaxMinSolver {
   /// capacity (its flows are recomputed at the next solve).
   void set_capacity(uint64_t link, Rate capacity);
   Rate capacity(uint64_t link) const;
-  bool has_link(uint64_t link) const { return index_.count(link) > 0; }
+  bool has_link(uint64_t link) const { return index_.find(link) != nullptr; }
 
   /// A new flow over `uses` (links declared, counts > 0, each link once); its rate is 0 until
   /// the next solve(). Ids are reused after remove().
@@ -128,7 +129,8 @@ class MaxMinSolver {
   void fill_from_heap();
   void fix_batch(Rate level);
 
-  std::unordered_map<uint64_t, uint32_t> index_;  // global link id -> internal index
+  // Global link id -> internal index: flat, since every flow start looks up each of its links.
+  net::FlatMap<uint32_t> index_;
   std::vector<Link> links_;
   std::vector<Flow> flows_;
   std::vector<FlowId> free_;
