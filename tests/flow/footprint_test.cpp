@@ -90,6 +90,43 @@ TEST(FlowFootprint, PathCountsAreConservedOnEveryFamilyAndRouting) {
   EXPECT_GE(checked, 16);
 }
 
+// One builder reused over many pairs (its index emptied by stamps, grown on large state graphs)
+// gives what a fresh one gives for each pair.
+TEST(FlowFootprint, AReusedBuilderBuildsWhatAFreshOneBuilds) {
+  int pairs = 0;
+  for (const test::SmallNetwork& small : test::small_networks()) {
+    for (const std::string& routing : routings(small.family)) {
+      if (small.family == "torus" && routing == "dor_no_dateline") continue;
+      SCOPED_TRACE(small.family + " routing " + routing);
+      const ResolvedConfig resolved =
+          resolve_config(registry(), test::small_network_config(small, routing));
+      const net::NetworkModel& network = *net::as_network(*resolved.model);
+      const net::Topology& t = network.topology();
+      FootprintBuilder builder(t, network.routing(), SimTime::ns(1), 64);
+      const uint32_t n = t.num_endpoints();
+      for (uint32_t src = 0; src < n; ++src) {
+        for (uint32_t step : {1u, n / 2, n - 1}) {
+          const uint32_t dst = (src + step) % n;
+          const Footprint reused = builder.build(src, dst);
+          const Footprint fresh =
+              flow_footprint(t, network.routing(), src, dst, SimTime::ns(1), 64);
+          ASSERT_EQ(reused.uses.size(), fresh.uses.size()) << src << " to " << dst;
+          for (std::size_t i = 0; i < fresh.uses.size(); ++i) {
+            EXPECT_EQ(reused.uses[i].link, fresh.uses[i].link);
+            EXPECT_EQ(reused.uses[i].count, fresh.uses[i].count);
+            EXPECT_EQ(reused.link_classes[i], fresh.link_classes[i]);
+          }
+          EXPECT_EQ(reused.paths, fresh.paths);
+          EXPECT_EQ(reused.hops, fresh.hops);
+          EXPECT_EQ(reused.latency, fresh.latency);
+          ++pairs;
+        }
+      }
+    }
+  }
+  EXPECT_GE(pairs, 100);
+}
+
 TEST(FlowFootprint, DimensionOrderOnAMeshIsOneShortestPath) {
   Config c;
   c.set("sim.model", "mesh", "test");
