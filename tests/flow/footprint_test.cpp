@@ -46,47 +46,53 @@ std::vector<std::string> routings(const std::string& family) {
   return {};
 }
 
-TEST(FlowFootprint, PathCountsAreConservedOnEveryFamilyAndRouting) {
-  int checked = 0;
+// Calls f(network) for every small network of every family with each of its routings.
+template <class F>
+void for_each_network(F f) {
   for (const test::SmallNetwork& small : test::small_networks()) {
     for (const std::string& routing : routings(small.family)) {
       if (small.family == "torus" && routing == "dor_no_dateline") continue;
       SCOPED_TRACE(small.family + " routing " + routing);
       const ResolvedConfig resolved =
           resolve_config(registry(), test::small_network_config(small, routing));
-      const net::NetworkModel& network = *net::as_network(*resolved.model);
-      const net::Topology& t = network.topology();
-      const auto ends = link_ends(t);
-      const uint32_t n = t.num_endpoints();
-      // A spread of pairs: every source, three destinations each.
-      for (uint32_t src = 0; src < n; ++src) {
-        for (uint32_t step : {1u, n / 2, n - 1}) {
-          const uint32_t dst = (src + step) % n;
-          if (dst == src) continue;
-          const Footprint f =
-              flow_footprint(t, network.routing(), src, dst, SimTime::ns(1), 64);
-          ASSERT_GT(f.paths, 0u);
-          std::map<ComponentId, int64_t> balance;  // paths in less paths out, per component
-          for (const LinkUse& u : f.uses) {
-            const auto [from, to] = ends.at(u.link);
-            balance[from] -= u.count;
-            balance[to] += u.count;
-          }
-          for (const auto& [c, b] : balance) {
-            if (c == t.endpoint_component(src)) {
-              EXPECT_EQ(b, -int64_t{f.paths}) << "source " << src;
-            } else if (c == t.endpoint_component(dst)) {
-              EXPECT_EQ(b, int64_t{f.paths}) << "destination " << dst;
-            } else {
-              EXPECT_EQ(b, 0) << "component " << c << " from " << src << " to " << dst;
-            }
-          }
-          EXPECT_GT(f.latency, SimTime::zero());
-        }
-      }
-      ++checked;
+      f(*net::as_network(*resolved.model));
     }
   }
+}
+
+TEST(FlowFootprint, PathCountsAreConservedOnEveryFamilyAndRouting) {
+  int checked = 0;
+  for_each_network([&](const net::NetworkModel& network) {
+    const net::Topology& t = network.topology();
+    const auto ends = link_ends(t);
+    const uint32_t n = t.num_endpoints();
+    // A spread of pairs: every source, three destinations each.
+    for (uint32_t src = 0; src < n; ++src) {
+      for (uint32_t step : {1u, n / 2, n - 1}) {
+        const uint32_t dst = (src + step) % n;
+        if (dst == src) continue;
+        const Footprint f = flow_footprint(t, network.routing(), src, dst, SimTime::ns(1), 64);
+        ASSERT_GT(f.paths, 0u);
+        std::map<ComponentId, int64_t> balance;  // paths in less paths out, per component
+        for (const LinkUse& u : f.uses) {
+          const auto [from, to] = ends.at(u.link);
+          balance[from] -= u.count;
+          balance[to] += u.count;
+        }
+        for (const auto& [c, b] : balance) {
+          if (c == t.endpoint_component(src)) {
+            EXPECT_EQ(b, -int64_t{f.paths}) << "source " << src;
+          } else if (c == t.endpoint_component(dst)) {
+            EXPECT_EQ(b, int64_t{f.paths}) << "destination " << dst;
+          } else {
+            EXPECT_EQ(b, 0) << "component " << c << " from " << src << " to " << dst;
+          }
+        }
+        EXPECT_GT(f.latency, SimTime::zero());
+      }
+    }
+    ++checked;
+  });
   EXPECT_GE(checked, 16);
 }
 
@@ -94,36 +100,28 @@ TEST(FlowFootprint, PathCountsAreConservedOnEveryFamilyAndRouting) {
 // gives what a fresh one gives for each pair.
 TEST(FlowFootprint, AReusedBuilderBuildsWhatAFreshOneBuilds) {
   int pairs = 0;
-  for (const test::SmallNetwork& small : test::small_networks()) {
-    for (const std::string& routing : routings(small.family)) {
-      if (small.family == "torus" && routing == "dor_no_dateline") continue;
-      SCOPED_TRACE(small.family + " routing " + routing);
-      const ResolvedConfig resolved =
-          resolve_config(registry(), test::small_network_config(small, routing));
-      const net::NetworkModel& network = *net::as_network(*resolved.model);
-      const net::Topology& t = network.topology();
-      FootprintBuilder builder(t, network.routing(), SimTime::ns(1), 64);
-      const uint32_t n = t.num_endpoints();
-      for (uint32_t src = 0; src < n; ++src) {
-        for (uint32_t step : {1u, n / 2, n - 1}) {
-          const uint32_t dst = (src + step) % n;
-          const Footprint reused = builder.build(src, dst);
-          const Footprint fresh =
-              flow_footprint(t, network.routing(), src, dst, SimTime::ns(1), 64);
-          ASSERT_EQ(reused.uses.size(), fresh.uses.size()) << src << " to " << dst;
-          for (std::size_t i = 0; i < fresh.uses.size(); ++i) {
-            EXPECT_EQ(reused.uses[i].link, fresh.uses[i].link);
-            EXPECT_EQ(reused.uses[i].count, fresh.uses[i].count);
-            EXPECT_EQ(reused.link_classes[i], fresh.link_classes[i]);
-          }
-          EXPECT_EQ(reused.paths, fresh.paths);
-          EXPECT_EQ(reused.hops, fresh.hops);
-          EXPECT_EQ(reused.latency, fresh.latency);
-          ++pairs;
+  for_each_network([&](const net::NetworkModel& network) {
+    const net::Topology& t = network.topology();
+    FootprintBuilder builder(t, network.routing(), SimTime::ns(1), 64);
+    const uint32_t n = t.num_endpoints();
+    for (uint32_t src = 0; src < n; ++src) {
+      for (uint32_t step : {1u, n / 2, n - 1}) {
+        const uint32_t dst = (src + step) % n;
+        const Footprint reused = builder.build(src, dst);
+        const Footprint fresh = flow_footprint(t, network.routing(), src, dst, SimTime::ns(1), 64);
+        ASSERT_EQ(reused.uses.size(), fresh.uses.size()) << src << " to " << dst;
+        for (std::size_t i = 0; i < fresh.uses.size(); ++i) {
+          EXPECT_EQ(reused.uses[i].link, fresh.uses[i].link);
+          EXPECT_EQ(reused.uses[i].count, fresh.uses[i].count);
+          EXPECT_EQ(reused.link_classes[i], fresh.link_classes[i]);
         }
+        EXPECT_EQ(reused.paths, fresh.paths);
+        EXPECT_EQ(reused.hops, fresh.hops);
+        EXPECT_EQ(reused.latency, fresh.latency);
+        ++pairs;
       }
     }
-  }
+  });
   EXPECT_GE(pairs, 100);
 }
 
