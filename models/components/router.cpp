@@ -73,6 +73,9 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
     }
     if (affected) faults_ = f;
   }
+  first_link_ = net.topology->first_link(id);
+  // The ideal router routes packets behind the heads too, which the cache does not key.
+  keep_routes_ = faults_ == nullptr && !ideal_ && net.routing->keep_candidates();
 }
 
 void Router::setup() {
@@ -108,10 +111,11 @@ void Router::drop_head(PortId in, uint8_t vc, uint64_t link, SimTime now) {
   RingQueue<Waiting>& q = queue(in, vc);
   const Waiting w = q.front();
   q.pop_front();
+  if (keep_routes_) routes_.drop(in * vcs_ + vc);
   if (q.empty()) state_.clear_busy(in, vc);
   --held_;
   fault_log_.drop(now, link, w.packet);
-  const uint64_t first = net_.topology->first_link(id());
+  const uint64_t first = first_link_;
   if (link >= first && link < first + ports_) ++outputs_[link - first].dropped;
   send(in, kCreditArrival, Credit{w.packet.flits, vc}, std::max(SimTime::zero(), w.tail - now));
 }
@@ -258,11 +262,27 @@ void Router::request_allocation(SimTime at) {
 // blocks) and the routing's deadlock argument carries over unchanged.
 bool Router::route(PortId in, Packet& packet, uint64_t& dead) {
   if (faults_ != nullptr) [[unlikely]] return route_live(in, packet, dead);
+  if (keep_routes_) [[unlikely]]
+    return route_kept(in, packet);
   const uint8_t physical = packet.vc;
   packet.vc = static_cast<uint8_t>(physical % classes_);
   candidates_.clear();
   net_.routing->route(index_, in, packet, candidates_);
   packet.vc = physical;
+  return true;
+}
+
+// The head of input VC (in, packet.vc) gets the candidates kept since its first route, if any
+// (route_cache.h); forward() forgets them when it leaves.
+bool Router::route_kept(PortId in, Packet& packet) {
+  const uint32_t q = in * vcs_ + packet.vc;
+  if (routes_.load(q, candidates_)) return true;
+  const uint8_t physical = packet.vc;
+  packet.vc = static_cast<uint8_t>(physical % classes_);
+  candidates_.clear();
+  net_.routing->route(index_, in, packet, candidates_);
+  packet.vc = physical;
+  routes_.store(q, candidates_);
   return true;
 }
 
@@ -273,7 +293,7 @@ bool Router::route_live(PortId in, Packet& packet, uint64_t& dead) {
   net_.routing->route(index_, in, packet, candidates_);
   bool routable = true;
   if (!candidates_.empty()) {
-    dead = net_.topology->first_link(id()) + candidates_[0].port;
+    dead = first_link_ + candidates_[0].port;
     if (!keep_live_candidates()) {
       net_.routing->route_around(index_, in, packet, *this, candidates_);
       routable = keep_live_candidates();
@@ -283,14 +303,20 @@ bool Router::route_live(PortId in, Packet& packet, uint64_t& dead) {
   return routable;
 }
 
-// Removes the candidates on failed links; false if none is left.
+// Removes the candidates on failed links; false if none is left. A port's VCs come as
+// neighbouring candidates, so each link is looked up once.
 bool Router::keep_live_candidates() {
-  const Candidates all = candidates_;
-  candidates_.clear();
-  const uint64_t first = net_.topology->first_link(id());
-  for (const Candidate& c : all) {
-    if (faults_->link_up(first + c.port, now())) candidates_.add(c.port, c.vc, c.escape, c.penalty);
-  }
+  const SimTime now = this->now();
+  PortId last = 0;
+  bool up = false, asked = false;
+  candidates_.keep_if([&](const Candidate& c) {
+    if (!asked || c.port != last) {
+      asked = true;
+      last = c.port;
+      up = faults_->link_up(first_link_ + c.port, now);
+    }
+    return up;
+  });
   return !candidates_.empty();
 }
 
@@ -475,6 +501,8 @@ std::size_t Router::grant_requests(SimTime now, SimTime& wake, bool input_wakes)
     q.erase(r.depth);
   } else {
     q.pop_front();
+    if (keep_routes_) [[unlikely]]
+      routes_.drop(r.input * vcs_ + r.vc);
   }
   if (q.empty()) state_.clear_busy(r.input, r.vc);
   PortState::Input& input = state_.input(r.input);
@@ -530,7 +558,7 @@ std::size_t Router::grant_requests(SimTime now, SimTime& wake, bool input_wakes)
 
 // The schedule is known: a link that fails before the head is across loses the packet.
 bool Router::lost_in_flight(const Request& r, const Packet& p, SimTime now, SimTime pipeline) {
-  const uint64_t link = net_.topology->first_link(id()) + r.candidate.port;
+  const uint64_t link = first_link_ + r.candidate.port;
   if (faults_->link_up_throughout(link, now, now + port(r.candidate.port).latency + pipeline)) {
     return false;
   }

@@ -16,6 +16,7 @@
 #include "core/stats.h"
 #include "models/components/port_state.h"
 #include "models/components/ring_queue.h"
+#include "models/components/route_cache.h"
 #include "models/network/fault_log.h"
 #include "models/network/network_context.h"
 
@@ -86,6 +87,7 @@ class Router final : public Component, private RouterView {
   bool route(PortId in, Packet& packet, uint64_t& dead);
   // The fault paths, out of line so that the hot functions stay as small as without faults.
   [[gnu::noinline]] bool route_live(PortId in, Packet& packet, uint64_t& dead);
+  [[gnu::noinline]] bool route_kept(PortId in, Packet& packet);
   bool keep_live_candidates();
   /// Whether the link of `r` fails before packet `p`'s head is across; if so `p` is lost.
   [[gnu::noinline]] bool lost_in_flight(const Request& r, const Packet& p, SimTime now,
@@ -144,6 +146,10 @@ class Router final : public Component, private RouterView {
   bool ideal_;         // router.arch = "ideal": allocate_ideal()
   uint32_t held_ = 0;  // packets in the input buffers
   uint16_t ports_;
+  // The routing asks for its candidates to be kept (Routing::keep_candidates), the router is
+  // input-queued and has no fault-aware routing, whose live candidates change with the
+  // schedule: routes_ keeps the heads' candidates.
+  bool keep_routes_ = false;
   uint64_t received_ = 0;
   uint64_t sent_ = 0;
   SimTime last_move_;
@@ -161,8 +167,10 @@ class Router final : public Component, private RouterView {
   std::vector<PortId>& claimed_;
   std::vector<uint8_t>& settled_;
   Rng rng_;  // the hot state ends here
+  RouteCache routes_;  // candidates of heads that could not leave, when keep_routes_
   // Faults (faults.h): nullptr unless the router or a link at one of its ports ever fails.
   const Faults* faults_ = nullptr;
+  uint64_t first_link_ = 0;  // the link of port 0 (Topology::first_link)
   FaultLog fault_log_;
   Table* links_;
   Table* layout_;

@@ -14,10 +14,8 @@ const Faults::Change* Faults::state_at(const History& h, SimTime t) {
 }
 
 const Faults::History* Faults::circuit_history(uint64_t link) const {
-  if (circuits_.empty()) return nullptr;
-  const auto it = std::lower_bound(circuits_.begin(), circuits_.end(),
-                                   std::make_pair(link, uint32_t{0}));
-  return it != circuits_.end() && it->first == link ? &sets_[it->second] : nullptr;
+  const uint32_t* set = circuits_.find(link);
+  return set != nullptr ? &sets_[*set] : nullptr;
 }
 
 Faults::History Faults::merged(uint64_t link) const {

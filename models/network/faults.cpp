@@ -308,7 +308,7 @@ class FaultScheduleBuilder {
         Circuit circuit;
         if (!t_.circuit(c, p, circuit)) continue;
         const uint32_t set = f.set_of(circuit.element, circuit.instance, circuit.configuration);
-        f.circuits_.emplace_back(t_.first_link(c) + p, set);
+        f.circuits_[t_.first_link(c) + p] = set;
         ++set_links_[set];
       }
     }

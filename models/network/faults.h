@@ -16,6 +16,7 @@
 
 #include "core/params.h"
 #include "core/units.h"
+#include "models/components/flat_counts.h"
 #include "models/network/routing.h"
 #include "models/network/topology.h"
 
@@ -130,7 +131,10 @@ class Faults {
   // sharing one history, so the schedule holds a few histories and one sorted (link, set) list
   // of the circuits rather than a history per link.
   std::vector<History> sets_;
-  std::vector<std::pair<uint64_t, uint32_t>> circuits_;  // (link, set), by link
+  // Circuit link -> its set: every routing step under a schedule with circuits asks about
+  // the links it may take, so the lookup is one probe (a binary search of a sorted list was
+  // a tenth of a RailX reconfiguration run).
+  FlatMap<uint32_t> circuits_;
   std::vector<uint32_t> first_set_;                      // per element: its first set
   std::vector<uint32_t> first_instance_;                 // per element: its first instance
   std::vector<uint32_t> configurations_;                 // per element: how many

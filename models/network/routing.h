@@ -40,6 +40,18 @@ class Candidates {
     detours_ = detours_ || penalty > 0;
   }
   void clear() { size_ = 0, detours_ = false; }
+  /// Keeps, in order, the candidates for which keep(candidate) is true.
+  template <class Keep>
+  void keep_if(Keep&& keep) {
+    std::size_t kept = 0;
+    detours_ = false;
+    for (std::size_t i = 0; i < size_; ++i) {
+      if (!keep(items_[i])) continue;
+      detours_ = detours_ || items_[i].penalty > 0;
+      items_[kept++] = items_[i];
+    }
+    size_ = kept;
+  }
   bool has_detours() const { return detours_; }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
@@ -100,6 +112,11 @@ class Routing {
   /// waits, and it may update the packet's routing fields (phase, flags) from the router alone.
   /// At the destination's router the candidates are the ports to the destination endpoint.
   virtual void route(uint32_t router, PortId in_port, Packet& packet, Candidates& out) const = 0;
+
+  /// Whether route() costs enough (a search, not arithmetic) that a router should keep a
+  /// waiting head's candidates instead of routing it again at every allocation round. A speed
+  /// choice only: route() is deterministic and idempotent, so the results are the same.
+  virtual bool keep_candidates() const { return false; }
 
   /// When every candidate route() gave is on a failed link: the routing's documented fallback
   /// (e.g. the Dragonfly's Valiant detour around a failed global link), which may update the

@@ -101,6 +101,9 @@ class RailRouting final : public Routing {
 
   std::string name() const override { return o_.adaptive ? "adaptive" : "minimal"; }
   uint8_t vcs() const override { return vcs_; }
+  // Each route searches the node's rail ports for the nearest (Algorithm 1): a RailX
+  // collective's heads, short of credits, were routed about ten times per hop.
+  bool keep_candidates() const override { return true; }
 
   void start(uint32_t router, const RouterView& view, Rng& /*rng*/, Packet& packet) const override {
     plan(router, view, packet);
@@ -455,6 +458,7 @@ class SwitchedRouting final : public Routing {
 
   std::string name() const override { return plans_[0]->name(); }
   uint8_t vcs() const override { return plans_[0]->vcs(); }
+  bool keep_candidates() const override { return true; }
 
   void start(uint32_t router, const RouterView& view, Rng& /*rng*/, Packet& packet) const override {
     packet.route_aux = live(router, view, packet);
