@@ -3,8 +3,9 @@
 // of credits is offered again at every round until it goes (RailX collectives: about ten routes
 // per hop, each a search of the node's rail ports), and Routing::route is deterministic and
 // idempotent for a waiting packet, so its candidates stay what they were until the head leaves.
-// Only routers without fault-aware routing use it: under faults the live candidates change
-// with the schedule. Derived state: a restored router starts empty and routes again.
+// Under faults the router keeps the live candidates, which hold while no link changes: each
+// entry carries the fault schedule's epoch (Faults::epoch) it was found in. Derived state: a
+// restored router starts empty and routes again.
 #pragma once
 
 #include <array>
@@ -17,10 +18,12 @@ namespace hx::net {
 
 class RouteCache {
  public:
-  /// Fills `out` with the candidates kept for input queue `queue`; false when none are.
-  bool load(uint32_t queue, Candidates& out) const {
+  /// Fills `out` with the candidates kept for input queue `queue` in `epoch`; false when none
+  /// are.
+  bool load(uint32_t queue, uint32_t epoch, Candidates& out) const {
     for (const Entry& e : entries_) {
       if (e.queue != queue) continue;
+      if (e.epoch != epoch) return false;
       out.clear();
       for (uint32_t i = 0; i < e.size; ++i) {
         const Candidate& c = e.items[i];
@@ -30,11 +33,14 @@ class RouteCache {
     }
     return false;
   }
-  /// Keeps `candidates` for the head of `queue` (unless there are too many to keep).
-  void store(uint32_t queue, const Candidates& candidates) {
+  /// Keeps `candidates` for the head of `queue` in `epoch` (unless there are too many to
+  /// keep), in place of what was kept for it in an earlier epoch.
+  void store(uint32_t queue, uint32_t epoch, const Candidates& candidates) {
+    drop(queue);
     if (candidates.size() > kMax) return;
     Entry e;
     e.queue = queue;
+    e.epoch = epoch;
     e.size = static_cast<uint8_t>(candidates.size());
     for (uint32_t i = 0; i < e.size; ++i) e.items[i] = candidates[i];
     entries_.push_back(e);
@@ -54,6 +60,7 @@ class RouteCache {
   static constexpr std::size_t kMax = 8;
   struct Entry {
     uint32_t queue = 0;  // port * vcs + vc
+    uint32_t epoch = 0;
     uint8_t size = 0;
     std::array<Candidate, kMax> items;
   };

@@ -75,7 +75,7 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
   }
   first_link_ = net.topology->first_link(id);
   // The ideal router routes packets behind the heads too, which the cache does not key.
-  keep_routes_ = faults_ == nullptr && !ideal_ && net.routing->keep_candidates();
+  keep_routes_ = !ideal_ && net.routing->keep_candidates();
 }
 
 void Router::setup() {
@@ -276,30 +276,37 @@ bool Router::route(PortId in, Packet& packet, uint64_t& dead) {
 // (route_cache.h); forward() forgets them when it leaves.
 bool Router::route_kept(PortId in, Packet& packet) {
   const uint32_t q = in * vcs_ + packet.vc;
-  if (routes_.load(q, candidates_)) return true;
+  if (routes_.load(q, 0, candidates_)) return true;
   const uint8_t physical = packet.vc;
   packet.vc = static_cast<uint8_t>(physical % classes_);
   candidates_.clear();
   net_.routing->route(index_, in, packet, candidates_);
   packet.vc = physical;
-  routes_.store(q, candidates_);
+  routes_.store(q, 0, candidates_);
   return true;
 }
 
+// With candidates kept, those of a head whose route needed no fallback hold for the rest of
+// the fault schedule's epoch: the same route() and the same live links.
 bool Router::route_live(PortId in, Packet& packet, uint64_t& dead) {
   const uint8_t physical = packet.vc;
+  const uint32_t q = in * vcs_ + physical;
+  const uint32_t epoch = keep_routes_ ? faults_->epoch(now()) : 0;
+  if (keep_routes_ && routes_.load(q, epoch, candidates_)) return true;
   packet.vc = static_cast<uint8_t>(physical % classes_);
   candidates_.clear();
   net_.routing->route(index_, in, packet, candidates_);
-  bool routable = true;
+  bool routable = true, around = false;
   if (!candidates_.empty()) {
     dead = first_link_ + candidates_[0].port;
     if (!keep_live_candidates()) {
       net_.routing->route_around(index_, in, packet, *this, candidates_);
       routable = keep_live_candidates();
+      around = true;
     }
   }
   packet.vc = physical;
+  if (keep_routes_ && !around) routes_.store(q, epoch, candidates_);
   return routable;
 }
 

@@ -146,9 +146,8 @@ class Router final : public Component, private RouterView {
   bool ideal_;         // router.arch = "ideal": allocate_ideal()
   uint32_t held_ = 0;  // packets in the input buffers
   uint16_t ports_;
-  // The routing asks for its candidates to be kept (Routing::keep_candidates), the router is
-  // input-queued and has no fault-aware routing, whose live candidates change with the
-  // schedule: routes_ keeps the heads' candidates.
+  // The routing asks for its candidates to be kept (Routing::keep_candidates) and the router
+  // is input-queued: routes_ keeps the heads' candidates.
   bool keep_routes_ = false;
   uint64_t received_ = 0;
   uint64_t sent_ = 0;
@@ -167,7 +166,7 @@ class Router final : public Component, private RouterView {
   std::vector<PortId>& claimed_;
   std::vector<uint8_t>& settled_;
   Rng rng_;  // the hot state ends here
-  RouteCache routes_;  // candidates of heads that could not leave, when keep_routes_
+  RouteCache routes_;  // the heads' candidates, when keep_routes_
   // Faults (faults.h): nullptr unless the router or a link at one of its ports ever fails.
   const Faults* faults_ = nullptr;
   uint64_t first_link_ = 0;  // the link of port 0 (Topology::first_link)

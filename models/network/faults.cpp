@@ -267,6 +267,7 @@ class FaultScheduleBuilder {
       f.actions_.push_back({r.at, r.fail, canonical_, r.origin, cover.links.size(), r.at});
     }
     sum_set_changes(f);
+    f.times_ = f.change_times();
     return f;
   }
 

@@ -7,6 +7,7 @@
 // The schedule is sparse: it holds the links and components that ever fail, never the network.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <istream>
@@ -104,6 +105,12 @@ class Faults {
   /// Every instant at which some link's state changes (reconfigurations: when they start and
   /// when they settle), ascending.
   std::vector<SimTime> change_times() const;
+  /// Which stretch between change_times() holds `t`: every link's state is the same at any
+  /// two instants of one epoch.
+  uint32_t epoch(SimTime t) const {
+    return static_cast<uint32_t>(std::upper_bound(times_.begin(), times_.end(), t) -
+                                 times_.begin());
+  }
   /// The instants at which component c itself fails or comes back, ascending.
   std::vector<SimTime> component_changes(ComponentId c) const;
 
@@ -124,6 +131,7 @@ class Faults {
   History merged(uint64_t link) const;
 
   std::vector<FaultAction> actions_;
+  std::vector<SimTime> times_;  // change_times(), for epoch()
   bool hold_for_failed_ = false;
   std::unordered_map<uint64_t, History> links_;
   std::unordered_map<ComponentId, History> components_;
