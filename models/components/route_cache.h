@@ -21,17 +21,11 @@ class RouteCache {
   /// Fills `out` with the candidates kept for input queue `queue` in `epoch`; false when none
   /// are.
   bool load(uint32_t queue, uint32_t epoch, Candidates& out) const {
-    for (const Entry& e : entries_) {
-      if (e.queue != queue) continue;
-      if (e.epoch != epoch) return false;
-      out.clear();
-      for (uint32_t i = 0; i < e.size; ++i) {
-        const Candidate& c = e.items[i];
-        out.add(c.port, c.vc, c.escape, c.penalty);
-      }
-      return true;
-    }
-    return false;
+    const std::size_t i = find(queue);
+    if (i == queues_.size() || entries_[i].epoch != epoch) return false;
+    const Entry& e = entries_[i];
+    out.assign(e.items.data(), e.size, e.detours);
+    return true;
   }
   /// Keeps `candidates` for the head of `queue` in `epoch` (unless there are too many to
   /// keep), in place of what was kept for it in an earlier epoch.
@@ -39,31 +33,39 @@ class RouteCache {
     drop(queue);
     if (candidates.size() > kMax) return;
     Entry e;
-    e.queue = queue;
     e.epoch = epoch;
     e.size = static_cast<uint8_t>(candidates.size());
-    for (uint32_t i = 0; i < e.size; ++i) e.items[i] = candidates[i];
+    e.detours = candidates.has_detours();
+    std::copy(candidates.begin(), candidates.end(), e.items.begin());
+    queues_.push_back(queue);
     entries_.push_back(e);
   }
   /// The head of `queue` has left: forget its candidates.
   void drop(uint32_t queue) {
-    for (std::size_t i = 0; i < entries_.size(); ++i) {
-      if (entries_[i].queue != queue) continue;
-      entries_[i] = entries_.back();
-      entries_.pop_back();
-      return;
-    }
+    const std::size_t i = find(queue);
+    if (i == queues_.size()) return;
+    queues_[i] = queues_.back();
+    queues_.pop_back();
+    entries_[i] = entries_.back();
+    entries_.pop_back();
   }
-  bool empty() const { return entries_.empty(); }
+  bool empty() const { return queues_.empty(); }
 
  private:
   static constexpr std::size_t kMax = 8;
   struct Entry {
-    uint32_t queue = 0;  // port * vcs + vc
     uint32_t epoch = 0;
     uint8_t size = 0;
+    bool detours = false;
     std::array<Candidate, kMax> items;
   };
+  // The keys apart from the entries, so that a lookup scans 4 bytes per kept head.
+  std::size_t find(uint32_t queue) const {
+    std::size_t i = 0;
+    while (i < queues_.size() && queues_[i] != queue) ++i;
+    return i;
+  }
+  std::vector<uint32_t> queues_;  // port * vcs + vc, per entry
   std::vector<Entry> entries_;
 };
 

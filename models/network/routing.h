@@ -5,6 +5,7 @@
 // more than one candidate is offered.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -40,6 +41,12 @@ class Candidates {
     detours_ = detours_ || penalty > 0;
   }
   void clear() { size_ = 0, detours_ = false; }
+  /// Replaces the list with items[0, n) (n <= kCapacity); `detours`: one of them has a penalty.
+  void assign(const Candidate* items, std::size_t n, bool detours) {
+    std::copy(items, items + n, items_.begin());
+    size_ = n;
+    detours_ = detours;
+  }
   /// Keeps, in order, the candidates for which keep(candidate) is true.
   template <class Keep>
   void keep_if(Keep&& keep) {
