@@ -275,24 +275,28 @@ bool Router::route(PortId in, Packet& packet, uint64_t& dead) {
 // The head of input VC (in, packet.vc) gets the candidates kept since its first route, if any
 // (route_cache.h); forward() forgets them when it leaves.
 bool Router::route_kept(PortId in, Packet& packet) {
-  const uint32_t q = in * vcs_ + packet.vc;
-  if (routes_.load(q, 0, candidates_)) return true;
+  fresh_route_ = !routes_.load(in * vcs_ + packet.vc, 0, candidates_);
+  if (!fresh_route_) return true;
+  fresh_epoch_ = 0;
   const uint8_t physical = packet.vc;
   packet.vc = static_cast<uint8_t>(physical % classes_);
   candidates_.clear();
   net_.routing->route(index_, in, packet, candidates_);
   packet.vc = physical;
-  routes_.store(q, 0, candidates_);
   return true;
 }
+
+void Router::keep_route(uint32_t queue) { routes_.store(queue, fresh_epoch_, candidates_); }
 
 // With candidates kept, those of a head whose route needed no fallback hold for the rest of
 // the fault schedule's epoch: the same route() and the same live links.
 bool Router::route_live(PortId in, Packet& packet, uint64_t& dead) {
   const uint8_t physical = packet.vc;
-  const uint32_t q = in * vcs_ + physical;
-  const uint32_t epoch = keep_routes_ ? faults_->epoch(now()) : 0;
-  if (keep_routes_ && routes_.load(q, epoch, candidates_)) return true;
+  if (keep_routes_) {
+    fresh_epoch_ = faults_->epoch(now());
+    fresh_route_ = !routes_.load(in * vcs_ + physical, fresh_epoch_, candidates_);
+    if (!fresh_route_) return true;
+  }
   packet.vc = static_cast<uint8_t>(physical % classes_);
   candidates_.clear();
   net_.routing->route(index_, in, packet, candidates_);
@@ -306,7 +310,7 @@ bool Router::route_live(PortId in, Packet& packet, uint64_t& dead) {
     }
   }
   packet.vc = physical;
-  if (keep_routes_ && !around) routes_.store(q, epoch, candidates_);
+  fresh_route_ = fresh_route_ && !around;  // a fallback's candidates are not kept
   return routable;
 }
 
@@ -446,6 +450,9 @@ void Router::allocate() {
             prefetch_write(&outputs_[best.port]);
             break;
           }
+          // It stays: keep its candidates for the next rounds (route_cache.h).
+          if (fresh_route_) [[unlikely]]
+            keep_route(in * vcs_ + vc);
         }
       }
     }

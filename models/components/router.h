@@ -88,6 +88,8 @@ class Router final : public Component, private RouterView {
   // The fault paths, out of line so that the hot functions stay as small as without faults.
   [[gnu::noinline]] bool route_live(PortId in, Packet& packet, uint64_t& dead);
   [[gnu::noinline]] bool route_kept(PortId in, Packet& packet);
+  /// Keeps the candidates of the last route() for the head of input queue `queue`, which stays.
+  [[gnu::noinline]] void keep_route(uint32_t queue);
   bool keep_live_candidates();
   /// Whether the link of `r` fails before packet `p`'s head is across; if so `p` is lost.
   [[gnu::noinline]] bool lost_in_flight(const Request& r, const Packet& p, SimTime now,
@@ -149,6 +151,9 @@ class Router final : public Component, private RouterView {
   // The routing asks for its candidates to be kept (Routing::keep_candidates) and the router
   // is input-queued: routes_ keeps the heads' candidates.
   bool keep_routes_ = false;
+  // The last route()'s candidates are newly found (not from routes_) and may be kept: only
+  // ever set when keep_routes_.
+  bool fresh_route_ = false;
   uint64_t received_ = 0;
   uint64_t sent_ = 0;
   SimTime last_move_;
@@ -166,7 +171,8 @@ class Router final : public Component, private RouterView {
   std::vector<PortId>& claimed_;
   std::vector<uint8_t>& settled_;
   Rng rng_;  // the hot state ends here
-  RouteCache routes_;  // the heads' candidates, when keep_routes_
+  RouteCache routes_;         // the candidates of heads that stayed, when keep_routes_
+  uint32_t fresh_epoch_ = 0;  // of the fault schedule (0 without faults), with fresh_route_
   // Faults (faults.h): nullptr unless the router or a link at one of its ports ever fails.
   const Faults* faults_ = nullptr;
   uint64_t first_link_ = 0;  // the link of port 0 (Topology::first_link)
