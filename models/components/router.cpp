@@ -260,15 +260,20 @@ void Router::request_allocation(SimTime at) {
 // The routing sees VC classes: with more VCs than it needs, physical VC v belongs to class
 // v % classes, so the router spreads each class over several buffers (fewer head-of-line
 // blocks) and the routing's deadlock argument carries over unchanged.
-bool Router::route(PortId in, Packet& packet, uint64_t& dead) {
-  if (faults_ != nullptr) [[unlikely]] return route_live(in, packet, dead);
-  if (keep_routes_) [[unlikely]]
-    return route_kept(in, packet);
+inline void Router::route_class(PortId in, Packet& packet) {
   const uint8_t physical = packet.vc;
   packet.vc = static_cast<uint8_t>(physical % classes_);
   candidates_.clear();
   net_.routing->route(index_, in, packet, candidates_);
   packet.vc = physical;
+}
+
+bool Router::route(PortId in, Packet& packet, uint64_t& dead) {
+  if (faults_ != nullptr) [[unlikely]]
+    return route_live(in, packet, dead);
+  if (keep_routes_) [[unlikely]]
+    return route_kept(in, packet);
+  route_class(in, packet);
   return true;
 }
 
@@ -278,11 +283,7 @@ bool Router::route_kept(PortId in, Packet& packet) {
   fresh_route_ = !routes_.load(in * vcs_ + packet.vc, 0, candidates_);
   if (!fresh_route_) return true;
   fresh_epoch_ = 0;
-  const uint8_t physical = packet.vc;
-  packet.vc = static_cast<uint8_t>(physical % classes_);
-  candidates_.clear();
-  net_.routing->route(index_, in, packet, candidates_);
-  packet.vc = physical;
+  route_class(in, packet);
   return true;
 }
 
@@ -297,19 +298,18 @@ bool Router::route_live(PortId in, Packet& packet, uint64_t& dead) {
     fresh_route_ = !routes_.load(in * vcs_ + physical, fresh_epoch_, candidates_);
     if (!fresh_route_) return true;
   }
-  packet.vc = static_cast<uint8_t>(physical % classes_);
-  candidates_.clear();
-  net_.routing->route(index_, in, packet, candidates_);
+  route_class(in, packet);
   bool routable = true, around = false;
   if (!candidates_.empty()) {
     dead = first_link_ + candidates_[0].port;
     if (!keep_live_candidates()) {
+      packet.vc = static_cast<uint8_t>(physical % classes_);
       net_.routing->route_around(index_, in, packet, *this, candidates_);
+      packet.vc = physical;
       routable = keep_live_candidates();
       around = true;
     }
   }
-  packet.vc = physical;
   fresh_route_ = fresh_route_ && !around;  // a fallback's candidates are not kept
   return routable;
 }

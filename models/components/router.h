@@ -85,6 +85,8 @@ class Router final : public Component, private RouterView {
   /// Fills candidates_ for `packet` arriving on `in`. With faults, only live links: false when
   /// none is left, with `dead` the link of the routing's first choice.
   bool route(PortId in, Packet& packet, uint64_t& dead);
+  /// Fills candidates_ for `packet` as the routing sees it: in its VC's class.
+  void route_class(PortId in, Packet& packet);
   // The fault paths, out of line so that the hot functions stay as small as without faults.
   [[gnu::noinline]] bool route_live(PortId in, Packet& packet, uint64_t& dead);
   [[gnu::noinline]] bool route_kept(PortId in, Packet& packet);
