@@ -15,9 +15,9 @@
 
 #include "core/stats.h"
 #include "core/units.h"
-#include "models/components/flat_counts.h"
 #include "models/components/message_table.h"
 #include "models/components/traffic_matrix.h"
+#include "models/network/flat_map.h"
 #include "models/workloads/program.h"
 
 namespace hx {

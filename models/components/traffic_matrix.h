@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/stats.h"
-#include "models/components/flat_counts.h"
+#include "models/network/flat_map.h"
 
 namespace hx {
 class StateArchive;  // core/state_archive.h

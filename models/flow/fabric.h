@@ -32,10 +32,10 @@
 
 #include "core/component.h"
 #include "core/model.h"
-#include "models/components/flat_counts.h"
 #include "models/flow/footprint.h"
 #include "models/flow/max_min.h"
 #include "models/network/faults.h"
+#include "models/network/flat_map.h"
 #include "models/network/network_context.h"
 #include "models/network/routing.h"
 

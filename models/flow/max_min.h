@@ -23,7 +23,7 @@
 #include <span>
 #include <vector>
 
-#include "models/components/flat_counts.h"
+#include "models/network/flat_map.h"
 
 namespace hx::flow {
 

@@ -17,7 +17,7 @@
 
 #include "core/params.h"
 #include "core/units.h"
-#include "models/components/flat_counts.h"
+#include "models/network/flat_map.h"
 #include "models/network/routing.h"
 #include "models/network/topology.h"
 
@@ -136,8 +136,8 @@ class Faults {
   std::unordered_map<uint64_t, History> links_;
   std::unordered_map<ComponentId, History> components_;
   // Reconfigurable elements: each (element, instance, configuration) is a set of circuit links
-  // sharing one history, so the schedule holds a few histories and one sorted (link, set) list
-  // of the circuits rather than a history per link.
+  // sharing one history, so the schedule holds a few histories and one (link -> set) map of
+  // the circuits rather than a history per link.
   std::vector<History> sets_;
   // Circuit link -> its set: every routing step under a schedule with circuits asks about
   // the links it may take, so the lookup is one probe (a binary search of a sorted list was
