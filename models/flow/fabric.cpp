@@ -75,13 +75,17 @@ void Fabric::setup() {
 std::shared_ptr<const Footprint> Fabric::footprint(uint32_t src, uint32_t dst) {
   if (net_.folding) return net_.folding->footprint(src, dst);
   const uint64_t key = uint64_t{src} << 32 | dst;
-  const auto it = footprints_.find(key);
-  if (it != footprints_.end()) return it->second;
-  if (footprints_.size() >= kFootprintCache) footprints_.clear();
-  auto f =
-      std::make_shared<const Footprint>(builder_.build(src, dst, net_.faults ? &view_ : nullptr));
-  footprints_.emplace(key, f);
-  return f;
+  if (const uint32_t* known = footprint_of_.find(key)) return footprints_[*known];
+  if (footprints_.size() >= kFootprintCache) forget_footprints();
+  footprints_.push_back(
+      std::make_shared<const Footprint>(builder_.build(src, dst, net_.faults ? &view_ : nullptr)));
+  footprint_of_[key] = static_cast<uint32_t>(footprints_.size() - 1);
+  return footprints_.back();
+}
+
+void Fabric::forget_footprints() {
+  footprint_of_.clear();
+  footprints_.clear();
 }
 
 // Bytes per second of a link of this class: a flit per per_flit.
@@ -349,7 +353,7 @@ void Fabric::end_due() {
 // sent its last byte: it ends in this instant, whichever of its end and the change comes first.
 void Fabric::on_fault_change() {
   view_.at = now();
-  footprints_.clear();
+  forget_footprints();
   const auto same_load = [](const Footprint& a, const Footprint& b) {
     return a.paths == b.paths && std::equal(a.uses.begin(), a.uses.end(), b.uses.begin(),
                                             b.uses.end(), [](const LinkUse& x, const LinkUse& y) {

@@ -26,7 +26,6 @@
 #include <map>
 #include <memory>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -108,6 +107,7 @@ class Fabric final : public Component {
   void wake_at_earliest_end();
   Rate capacity(uint16_t link_class) const;
   std::shared_ptr<const Footprint> footprint(uint32_t src, uint32_t dst);
+  void forget_footprints();
 
   const net::NetworkContext& net_;
   MaxMinSolver solver_;
@@ -115,7 +115,10 @@ class Fabric final : public Component {
   std::vector<uint32_t> free_;
   std::vector<uint32_t> slot_of_;  // solver flow id -> slot
   // Footprints by (src, dst): a collective sends between the same pairs over and over.
-  std::unordered_map<uint64_t, std::shared_ptr<const Footprint>> footprints_;
+  // footprint_of_ maps src << 32 | dst to the index in footprints_ (a flat table: one look-up
+  // per flow start).
+  net::FlatMap<uint32_t> footprint_of_;
+  std::vector<std::shared_ptr<const Footprint>> footprints_;
   FootprintBuilder builder_;       // of the footprints not yet cached
   std::vector<u128> link_bytes_;   // per link, bytes carried times 10^12
   std::vector<uint64_t> link_flows_;  // per link, paths of finished flows started in the window

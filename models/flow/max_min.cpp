@@ -53,26 +53,29 @@ void MaxMinSolver::set_capacity(uint64_t link, Rate capacity) {
   if (capacity == 0) {
     throw std::invalid_argument("link " + std::to_string(link) + ": capacity 0");
   }
-  const uint32_t* known = index_.find(link);
-  const uint32_t index = known ? *known : static_cast<uint32_t>(links_.size());
-  if (known == nullptr) {
+  const bool known = has_link(link);
+  const uint32_t index = known ? index_[link] : static_cast<uint32_t>(links_.size());
+  if (!known) {
+    if (link >= uint64_t{1} << 32) {
+      throw std::invalid_argument("link " + std::to_string(link) + ": ids must be dense from 0");
+    }
+    if (link >= index_.size()) index_.resize(link + 1, kNoLink);
     index_[link] = index;
     links_.emplace_back();
     links_.back().id = link;
   }
   links_[index].capacity = capacity;
   touch_link(index);
-  if (known != nullptr) settled_below_ = 0;  // a changed capacity can move any level
+  if (known) settled_below_ = 0;  // a changed capacity can move any level
 }
 
 Rate MaxMinSolver::capacity(uint64_t link) const { return links_[index_of(link)].capacity; }
 
 uint32_t MaxMinSolver::index_of(uint64_t link) const {
-  const uint32_t* index = index_.find(link);
-  if (index == nullptr) {
+  if (!has_link(link)) {
     throw std::invalid_argument("link " + std::to_string(link) + " has no capacity");
   }
-  return *index;
+  return index_[link];
 }
 
 MaxMinSolver::FlowId MaxMinSolver::add(std::span<const LinkUse> uses) {

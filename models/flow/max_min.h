@@ -23,14 +23,14 @@
 #include <span>
 #include <vector>
 
-#include "models/network/flat_map.h"
 
 namespace hx::flow {
 
 /// Bytes per second.
 using Rate = uint64_t;
 
-/// A flow crosses `link` (the caller's global link id) `count` times: the number of the class's
+/// A flow crosses `link` (the caller's link id: dense ids from 0, such as a topology's, since
+/// the solver indexes an array by them) `count` times: the number of the class's
 /// members on each such link (1 for a single flow; 2 for a flow that uses the link twice).
 struct LinkUse {
   uint64_t link = 0;
@@ -54,7 +54,7 @@ class MaxMinSolver {
   /// capacity (its flows are recomputed at the next solve).
   void set_capacity(uint64_t link, Rate capacity);
   Rate capacity(uint64_t link) const;
-  bool has_link(uint64_t link) const { return index_.find(link) != nullptr; }
+  bool has_link(uint64_t link) const { return link < index_.size() && index_[link] != kNoLink; }
 
   /// A new flow over `uses` (links declared, counts > 0, each link once); its rate is 0 until
   /// the next solve(). Ids are reused after remove().
@@ -129,8 +129,10 @@ class MaxMinSolver {
   void fill_from_heap();
   void fix_batch(Rate level);
 
-  // Global link id -> internal index: flat, since every flow start looks up each of its links.
-  net::FlatMap<uint32_t> index_;
+  // The caller's link id -> internal index (kNoLink if undeclared): an array, since every flow
+  // start looks up each of its links, and callers' ids are a topology's, dense from 0.
+  static constexpr uint32_t kNoLink = UINT32_MAX;
+  std::vector<uint32_t> index_;
   std::vector<Link> links_;
   std::vector<Flow> flows_;
   std::vector<FlowId> free_;
