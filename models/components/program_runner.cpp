@@ -265,6 +265,17 @@ void ProgramRunner::load_phase() {
   for (uint32_t op = 0; op < n; ++op) {
     for (uint32_t d : program_.deps_of(op)) succ_[fill_[d]++] = op;
   }
+  // Each send's (recv's) place among the run's sends to (recvs from) its peer with its tag,
+  // for message_id(): ops of one (peer, tag) start in program order (program.h), so counting
+  // here, in one pass over the phase, gives the numbers counting at each start would, without
+  // a table look-up per message in the middle of the run.
+  occurrence_.assign(n, 0);
+  for (uint32_t op = 0; op < n; ++op) {
+    const wl::Op& o = program_.ops[op];
+    const uint64_t key = uint64_t{o.peer} << 32 | o.tag;
+    if (o.kind == wl::OpKind::kSend) occurrence_[op] = sends_to_[key]++;
+    if (o.kind == wl::OpKind::kRecv) occurrence_[op] = recvs_from_[key]++;
+  }
   start_at_.assign(n, kNotStarted);
   ready_at_.assign(n, kLongAgo);
   ready_path_.assign(n, SimTime::zero());
@@ -295,7 +306,7 @@ void ProgramRunner::start_op(uint32_t op, SimTime now, ProgramHost& host) {
       host.wake(SimTime::ps(o.compute_ps), op);
       break;
     case wl::OpKind::kSend: {
-      const uint64_t id = message_id(sends_to_[uint64_t{o.peer} << 32 | o.tag]++, o.tag);
+      const uint64_t id = message_id(occurrence_[op], o.tag);
       if (o.peer == endpoint_) {  // a self-message arrives at once
         complete(op, now, ready_path_[op], host);
         message_arrived(endpoint_, id, ready_path_[op], now, host);
@@ -305,7 +316,7 @@ void ProgramRunner::start_op(uint32_t op, SimTime now, ProgramHost& host) {
       break;
     }
     case wl::OpKind::kRecv: {
-      const uint64_t id = message_id(recvs_from_[uint64_t{o.peer} << 32 | o.tag]++, o.tag);
+      const uint64_t id = message_id(occurrence_[op], o.tag);
       auto* arrival = arrived_.find(o.peer, id);
       if (arrival == nullptr) {
         bool added = false;
@@ -439,6 +450,7 @@ void ProgramRunner::serialize(StateArchive& ar) {
     }
   }
   serialize_items(ar, remaining_);
+  serialize_items(ar, occurrence_);  // load_phase() above counted from the tables not yet read
   serialize_items(ar, start_at_);
   serialize_items(ar, ready_at_);
   serialize_items(ar, ready_path_);

@@ -103,6 +103,7 @@ class ProgramRunner {
   std::vector<uint32_t> succ_;
   std::vector<uint32_t> fill_;  // load_phase's scratch, kept to spare an allocation per phase
   std::vector<uint32_t> remaining_;    // dependencies not yet done
+  std::vector<uint32_t> occurrence_;   // a send's or recv's number for message_id()
   std::vector<SimTime> start_at_;      // kNotStarted until it starts
   std::vector<SimTime> ready_at_;      // when its latest dependency finished
   std::vector<SimTime> ready_path_;    // compute on the critical path up to then
@@ -115,7 +116,7 @@ class ProgramRunner {
   // a tenth of a flow-level run.
   MessageTable<Arrival> arrived_;  // messages whose recv has not started yet
   MessageTable<uint32_t> posted_;  // started recvs waiting for their message
-  // Occurrences so far per (peer << 32 | tag), for message_id().
+  // Sends and recvs so far per (peer << 32 | tag), the current phase's included (load_phase).
   FlatCounts sends_to_;
   FlatCounts recvs_from_;
 

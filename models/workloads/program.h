@@ -43,9 +43,9 @@ struct Op {
 
 /// One phase of an endpoint's program: ops in dependency order (every dependency names an earlier
 /// op). Sends and recvs match like MPI's non-overtaking rule: the k-th send from A to B with tag
-/// t, counted in the order A starts them, matches the k-th recv at B from A with tag t, counted
-/// in the order B starts them. Tags may repeat across phases; within a phase, ops with the same
-/// (peer, tag) must be ordered by dependencies so their start order is fixed.
+/// t, counted in A's program order over all phases, matches the k-th recv at B from A with tag
+/// t, counted in B's. Tags may repeat across phases; within a phase, ops with the same (peer,
+/// tag) must be ordered by dependencies, so that program order is the order they start in.
 struct Program {
   std::vector<Op> ops;
   std::vector<uint32_t> deps;
