@@ -23,15 +23,14 @@
 #include <span>
 #include <vector>
 
-
 namespace hx::flow {
 
 /// Bytes per second.
 using Rate = uint64_t;
 
-/// A flow crosses `link` (the caller's link id: dense ids from 0, such as a topology's, since
-/// the solver indexes an array by them) `count` times: the number of the class's
-/// members on each such link (1 for a single flow; 2 for a flow that uses the link twice).
+/// A flow crosses `link` (the caller's link id: ids are dense from 0, as a topology's are, since
+/// the solver indexes an array by them) `count` times: the number of the class's members on each
+/// such link (1 for a single flow; 2 for a flow that uses the link twice).
 struct LinkUse {
   uint64_t link = 0;
   uint32_t count = 1;

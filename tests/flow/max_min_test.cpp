@@ -157,6 +157,8 @@ TEST(MaxMin, BadInputIsRefused) {
   EXPECT_THROW(s.add(Uses{{1, 1}}), std::invalid_argument);          // no such link
   EXPECT_THROW(s.add(Uses{{0, 0}}), std::invalid_argument);          // count 0
   EXPECT_THROW(s.add(Uses{{0, 1}, {0, 1}}), std::invalid_argument);  // twice
+  EXPECT_THROW(s.set_capacity(uint64_t{1} << 40, 10), std::invalid_argument);  // not dense
+  EXPECT_THROW(s.add(Uses{{uint64_t{1} << 40, 1}}), std::invalid_argument);    // beyond them
 }
 
 // Random networks: links 0..L-1, flows over 1-4 distinct links with counts 1-3.
