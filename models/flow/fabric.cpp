@@ -239,47 +239,27 @@ void Fabric::schedule_end(uint32_t slot) {
   const SimTime before = f.end;  // its entry stays right if the end does not move
   f.end = SimTime::infinity();
   const u128 per_ps = static_cast<u128>(f.rate) * f.footprint->paths;
-  if (per_ps == 0) return;  // it waits for a rate
+  if (per_ps == 0) {  // it waits for a rate
+    ends_.remove(slot);
+    return;
+  }
   // At least 1 ps: nothing may be scheduled at the current time from end_of_instant (an empty
   // message still takes its ps).
   const u128 ps = std::max<u128>((f.left + per_ps - 1) / per_ps, 1);
   if (ps > static_cast<u128>(std::numeric_limits<int64_t>::max() / 2)) {
     refuse_input("a flow of " + std::to_string(f.bytes) + " bytes from endpoint " +
                  std::to_string(f.src) + " would end beyond the simulated time hxsim can hold");
+    ends_.remove(slot);
     return;
   }
   f.end = now() + SimTime::ps(static_cast<int64_t>(ps));
-  if (f.end != before) push_end(slot);
-}
-
-void Fabric::push_end(uint32_t slot) {
-  const auto current = [this](const End& e) {
-    return flows_[e.second].live && flows_[e.second].end == e.first;
-  };
-  // Stale entries past twice the live flows are swept out at once.
-  if (ends_.size() > 2 * live_ + 1024) {
-    std::erase_if(ends_, [&](const End& e) { return !current(e); });
-    std::make_heap(ends_.begin(), ends_.end(), std::greater<>());
-  }
-  ends_.push_back({flows_[slot].end, slot});
-  std::push_heap(ends_.begin(), ends_.end(), std::greater<>());
-}
-
-const Fabric::End* Fabric::earliest_end() {
-  while (!ends_.empty()) {
-    const End& top = ends_.front();
-    const Flow& f = flows_[top.second];
-    if (f.live && f.end == top.first) return &top;
-    std::pop_heap(ends_.begin(), ends_.end(), std::greater<>());
-    ends_.pop_back();
-  }
-  return nullptr;
+  if (f.end != before) ends_.set(slot, f.end);
 }
 
 void Fabric::wake_at_earliest_end() {
-  const End* earliest = earliest_end();
-  if (earliest == nullptr || earliest->first == wake_at_) return;
-  wake_at_ = earliest->first;
+  const SimTime earliest = ends_.earliest();
+  if (earliest.is_infinite() || earliest == wake_at_) return;
+  wake_at_ = earliest;
   schedule_background(wake_at_ - now(), kFlowEnd, ++wake_version_);
 }
 
@@ -303,11 +283,9 @@ void Fabric::end_due() {
   std::vector<Notice>& arrived = arrived_;
   sent.clear();
   arrived.clear();
-  for (const End* due = earliest_end(); due != nullptr && due->first <= now();
-       due = earliest_end()) {
-    const uint32_t slot = due->second;
-    std::pop_heap(ends_.begin(), ends_.end(), std::greater<>());
-    ends_.pop_back();
+  due_.clear();
+  ends_.take_due(now(), due_);
+  for (const uint32_t slot : due_) {
     Flow& f = flows_[slot];
     f.end = SimTime::infinity();
     advance(f);
@@ -371,7 +349,8 @@ void Fabric::on_fault_change() {
     advance(f);
     count_on_links(f);
     solver_.remove(f.solver_id);
-    f.end = SimTime::infinity();  // its entry in ends_ goes stale
+    f.end = SimTime::infinity();
+    ends_.remove(slot);
     if (next->paths == 0) {
       lose(slot, f.footprint.get());
       if (--live_ == 0) release_run();
@@ -567,12 +546,13 @@ void Fabric::serialize(StateArchive& ar) {
   if (!ar.loading()) return;
   // The solver is rebuilt from the flows: its rates depend only on the flows present. Their
   // footprints are those of the fault state they were computed in (view_.at).
+  ends_ = EndQueue{};
   for (uint32_t slot = 0; slot < flows_.size(); ++slot) {
     Flow& f = flows_[slot];
     if (!f.live) continue;
     f.footprint = footprint(f.src, f.dst);
     add_to_solver(slot);
-    if (!f.end.is_infinite()) push_end(slot);
+    if (!f.end.is_infinite()) ends_.set(slot, f.end);
     ++live_;
   }
   solver_.solve();

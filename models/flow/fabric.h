@@ -31,6 +31,7 @@
 
 #include "core/component.h"
 #include "core/model.h"
+#include "models/flow/end_queue.h"
 #include "models/flow/footprint.h"
 #include "models/flow/max_min.h"
 #include "models/network/faults.h"
@@ -76,9 +77,6 @@ class Fabric final : public Component {
   };
 
   void start(uint32_t src, const FlowStart& s);
-  using End = std::pair<SimTime, uint32_t>;  // a flow's end and slot
-  void push_end(uint32_t slot);
-  const End* earliest_end();
   void record_series(const Flow& f, SimTime from, SimTime to);
   void write_series();
   void on_fault_change();
@@ -137,11 +135,8 @@ class Fabric final : public Component {
   // (frame()), when the workload has one.
   std::vector<uint32_t> to_representative_;
   net::FlatMap<PairKeys> pair_keys_;  // by src << 32 | dst
-  // (end, slot) of the flows with a rate, earliest first (ties by slot): a binary heap whose
-  // entries go stale, rather than being looked for, when a flow's end moves or it is lost
-  // (a tree's node per reschedule cost more than the rest of it); stale ones are dropped at the
-  // top. Every flow with a finite end has its entry.
-  std::vector<End> ends_;
+  EndQueue ends_;                     // the slots of the flows with a finite end, by end
+  std::vector<uint32_t> due_;         // reused by end_due
   uint32_t wake_version_ = 0;                     // of the timer that counts
   SimTime wake_at_ = SimTime::infinity();         // its time
   uint64_t live_ = 0;                             // flows in the fabric

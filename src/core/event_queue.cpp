@@ -59,14 +59,26 @@ void EventQueue::refill() {
 // which orders as the destination id does, groups the entries (a run per group of 2^shift
 // neighbouring destinations, with about one counter per entry), and the scatter orders each
 // run by insertion as its entries arrive: far cheaper than a comparison sort of the whole
-// (docs/performance/engine.md). It pays from a few dozen entries: below, std::sort, whose cost on
-// larger runs is branch mispredictions that instruction counts do not show.
-constexpr std::size_t kCountFrom = 32;      // entries; below, std::sort is faster
+// (docs/performance/engine.md). It pays from a few dozen entries: below, an insertion sort.
+constexpr std::size_t kCountFrom = 32;      // entries; below, insertion is faster
 constexpr std::size_t kInsertionUpTo = 16;  // entries in one run; above, std::sort the run
 
 void EventQueue::sort_now() {
   std::vector<Entry>& v = now_sorted_;
-  if (v.size() < kCountFrom || destinations_ == 0) {
+  if (v.size() < kCountFrom) {
+    // Entries arrive mostly in ascending order (handlers post in the order they run), so
+    // reversed they are nearly in the order wanted and insertion moves few: std::sort's
+    // insertion pass would move each arrival to the front.
+    std::reverse(v.begin(), v.end());
+    for (std::size_t i = 1; i < v.size(); ++i) {
+      const Entry en = v[i];
+      std::size_t j = i;
+      for (; j > 0 && before(v[j - 1], en); --j) v[j] = v[j - 1];
+      v[j] = en;
+    }
+    return;
+  }
+  if (destinations_ == 0) {
     std::sort(v.begin(), v.end(), Later{});
     return;
   }
@@ -89,7 +101,8 @@ void EventQueue::sort_now() {
   }
   sort_scratch_.resize(v.size());
   Entry* out = sort_scratch_.data();
-  for (const Entry& en : v) {
+  for (auto it = v.rbegin(); it != v.rend(); ++it) {  // in reverse: see the small case
+    const Entry& en = *it;
     const uint32_t r = en.dst_local >> shift;
     const uint32_t begin = start[r];
     std::size_t j = next[r]++;
