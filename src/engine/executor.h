@@ -65,6 +65,16 @@ struct RunControl {
   std::function<bool(std::size_t i)> observe;
 };
 
+/// The sequential executor handles events in chunks, and between chunks reports progress and
+/// looks for stop and checkpoint requests (signals, wall-clock limits). A chunk's size follows
+/// the wall time the last one took, aiming at kChunkSeconds whatever an event costs: a packet
+/// hop takes a fraction of a microsecond, a flow-level solve of thousands of flows milliseconds.
+constexpr double kChunkSeconds = 0.1;
+constexpr uint64_t kFirstChunk = 1 << 10, kMaxChunk = 1 << 20;
+/// The next chunk's size after one of `chunk` events handled `handled` in `seconds` (fewer
+/// than `chunk`: it reached its target time first, which says nothing of the size). At least 1.
+uint64_t next_chunk(uint64_t chunk, uint64_t handled, double seconds);
+
 /// Runs to `end` on one rank; `progress` may be null.
 EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress,
                            const RunControl& control = {});

@@ -1,11 +1,14 @@
 // The progress line: simulated time and events always; the model's work with its rate when it
-// names a unit, and the work in flight when there is any (a flow-level run's flows).
+// names a unit, and the work in flight when there is any (a flow-level run's flows). And how
+// often a run on one rank reports it.
 #include "engine/progress.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <string>
+
+#include "engine/executor.h"
 
 namespace hx {
 namespace {
@@ -33,6 +36,17 @@ TEST(Progress, FlowsDoneAndInFlight) {
   const std::string plain = line("", 0, 0);
   EXPECT_EQ(plain.find("flows"), std::string::npos) << plain;
   EXPECT_NE(plain.find("events/s"), std::string::npos) << plain;
+}
+
+// The sequential executor's chunks between reports (executor.h): they grow while events are
+// cheap, shrink at once to about kChunkSeconds when they are dear, and never reach 0.
+TEST(Progress, ChunksFollowTheWallTimeOfTheLast) {
+  EXPECT_EQ(next_chunk(1024, 1024, kChunkSeconds / 10), 2048u);
+  EXPECT_EQ(next_chunk(kMaxChunk, kMaxChunk, 0.0), kMaxChunk);
+  EXPECT_EQ(next_chunk(1024, 1024, kChunkSeconds), 1024u);
+  EXPECT_EQ(next_chunk(1000, 1000, 10 * kChunkSeconds), 100u);
+  EXPECT_EQ(next_chunk(4, 4, 1000 * kChunkSeconds), 1u);
+  EXPECT_EQ(next_chunk(1024, 10, 100 * kChunkSeconds), 1024u);  // it reached its target first
 }
 
 }  // namespace
