@@ -161,10 +161,10 @@ void FootprintBuilder::grow_index() {
 
 Footprint FootprintBuilder::build(uint32_t src, uint32_t dst, const net::RouterView* view) {
   explore(src, dst, view);
-  return count_paths(src, dst);
+  return count_paths();
 }
 
-Footprint FootprintBuilder::count_paths(uint32_t src, uint32_t dst) {
+Footprint FootprintBuilder::count_paths() {
   // Every edge raises the hop count or delivers, so hop order is a topological order.
   order_.resize(nodes_.size());
   std::iota(order_.begin(), order_.end(), 0u);
@@ -186,7 +186,8 @@ Footprint FootprintBuilder::count_paths(uint32_t src, uint32_t dst) {
   }
   crossings_.clear();
   Footprint f;
-  uint64_t paths = 0;
+  u128 paths = 0;
+  u128 hops = 0;
   for (const Root& r : roots_) {
     if (nodes_[r.node].to_dst == 0) continue;
     nodes_[r.node].from_src += 1;
@@ -198,16 +199,21 @@ Footprint FootprintBuilder::count_paths(uint32_t src, uint32_t dst) {
     const Node& n = nodes_[i];
     for (const Edge& e : edges_of(n)) {
       const bool last = e.to == kDelivered;
-      const uint64_t through = n.from_src * (last ? 1 : nodes_[e.to].to_dst);
+      const u128 through = n.from_src * (last ? 1 : nodes_[e.to].to_dst);
       crossings_.push_back({e.link, through, e.link_class});
       if (!last) {
         nodes_[e.to].from_src += n.from_src;
-        f.hops += through;
+        hops += through;
       }
     }
   }
-  if (paths > std::numeric_limits<uint32_t>::max()) fail(src, dst, "more than 2^32 paths");
-  f.paths = static_cast<uint32_t>(paths);
+  // A count as it goes into the footprint: exact, or its share of kScaledPaths.
+  const bool scaled = paths > kMaxPaths;
+  const auto count = [&](u128 n) -> u128 {
+    return scaled ? (n * kScaledPaths + paths / 2) / paths : n;
+  };
+  f.paths = static_cast<uint32_t>(count(paths));
+  f.hops = static_cast<uint64_t>(count(hops));
   // Each link's crossings summed, by ascending link id.
   std::sort(crossings_.begin(), crossings_.end(),
             [](const Crossing& a, const Crossing& b) { return a.link < b.link; });
@@ -219,12 +225,10 @@ Footprint FootprintBuilder::count_paths(uint32_t src, uint32_t dst) {
   f.link_classes.reserve(links);
   for (std::size_t i = 0; i < crossings_.size();) {
     const uint64_t link = crossings_[i].link;
-    uint64_t through = 0;
+    u128 through = 0;
     for (; i < crossings_.size() && crossings_[i].link == link; ++i) through += crossings_[i].paths;
+    through = count(through);  // at most f.paths: it fits
     if (through == 0) continue;
-    if (through > std::numeric_limits<uint32_t>::max()) {
-      fail(src, dst, "more than 2^32 paths over link " + std::to_string(link));
-    }
     f.uses.push_back({link, static_cast<uint32_t>(through)});
     f.link_classes.push_back(crossings_[i - 1].link_class);
   }

@@ -29,6 +29,10 @@ struct Footprint {
   SimTime latency;    // of the slowest path: its links' latencies plus `router_delay` per router
 };
 
+/// The most paths a footprint counts exactly, and the shares it splits a flow into beyond that.
+constexpr uint32_t kMaxPaths = UINT32_MAX;
+constexpr uint32_t kScaledPaths = 1u << 20;
+
 /// The hop limit the flow level routes with: far beyond any path the routings give.
 inline uint32_t hop_limit(const net::Topology& topology) { return topology.diameter() * 4 + 8; }
 
@@ -45,6 +49,9 @@ class FootprintBuilder {
   Footprint build(uint32_t src, uint32_t dst, const net::RouterView* view = nullptr);
 
  private:
+  // Path counts multiply along the way: a RailX torus of 16 x 16 nodes, with several equally
+  // short rail ports at every hop, gives one pair more than 2^32 paths.
+  __extension__ using u128 = unsigned __int128;
   struct Edge {
     uint32_t to;  // node, or kDelivered
     uint64_t link;
@@ -56,8 +63,8 @@ class FootprintBuilder {
     PortId in_port;
     net::Packet packet;
     uint32_t first_edge = 0, edges = 0;  // its edges in edges_
-    uint64_t to_dst = 0;                 // paths from here to the destination
-    uint64_t from_src = 0;               // paths from the source to here
+    u128 to_dst = 0;                     // paths from here to the destination
+    u128 from_src = 0;                   // paths from the source to here
     SimTime slowest;                     // latency of the slowest way on, this router included
   };
   struct Root {
@@ -68,7 +75,7 @@ class FootprintBuilder {
   };
   struct Crossing {
     uint64_t link;
-    uint64_t paths;
+    u128 paths;
     uint16_t link_class;
   };
 
@@ -76,7 +83,7 @@ class FootprintBuilder {
   uint32_t node_of(uint32_t router, PortId in_port, const net::Packet& packet);
   void grow_index();
   bool keep_live(ComponentId here, const net::RouterView& view);
-  Footprint count_paths(uint32_t src, uint32_t dst);
+  Footprint count_paths();
   [[noreturn]] void fail(uint32_t src, uint32_t dst, const std::string& what) const;
 
   const net::Topology& topology_;
@@ -102,8 +109,11 @@ class FootprintBuilder {
 
 /// The footprint of a message from endpoint `src` to endpoint `dst` (to itself: out to its
 /// router and back, as the packet level routes it). Throws std::runtime_error naming both when
-/// a path dead-ends, goes astray or exceeds `max_hops` router-to-router hops, or when more than
-/// 2^32 paths cross one link.
+/// a path dead-ends, goes astray or exceeds `max_hops` router-to-router hops.
+///
+/// More paths than the solver's counts hold (kMaxPaths) are kept as shares: paths becomes
+/// kScaledPaths, and each link's count and the hops its share of them, rounded to the nearest
+/// (a link with less than half of one share carries none of the flow).
 ///
 /// With a `view` (faults.h), only the links it says are up carry paths, as a router under
 /// faults routes: injection ports on failed links are skipped; at each router the candidates on

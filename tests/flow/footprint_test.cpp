@@ -125,6 +125,48 @@ TEST(FlowFootprint, AReusedBuilderBuildsWhatAFreshOneBuilds) {
   EXPECT_GE(pairs, 100);
 }
 
+// A RailX torus of 16 x 16 nodes of 4 x 4 chips with 9 rails a line offers several equally
+// short ports at every hop: from chip 712 to chip 3158 there are more than 2^32 paths, kept as
+// shares of kScaledPaths, each link's rounded, so what enters a router leaves it to within the
+// rounding of its links. A neighbour pair is counted exactly.
+TEST(FlowFootprint, MorePathsThanCountsHoldAreKeptAsShares) {
+  Config c;
+  c.set("sim.model", "railx", "test");
+  c.set("railx.m", "4", "test");
+  c.set("railx.n", "9", "test");
+  c.set("railx.x", "torus:16", "test");
+  c.set("railx.y", "torus:16", "test");
+  const ResolvedConfig resolved = resolve_config(registry(), c);
+  const net::NetworkModel& network = *net::as_network(*resolved.model);
+  const net::Topology& t = network.topology();
+  const auto ends = link_ends(t);
+  const Footprint f = flow_footprint(t, network.routing(), 712, 3158, SimTime::ns(1), hop_limit(t));
+  EXPECT_EQ(f.paths, kScaledPaths);
+  std::map<ComponentId, int64_t> balance,
+      links;  // paths in less paths out; links used, per component
+  for (const LinkUse& u : f.uses) {
+    EXPECT_GT(u.count, 0u);
+    EXPECT_LE(u.count, kScaledPaths);
+    const auto [from, to] = ends.at(u.link);
+    balance[from] -= u.count;
+    balance[to] += u.count;
+    ++links[from];
+    ++links[to];
+  }
+  for (const auto& [comp, b] : balance) {
+    int64_t expected = 0;
+    if (comp == t.endpoint_component(712)) expected = -int64_t{kScaledPaths};
+    if (comp == t.endpoint_component(3158)) expected = kScaledPaths;
+    EXPECT_LE(std::abs(b - expected), links[comp]) << "component " << comp;
+  }
+  // Far apart: optical hops and the walks inside the nodes, 51 router-to-router hops a path.
+  EXPECT_GT(f.hops, 12u * kScaledPaths) << static_cast<double>(f.hops) / kScaledPaths;
+  const Footprint near =
+      flow_footprint(t, network.routing(), 712, 713, SimTime::ns(1), hop_limit(t));
+  EXPECT_GT(near.paths, 0u) << near.paths;
+  EXPECT_LT(near.paths, kScaledPaths);
+}
+
 TEST(FlowFootprint, DimensionOrderOnAMeshIsOneShortestPath) {
   Config c;
   c.set("sim.model", "mesh", "test");
