@@ -10,8 +10,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <initializer_list>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "engine/run.h"
 #include "io/config_file.h"
@@ -125,25 +127,30 @@ TEST(FlowFootprint, AReusedBuilderBuildsWhatAFreshOneBuilds) {
   EXPECT_GE(pairs, 100);
 }
 
+// The model a config of these keys builds.
+ResolvedConfig resolved_of(std::initializer_list<std::pair<const char*, const char*>> keys) {
+  Config c;
+  for (const auto& [key, value] : keys) c.set(key, value, "test");
+  return resolve_config(registry(), c);
+}
+
 // A RailX torus of 16 x 16 nodes of 4 x 4 chips with 9 rails a line offers several equally
 // short ports at every hop: from chip 712 to chip 3158 there are more than 2^32 paths, kept as
 // shares of kScaledPaths, each link's rounded, so what enters a router leaves it to within the
 // rounding of its links. A neighbour pair is counted exactly.
 TEST(FlowFootprint, MorePathsThanCountsHoldAreKeptAsShares) {
-  Config c;
-  c.set("sim.model", "railx", "test");
-  c.set("railx.m", "4", "test");
-  c.set("railx.n", "9", "test");
-  c.set("railx.x", "torus:16", "test");
-  c.set("railx.y", "torus:16", "test");
-  const ResolvedConfig resolved = resolve_config(registry(), c);
+  const ResolvedConfig resolved = resolved_of({{"sim.model", "railx"},
+                                               {"railx.m", "4"},
+                                               {"railx.n", "9"},
+                                               {"railx.x", "torus:16"},
+                                               {"railx.y", "torus:16"}});
   const net::NetworkModel& network = *net::as_network(*resolved.model);
   const net::Topology& t = network.topology();
   const auto ends = link_ends(t);
   const Footprint f = flow_footprint(t, network.routing(), 712, 3158, SimTime::ns(1), hop_limit(t));
   EXPECT_EQ(f.paths, kScaledPaths);
-  std::map<ComponentId, int64_t> balance,
-      links;  // paths in less paths out; links used, per component
+  std::map<ComponentId, int64_t> balance;  // paths in less paths out, per component
+  std::map<ComponentId, int64_t> links;    // links used, per component
   for (const LinkUse& u : f.uses) {
     EXPECT_GT(u.count, 0u);
     EXPECT_LE(u.count, kScaledPaths);
@@ -168,11 +175,8 @@ TEST(FlowFootprint, MorePathsThanCountsHoldAreKeptAsShares) {
 }
 
 TEST(FlowFootprint, DimensionOrderOnAMeshIsOneShortestPath) {
-  Config c;
-  c.set("sim.model", "mesh", "test");
-  c.set("mesh.k", "4", "test");
-  c.set("mesh.n", "2", "test");
-  const ResolvedConfig resolved = resolve_config(registry(), c);
+  const ResolvedConfig resolved =
+      resolved_of({{"sim.model", "mesh"}, {"mesh.k", "4"}, {"mesh.n", "2"}});
   const net::NetworkModel& network = *net::as_network(*resolved.model);
   const net::Topology& t = network.topology();
   // Endpoint i sits at router i: (i % 4, i / 4).
