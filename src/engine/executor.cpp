@@ -156,6 +156,7 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
   const WindowTimer timer;
   uint64_t exchange_ticks = 0, reduce_ticks = 0;
   bool first_window = true;
+  uint64_t chunk = kFirstChunk;  // events a window runs at most (next_chunk)
   SimTime next_checkpoint;
   std::size_t observation = 0;  // the next one to make
 
@@ -293,7 +294,18 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
     const SimTime common = lookahead >= end - window_start ? end : window_start + lookahead;
     SimTime window_end = std::max(common, std::min(SimTime::ps(others), end));
     window_end = std::min({window_end, next_checkpoint, observation_time(control, observation)});
-    stats.events += sim.run_until(window_end, UINT64_MAX);
+    stats.events += sim.run_until(window_end, chunk);
+    // A rank whose chain the others wait on can have the rest of the run in one window (the
+    // others idle); it comes to the next meeting after a chunk instead, so that signals are
+    // heard and progress reported, as the sequential executor does. A shorter window is always
+    // safe. It ends at the end of its instant, so that a checkpoint there sees a boundary.
+    const SimTime reached = std::min(window_end, sim.earliest_sent());
+    if (!sim.stop_requested() && sim.next_time() < reached) {
+      stats.events += sim.run_until(std::min(reached, sim.now() + SimTime::ps(1)), UINT64_MAX);
+      chunk =
+          next_chunk(chunk, chunk,
+                     static_cast<double>(WindowTimer::since(reduced)) * timer.seconds_per_tick());
+    }
     ++stats.windows;
   }
 

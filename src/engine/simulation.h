@@ -73,6 +73,8 @@ class Simulation {
   std::vector<std::vector<Event>>& outboxes() { return sink_.outboxes(); }
   /// After the outboxes were sent: run_until stops again only before what is sent from now on.
   void clear_earliest_sent() { sink_.clear_earliest_sent(); }
+  /// The earliest time sent to another rank since then (infinity if none).
+  SimTime earliest_sent() const { return sink_.earliest_sent(); }
   const EventQueue& queue() const { return sink_.queue(); }
 
   /// The most of a component's hot state (Component::hot_state) the engine prefetches.

@@ -167,6 +167,40 @@ TEST_P(WindowExecutor, ARankRunsItsOwnChainWhileTheOthersWait) {
   }
 }
 
+// A rank that the others wait on (they have nothing at all) may run the rest of the run in one
+// window; it still comes to a meeting after a chunk of events, where requests (signals) are
+// heard. A stop asked for at the second meeting stops the run long before its end.
+TEST_P(WindowExecutor, ALongChainOnOneRankStillHearsRequests) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const auto [partitioner, shared] = GetParam();
+  if (partitioner != "group") GTEST_SKIP() << "the chain must stay on one rank";
+  // 40,000 components in contiguous blocks of at least 10,000: the token's 9,000 hops from
+  // component 0 never leave rank 0.
+  const ComponentId n = 40000;
+  const uint64_t hops = 9000;
+  const testing::TokenRing model(n, 1, hops, SimTime::ns(3), /*one_token=*/true);
+  const auto partition = make_partition(partitioner, model, ranks);
+  StatsRegistry stats;
+  Simulation sim(model, *partition, rank, 1, stats);
+  sim.setup();
+  RunControl control;
+  control.shared_sync = shared;
+  int polls = 0;
+  control.poll = [&polls] { return ++polls == 2 ? unsigned{RunControl::kStop} : 0u; };
+  const SimTime lookahead = ranks == 1 ? SimTime::infinity() : SimTime::ns(3);
+  const EngineStats s =
+      run_windows(sim, MPI_COMM_WORLD, lookahead, SimTime::us(1000), nullptr, control);
+  EXPECT_TRUE(s.interrupted);
+  EXPECT_EQ(polls, 2);
+  // The first window ran kFirstChunk events, then finished its instant.
+  EXPECT_EQ(s.reached, SimTime::ns(3 * (kFirstChunk + 1)));
+  uint64_t total = 0;
+  MPI_Allreduce(&s.events, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(total, kFirstChunk);
+}
+
 INSTANTIATE_TEST_SUITE_P(PartitionersAndSync, WindowExecutor,
                          ::testing::Combine(::testing::Values("group", "round_robin"),
                                             ::testing::Bool()));
