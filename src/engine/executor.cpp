@@ -257,7 +257,12 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
 
     const SimTime window_start = SimTime::ps(first);
     if (flags & kComponentStop) break;  // run_simulation reports why
-    if (SimTime::ps(work) >= end) break;  // also when no work remains anywhere (infinity)
+    // Also when no work remains anywhere (infinity). An observation due by the end is made
+    // first, as the sequential executor makes it, once the windows have reached its time.
+    if (SimTime::ps(work) >= end &&
+        (work == INT64_MAX || observation_time(control, observation) > end)) {
+      break;
+    }
     if (first_window) {
       next_checkpoint = next_multiple_after(window_start, control.checkpoint_every);
       first_window = false;
@@ -266,8 +271,12 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
     // when the next window would start past it.
     bool checkpointed = false;
     if (window_start >= next_checkpoint) {
-      take_checkpoint(control, next_checkpoint, stats);
-      checkpointed = true;
+      // With no work left before the end (an observation still due), it would only record a
+      // finished run.
+      if (SimTime::ps(work) < end) {
+        take_checkpoint(control, next_checkpoint, stats);
+        checkpointed = true;
+      }
       next_checkpoint = next_multiple_after(window_start, control.checkpoint_every);
     }
     if (flags & (kCheckpointRequest | kStopRequest)) {

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <tuple>
+#include <vector>
 
 #include "engine/executor.h"
 #include "engine/simulation.h"
@@ -165,6 +166,33 @@ TEST_P(WindowExecutor, ARankRunsItsOwnChainWhileTheOthersWait) {
     // A window per stretch on one rank (two laps: 2 * ranks stretches), not one per hop.
     EXPECT_LE(s.windows, 2u * static_cast<uint64_t>(ranks) + 2);
   }
+}
+
+// An observation at the end time is made, as the sequential executor makes it, even though no
+// work remains before the end: the tokens run on to 150 ns, the run ends at 60 ns.
+TEST_P(WindowExecutor, MakesAnObservationDueAtTheEnd) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const testing::TokenRing model(24, 2, 50, SimTime::ns(3));
+  const auto [partitioner, shared] = GetParam();
+  const auto partition = make_partition(partitioner, model, ranks);
+  StatsRegistry stats;
+  Simulation sim(model, *partition, rank, 1, stats);
+  sim.setup();
+  RunControl control;
+  control.shared_sync = shared;
+  control.observe_at = {SimTime::ns(30), SimTime::ns(60)};
+  std::vector<std::size_t> made;
+  control.observe = [&made](std::size_t i) {
+    made.push_back(i);
+    return false;
+  };
+  const SimTime lookahead = ranks == 1 ? SimTime::infinity() : SimTime::ns(3);
+  const EngineStats s =
+      run_windows(sim, MPI_COMM_WORLD, lookahead, SimTime::ns(60), nullptr, control);
+  EXPECT_EQ(s.reached, SimTime::ns(60));
+  EXPECT_EQ(made, (std::vector<std::size_t>{0, 1}));
 }
 
 // A rank that the others wait on (they have nothing at all) may run the rest of the run in one
