@@ -91,6 +91,25 @@ std::map<uint64_t, std::pair<uint64_t, uint64_t>> run_sequential_reference(SimTi
   return rows_of(stats.table("lps"));
 }
 
+// Runs this rank's share of a token ring with the window executor (3 ns of lookahead between
+// ranks) under `control`, its ranks meeting in shared memory if `shared`; `total` is the events
+// handled on all ranks.
+EngineStats run_token_ring(const testing::TokenRing& model, const std::string& partitioner,
+                           bool shared, RunControl control, SimTime end, uint64_t& total) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const auto partition = make_partition(partitioner, model, ranks);
+  StatsRegistry stats;
+  Simulation sim(model, *partition, rank, 1, stats);
+  sim.setup();
+  control.shared_sync = shared;
+  const SimTime lookahead = ranks == 1 ? SimTime::infinity() : SimTime::ns(3);
+  const EngineStats s = run_windows(sim, MPI_COMM_WORLD, lookahead, end, nullptr, control);
+  MPI_Allreduce(&s.events, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return s;
+}
+
 // (partitioner, ranks meet in shared memory)
 class WindowExecutor : public ::testing::TestWithParam<std::tuple<std::string, bool>> {};
 
@@ -116,23 +135,13 @@ TEST_P(WindowExecutor, MatchesSequentialRunExactly) {
 }
 
 TEST_P(WindowExecutor, StopsWhenNoEventsRemainAnywhere) {
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  const testing::TokenRing model(24, 2, 50, SimTime::ns(3));
   const auto [partitioner, shared] = GetParam();
-  const auto partition = make_partition(partitioner, model, ranks);
-  StatsRegistry stats;
-  Simulation sim(model, *partition, rank, 1, stats);
-  sim.setup();
-  const SimTime lookahead = ranks == 1 ? SimTime::infinity() : SimTime::ns(3);
-  RunControl control;
-  control.shared_sync = shared;
-  const EngineStats s =
-      run_windows(sim, MPI_COMM_WORLD, lookahead, SimTime::us(1000), nullptr, control);
-  EXPECT_EQ(s.reached, SimTime::ns(150));  // 50 hops of 3 ns, not the far end time
   uint64_t total = 0;
-  MPI_Allreduce(&s.events, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  const EngineStats s = run_token_ring(testing::TokenRing(24, 2, 50, SimTime::ns(3)), partitioner,
+                                       shared, RunControl{}, SimTime::us(1000), total);
+  EXPECT_EQ(s.reached, SimTime::ns(150));  // 50 hops of 3 ns, not the far end time
   EXPECT_EQ(total, 24u * 50u);
   if (ranks > 1) {
     EXPECT_LE(s.windows, 51u);  // idle time is skipped: one window per hop at most
@@ -143,24 +152,15 @@ TEST_P(WindowExecutor, StopsWhenNoEventsRemainAnywhere) {
 // common window [start, start + lookahead): a chain of its own events takes one window, not one
 // per lookahead. The token crosses ranks 2 * ranks times on two laps of the ring.
 TEST_P(WindowExecutor, ARankRunsItsOwnChainWhileTheOthersWait) {
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const ComponentId n = 12;
-  const testing::TokenRing model(n, 1, 2 * n, SimTime::ns(3), /*one_token=*/true);
   const auto [partitioner, shared] = GetParam();
-  const auto partition = make_partition(partitioner, model, ranks);
-  StatsRegistry stats;
-  Simulation sim(model, *partition, rank, 1, stats);
-  sim.setup();
-  RunControl control;
-  control.shared_sync = shared;
-  const SimTime lookahead = ranks == 1 ? SimTime::infinity() : SimTime::ns(3);
-  const EngineStats s =
-      run_windows(sim, MPI_COMM_WORLD, lookahead, SimTime::us(1000), nullptr, control);
-  EXPECT_EQ(s.reached, SimTime::ns(3 * 2 * n));
   uint64_t total = 0;
-  MPI_Allreduce(&s.events, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  const EngineStats s =
+      run_token_ring(testing::TokenRing(n, 1, 2 * n, SimTime::ns(3), /*one_token=*/true),
+                     partitioner, shared, RunControl{}, SimTime::us(1000), total);
+  EXPECT_EQ(s.reached, SimTime::ns(3 * 2 * n));
   EXPECT_EQ(total, 2u * n);
   if (ranks > 1 && partitioner == "group") {
     // A window per stretch on one rank (two laps: 2 * ranks stretches), not one per hop.
@@ -171,26 +171,17 @@ TEST_P(WindowExecutor, ARankRunsItsOwnChainWhileTheOthersWait) {
 // An observation at the end time is made, as the sequential executor makes it, even though no
 // work remains before the end: the tokens run on to 150 ns, the run ends at 60 ns.
 TEST_P(WindowExecutor, MakesAnObservationDueAtTheEnd) {
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  const testing::TokenRing model(24, 2, 50, SimTime::ns(3));
   const auto [partitioner, shared] = GetParam();
-  const auto partition = make_partition(partitioner, model, ranks);
-  StatsRegistry stats;
-  Simulation sim(model, *partition, rank, 1, stats);
-  sim.setup();
   RunControl control;
-  control.shared_sync = shared;
   control.observe_at = {SimTime::ns(30), SimTime::ns(60)};
   std::vector<std::size_t> made;
   control.observe = [&made](std::size_t i) {
     made.push_back(i);
     return false;
   };
-  const SimTime lookahead = ranks == 1 ? SimTime::infinity() : SimTime::ns(3);
-  const EngineStats s =
-      run_windows(sim, MPI_COMM_WORLD, lookahead, SimTime::ns(60), nullptr, control);
+  uint64_t total = 0;
+  const EngineStats s = run_token_ring(testing::TokenRing(24, 2, 50, SimTime::ns(3)), partitioner,
+                                       shared, control, SimTime::ns(60), total);
   EXPECT_EQ(s.reached, SimTime::ns(60));
   EXPECT_EQ(made, (std::vector<std::size_t>{0, 1}));
 }
@@ -199,33 +190,21 @@ TEST_P(WindowExecutor, MakesAnObservationDueAtTheEnd) {
 // window; it still comes to a meeting after a chunk of events, where requests (signals) are
 // heard. A stop asked for at the second meeting stops the run long before its end.
 TEST_P(WindowExecutor, ALongChainOnOneRankStillHearsRequests) {
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   const auto [partitioner, shared] = GetParam();
   if (partitioner != "group") GTEST_SKIP() << "the chain must stay on one rank";
   // 40,000 components in contiguous blocks of at least 10,000: the token's 9,000 hops from
   // component 0 never leave rank 0.
-  const ComponentId n = 40000;
-  const uint64_t hops = 9000;
-  const testing::TokenRing model(n, 1, hops, SimTime::ns(3), /*one_token=*/true);
-  const auto partition = make_partition(partitioner, model, ranks);
-  StatsRegistry stats;
-  Simulation sim(model, *partition, rank, 1, stats);
-  sim.setup();
   RunControl control;
-  control.shared_sync = shared;
   int polls = 0;
   control.poll = [&polls] { return ++polls == 2 ? unsigned{RunControl::kStop} : 0u; };
-  const SimTime lookahead = ranks == 1 ? SimTime::infinity() : SimTime::ns(3);
+  uint64_t total = 0;
   const EngineStats s =
-      run_windows(sim, MPI_COMM_WORLD, lookahead, SimTime::us(1000), nullptr, control);
+      run_token_ring(testing::TokenRing(40000, 1, 9000, SimTime::ns(3), /*one_token=*/true),
+                     partitioner, shared, control, SimTime::us(1000), total);
   EXPECT_TRUE(s.interrupted);
   EXPECT_EQ(polls, 2);
   // The first window ran kFirstChunk events, then finished its instant.
   EXPECT_EQ(s.reached, SimTime::ns(3 * (kFirstChunk + 1)));
-  uint64_t total = 0;
-  MPI_Allreduce(&s.events, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   EXPECT_EQ(total, kFirstChunk);
 }
 
