@@ -283,6 +283,15 @@ class BuiltNetworkModel final : public NetworkModel {
   std::string work_unit() const override { return flow_level_ ? "flows" : "packet_hops"; }
   uint64_t endpoints() const override { return topology().num_endpoints(); }
 
+  std::vector<std::string> notes() const override {
+    if (!flow_level_ || workload_) return {};
+    return {
+        "synthetic traffic at flow level: every message is a flow, and each start or end "
+        "solves again the rates of the flows that share links with it, so with thousands "
+        "in flight this runs slower than the packet level (docs/performance/models.md, "
+        "\"Synthetic traffic of small messages\")"};
+  }
+
   std::vector<std::string> report(const StatsRegistry& stats, const RunEnd& end) const override {
     std::vector<std::string> lines;
     if (workload_) {

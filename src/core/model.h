@@ -119,6 +119,10 @@ class Model {
     return {};
   }
 
+  /// Advice printed before the run starts (rank 0, standard error, "hxsim: note: ..."): what
+  /// the user should know about a choice the config made before waiting for its result.
+  virtual std::vector<std::string> notes() const { return {}; }
+
   /// Text datasets for the output file, (path, text), e.g. the names of table rows.
   virtual std::vector<std::pair<std::string, std::string>> texts() const { return {}; }
   /// What Component::work_done counts ("packet_hops" for networks), or empty: the engine

@@ -192,6 +192,11 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   }
 
   const Model& model = *config.model;
+  if (rank == 0) {
+    for (const std::string& note : model.notes()) {
+      std::fprintf(stderr, "hxsim: note: %s\n", note.c_str());
+    }
+  }
   if (options.check_memory) {
     check_build_memory(comm, model, static_cast<uint64_t>(config.sim.integer("seed")));
   }
