@@ -51,12 +51,8 @@ Fabric::Fabric(ComponentId id, const net::NetworkContext& net, const BuildContex
 
 uint64_t Fabric::members() const { return net_.folding ? net_.folding->members() : 1; }
 
-uint32_t Fabric::endpoint_at(PortId port) const {
-  return net_.folding ? net_.folding->representatives()[port] : port;
-}
-
-PortId Fabric::port_to(uint32_t endpoint) const {
-  return static_cast<PortId>(net_.folding ? net_.folding->port_of(endpoint) : endpoint);
+uint32_t Fabric::port_to(uint32_t endpoint) const {
+  return net_.folding ? net_.folding->port_of(endpoint) : endpoint;
 }
 
 bool Fabric::knows_event(uint16_t kind) const {
@@ -97,7 +93,7 @@ Rate Fabric::capacity(uint16_t link_class) const {
 void Fabric::handle(const Event& e) {
   switch (e.kind) {
     case kFlowStart:
-      start(endpoint_at(e.port), e.payload_as<FlowStart>());
+      start(e.payload_as<FlowStart>());
       break;
     case kFlowEnd: {
       if (e.payload_as<uint32_t>() != wake_version_) break;  // replaced by a later wake-up
@@ -118,7 +114,8 @@ void Fabric::handle(const Event& e) {
   }
 }
 
-void Fabric::start(uint32_t src, const FlowStart& s) {
+void Fabric::start(const FlowStart& s) {
+  const uint32_t src = s.src;
   if (s.dst >= net_.topology->num_endpoints()) {
     refuse_input("endpoint " + std::to_string(src) + " sends to endpoint " + std::to_string(s.dst) +
                  ", which has no route from it");

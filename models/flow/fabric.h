@@ -55,6 +55,7 @@ class Fabric final : public Component {
   uint64_t work_in_progress() const override { return live_ * members(); }
   void serialize(StateArchive& ar) override;
   bool knows_event(uint16_t kind) const override;
+  bool many_ports() const override { return true; }  // FlowStart names its sender
 
   /// Latency of the endpoint-fabric links.
   static constexpr SimTime kPortLatency = SimTime::ps(1);
@@ -76,7 +77,7 @@ class Fabric final : public Component {
     MaxMinSolver::FlowId solver_id = 0;
   };
 
-  void start(uint32_t src, const FlowStart& s);
+  void start(const FlowStart& s);
   void record_series(const Flow& f, SimTime from, SimTime to);
   void write_series();
   void on_fault_change();
@@ -85,8 +86,7 @@ class Fabric final : public Component {
   ComponentId sender(uint64_t link) const;
   void end_due();
   uint64_t members() const;  // flows each flow here stands for
-  uint32_t endpoint_at(PortId port) const;
-  PortId port_to(uint32_t endpoint) const;
+  uint32_t port_to(uint32_t endpoint) const;
   uint32_t receiver(uint32_t dst) const;
   uint32_t source_seen(uint32_t src, uint32_t dst) const;
   uint32_t frame(uint32_t endpoint, uint32_t peer) const;

@@ -104,12 +104,12 @@ void FlowEndpoint::generate() {
   const uint64_t bytes = uint64_t{n} * net_.traffic.packet_flits * net_.router.flit_bytes;
   const uint64_t message = messages_;
   schedule_next_message();
-  post(FlowStart{bytes, message, now(), SimTime::zero(), dst, kNoOp});
+  post(FlowStart{bytes, message, now(), SimTime::zero(), index_, dst, kNoOp});
 }
 
 void FlowEndpoint::post_send(uint32_t dst, uint64_t bytes, uint64_t message, uint32_t op,
                              SimTime path_compute) {
-  post(FlowStart{bytes, message, now(), path_compute, dst, op});
+  post(FlowStart{bytes, message, now(), path_compute, index_, dst, op});
 }
 
 // A program's messages take workload.injection_queues at a time, as the packet-level NIC's send

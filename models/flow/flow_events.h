@@ -29,6 +29,7 @@ struct FlowStart {
   uint64_t message = 0;
   SimTime created;
   SimTime path_compute;
+  uint32_t src = 0;  // the sender: the fabric's ports to endpoints outnumber PortId's
   uint32_t dst = 0;
   uint32_t op = 0;
 };

@@ -36,9 +36,9 @@ Clos sized_clos(uint32_t terminals, uint32_t radix, bool wide_spines, const std:
                      std::to_string(spines) + " spines (" + of + ")");
   }
   const uint64_t spine_ports = leaves * (h / spines);
-  if (spine_ports >= kSelfPort) {
+  if (spine_ports > kWidePort) {
     throw InputError(at + of + ": a spine would have " + std::to_string(spine_ports) +
-                     " ports, at most " + std::to_string(kSelfPort - 1));
+                     " ports, at most " + std::to_string(kWidePort));
   }
   return {terminals, h, static_cast<uint32_t>(spines), h / static_cast<uint32_t>(spines)};
 }

@@ -84,13 +84,6 @@ class BuiltNetworkModel final : public NetworkModel {
         fold_note_ = "faults break the symmetry folding needs";
       }
     }
-    // The fabric has a port per simulated endpoint, and ports are numbered in 16 bits.
-    if (flow_level_ && simulated_endpoints() > std::numeric_limits<PortId>::max()) {
-      throw InputError("sim.fidelity = \"flow\": " + std::to_string(simulated_endpoints()) +
-                       " endpoints to simulate; the flow level holds at most " +
-                       std::to_string(std::numeric_limits<PortId>::max()) +
-                       (folding_ ? "" : " unfolded (" + fold_note_ + ")"));
-    }
     set_timeseries(params.sim->time("end_time"));
     plan_observations();
     if (workload_) {
@@ -171,11 +164,11 @@ class BuiltNetworkModel final : public NetworkModel {
                     : topology().num_endpoints();
   }
   // The fabric's port to endpoint e, or none for an endpoint folded into another.
-  std::optional<PortId> fabric_port(uint32_t e) const {
-    if (!folding_) return static_cast<PortId>(e);
+  std::optional<uint32_t> fabric_port(uint32_t e) const {
+    if (!folding_) return e;
     const uint32_t port = folding_->port_of(e);
     if (port == flow::Folding::kNone) return std::nullopt;
-    return static_cast<PortId>(port);
+    return port;
   }
 
   const Topology& topology() const override { return *network_.topology; }

@@ -76,7 +76,8 @@ class Topology {
   virtual ComponentId endpoint_component(uint32_t endpoint) const = 0;
 
   /// The ports of a component, index = port id. Links are symmetric (model.h). An endpoint's
-  /// ports all lead to routers; a router's ports lead to routers or endpoints.
+  /// ports all lead to routers; a router's ports lead to routers or endpoints. A component has
+  /// fewer than kWidePort ports (events name them): families refuse larger ones.
   virtual void ports(ComponentId id, std::vector<PortSpec>& out) const = 0;
   /// Port p of component id (p below its port count), as ports() lists it. Families whose
   /// routers have thousands of ports give it in closed form: the flow level asks for one port

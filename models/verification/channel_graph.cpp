@@ -121,7 +121,7 @@ class ChannelExplorer {
         const Node peer = topology.node(specs[p].peer);
         ports_.push_back(
             PortInfo{first + p, topology.first_link(specs[p].peer) + specs[p].peer_port, peer.index,
-                     peer.kind == NodeKind::kEndpoint, specs[p].peer_port});
+                     peer.kind == NodeKind::kEndpoint, static_cast<PortId>(specs[p].peer_port)});
       }
     }
     first_port_.push_back(ports_.size());
@@ -147,7 +147,8 @@ class ChannelExplorer {
     const uint64_t first = topology_.first_link(topology_.endpoint_component(src));
     for (PortId p = 0; p < specs.size(); ++p) {
       if (view_ != nullptr && !view_->link_up(first + p)) continue;  // a failed injection link
-      injection_.push_back({topology_.node(specs[p].peer).index, specs[p].peer_port});
+      injection_.push_back(
+          {topology_.node(specs[p].peer).index, static_cast<PortId>(specs[p].peer_port)});
     }
     for (uint32_t dst = 0; dst < topology_.num_endpoints(); ++dst) {
       if (dst != src) explore_pair(src, dst);

@@ -44,7 +44,8 @@ void explore_routes(const Topology& topology, const Routing& routing, uint8_t vc
       packet.flits = 1;
       starts.clear();
       routing.start_states(first.index, nullptr, packet, starts);
-      for (const Packet& s : starts) stack.push_back({first.index, src_ports[p].peer_port, s});
+      for (const Packet& s : starts)
+        stack.push_back({first.index, static_cast<PortId>(src_ports[p].peer_port), s});
     }
   }
 
@@ -85,7 +86,7 @@ void explore_routes(const Topology& topology, const Routing& routing, uint8_t vc
         throw std::runtime_error(where(src, dst, s.router) + ": more than " +
                                  std::to_string(max_hops) + " router-to-router hops");
       }
-      State n{next.index, out.peer_port, s.packet};
+      State n{next.index, static_cast<PortId>(out.peer_port), s.packet};
       n.packet.vc = c.vc;
       ++n.packet.hops;
       stack.push_back(n);

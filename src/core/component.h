@@ -20,7 +20,7 @@ class StateArchive;  // core/state_archive.h
 /// A port as the engine wired it: the far end, the latency, and where events for it go.
 struct PortLink {
   ComponentId peer = 0;
-  PortId peer_port = 0;
+  PortId peer_port = 0;  // as the events name it: kWidePort for a hub's port past PortId
   uint16_t link_class = 0;
   int32_t outbox = -1;      // -1: peer on this rank; else neighbour-rank index
   uint32_t peer_local = 0;  // peer's index among its own rank's components (on any rank)
@@ -74,6 +74,10 @@ class Component {
   /// Whether this component handles events of `kind` (without Event::kBackground): a
   /// checkpoint's pending events of another kind mean it was written by another model.
   virtual bool knows_event(uint16_t /*kind*/) const { return true; }
+  /// Whether this component may have kWidePort ports or more: it never reads Event::port of
+  /// what arrives (a hub telling its senders apart by their payloads), since events arriving on
+  /// port kWidePort or later all name kWidePort. The engine refuses the wiring otherwise.
+  virtual bool many_ports() const { return false; }
 
   /// Engine only: installs the wiring. `local_index` is this component's index on its rank;
   /// `ports[0, count)` are its ports, owned by the engine (one array for the whole rank, so
@@ -92,11 +96,11 @@ class Component {
  protected:
   SimTime now() const { return sink_->now(); }
   std::size_t num_ports() const { return num_ports_; }
-  const PortLink& port(PortId p) const { return ports_[p]; }
+  const PortLink& port(uint32_t p) const { return ports_[p]; }
 
   /// Sends through `p`; arrives at the peer after the link latency plus `extra` (>= 0).
   template <class P>
-  void send(PortId p, uint16_t kind, const P& payload, SimTime extra = SimTime::zero()) {
+  void send(uint32_t p, uint16_t kind, const P& payload, SimTime extra = SimTime::zero()) {
     const PortLink& link = ports_[p];
     const SimTime at = now() + link.latency + extra;
     Event& e = sink_->begin_post(link.outbox);

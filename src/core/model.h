@@ -22,7 +22,7 @@ namespace hx {
 /// must name this component and port back, with the same latency.
 struct PortSpec {
   ComponentId peer = 0;
-  PortId peer_port = 0;
+  uint32_t peer_port = 0;  // a hub's ports may go past PortId (kWidePort)
   SimTime latency;
   uint16_t link_class = 0;  // model-defined (on-chip, global, optical, ...)
 };

@@ -51,7 +51,7 @@ Simulation::Simulation(const Model& model, const Partition& partition, int rank,
     for (const PortSpec& s : specs) {
       PortLink link;
       link.peer = s.peer;
-      link.peer_port = s.peer_port;
+      link.peer_port = s.peer_port < kWidePort ? static_cast<PortId>(s.peer_port) : kWidePort;
       link.link_class = s.link_class;
       link.latency = s.latency;
       const int peer_rank = partition.rank_of(s.peer);
@@ -73,6 +73,11 @@ Simulation::Simulation(const Model& model, const Partition& partition, int rank,
   components_.reserve(local.size());
   for (std::size_t i = 0; i < local.size(); ++i) {
     components_.push_back(model.create(local[i], ctx));
+    if (first_port[i + 1] - first_port[i] > kWidePort && !components_.back()->many_ports()) {
+      throw std::logic_error("component " + std::to_string(local[i]) + " has " +
+                             std::to_string(first_port[i + 1] - first_port[i]) +
+                             " ports; events name at most " + std::to_string(kWidePort));
+    }
     components_.back()->wire(&sink_, static_cast<uint32_t>(i), ports_.data() + first_port[i],
                              static_cast<uint32_t>(first_port[i + 1] - first_port[i]));
   }

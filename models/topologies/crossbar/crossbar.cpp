@@ -11,7 +11,7 @@
 namespace hx::net {
 namespace {
 
-constexpr int64_t kMaxEndpoints = kSelfPort;  // router port ids must stay below kSelfPort
+constexpr int64_t kMaxEndpoints = kWidePort;  // events name a router's ports below kWidePort
 
 class CrossbarTopology final : public Topology {
  public:

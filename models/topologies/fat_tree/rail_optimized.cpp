@@ -250,8 +250,8 @@ Network make_rail_optimized(const ParamSet& params) {
         "rail_optimized.nodes = " + std::to_string(r.nodes) +
         " is not a multiple of rail_optimized.nodes_per_leaf = " + std::to_string(r.per_leaf));
   }
-  // Port ids are 16-bit.
-  constexpr uint64_t kMaxPorts = 0xFFFF;
+  // A router's events name their ports (below kWidePort).
+  constexpr uint64_t kMaxPorts = kWidePort;
   const uint64_t leaf_ports = uint64_t{r.per_leaf} + uint64_t{r.spines} * r.links;
   if (leaf_ports > kMaxPorts) {
     throw InputError("rail_optimized.spines = " + std::to_string(r.spines) +

@@ -173,10 +173,10 @@ Network make_hyperx(const ParamSet& p) {
           "with hyperx.c = " + std::to_string(c) + " that is more than 4294967295 components");
     }
   }
-  if (ports > kSelfPort) {  // port ids must stay below kSelfPort
+  if (ports > kWidePort) {  // events name a router's ports below kWidePort
     throw bad("dims", p.text("dims"),
               "routers would have " + std::to_string(ports) + " ports (with hyperx.c = " +
-                  std::to_string(c) + "); at most " + std::to_string(kSelfPort));
+                  std::to_string(c) + "); at most " + std::to_string(kWidePort));
   }
   s.routers = static_cast<uint32_t>(routers);
   s.ports = static_cast<uint32_t>(ports);

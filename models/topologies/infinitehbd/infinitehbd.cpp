@@ -399,11 +399,11 @@ Network make_infinitehbd(const ParamSet& params) {
   }
   const std::string& dcn = params.text("dcn");
   s.dcn = dcn != "none";
-  if (dcn == "switch" && s.gpus() >= kSelfPort) {
+  if (dcn == "switch" && s.gpus() > kWidePort) {
     throw InputError(kSection + ": " + std::to_string(s.gpus()) +
                      " GPUs; the DCN switch has a "
                      "port per GPU and at most " +
-                     std::to_string(kSelfPort - 1) +
+                     std::to_string(kWidePort) +
                      " ports "
                      "(infinitehbd.dcn = \"fat_tree\" or \"none\")");
   }
