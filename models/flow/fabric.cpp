@@ -68,13 +68,13 @@ void Fabric::setup() {
 
 // std::runtime_error when the routing gives no path. Under faults, the paths live in the
 // current fault state (view_): paths == 0 when there is none.
-std::shared_ptr<const Footprint> Fabric::footprint(uint32_t src, uint32_t dst) {
+FootprintRef Fabric::footprint(uint32_t src, uint32_t dst) {
   if (net_.folding) return net_.folding->footprint(src, dst);
   const uint64_t key = uint64_t{src} << 32 | dst;
   if (const uint32_t* known = footprint_of_.find(key)) return footprints_[*known];
   if (footprints_.size() >= kFootprintCache) forget_footprints();
-  footprints_.push_back(
-      std::make_shared<const Footprint>(builder_.build(src, dst, net_.faults ? &view_ : nullptr)));
+  footprints_.push_back(boost::make_local_shared<const Footprint>(
+      builder_.build(src, dst, net_.faults ? &view_ : nullptr)));
   footprint_of_[key] = static_cast<uint32_t>(footprints_.size() - 1);
   return footprints_.back();
 }
@@ -338,7 +338,7 @@ void Fabric::on_fault_change() {
   for (uint32_t slot = 0; slot < flows_.size(); ++slot) {
     Flow& f = flows_[slot];
     if (!f.live || f.end <= now()) continue;
-    std::shared_ptr<const Footprint> next = footprint(f.src, f.dst);
+    FootprintRef next = footprint(f.src, f.dst);
     if (same_load(*next, *f.footprint)) {
       f.footprint = std::move(next);  // its latency and hops may differ
       continue;

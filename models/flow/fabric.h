@@ -73,7 +73,7 @@ class Fabric final : public Component {
     u128 measured = 0;
     Rate rate = 0;  // per path, bytes per second
     SimTime end = SimTime::infinity();  // at the current rate
-    std::shared_ptr<const Footprint> footprint;
+    FootprintRef footprint;
     MaxMinSolver::FlowId solver_id = 0;
   };
 
@@ -104,7 +104,7 @@ class Fabric final : public Component {
   void schedule_end(uint32_t slot);
   void wake_at_earliest_end();
   Rate capacity(uint16_t link_class) const;
-  std::shared_ptr<const Footprint> footprint(uint32_t src, uint32_t dst);
+  FootprintRef footprint(uint32_t src, uint32_t dst);
   void forget_footprints();
 
   const net::NetworkContext& net_;
@@ -116,7 +116,7 @@ class Fabric final : public Component {
   // footprint_of_ maps src << 32 | dst to the index in footprints_ (a flat table: one look-up
   // per flow start).
   net::FlatMap<uint32_t> footprint_of_;
-  std::vector<std::shared_ptr<const Footprint>> footprints_;
+  std::vector<FootprintRef> footprints_;
   FootprintBuilder builder_;       // of the footprints not yet cached
   std::vector<u128> link_bytes_;   // per link, bytes carried times 10^12
   std::vector<uint64_t> link_flows_;  // per link, paths of finished flows started in the window

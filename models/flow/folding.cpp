@@ -141,7 +141,7 @@ class AllPairs {
 struct Quotient {
   std::vector<uint32_t> group_of;
   std::vector<uint32_t> group_size;
-  std::vector<std::pair<std::pair<uint32_t, uint32_t>, std::shared_ptr<const Footprint>>> classes;
+  std::vector<std::pair<std::pair<uint32_t, uint32_t>, FootprintRef>> classes;
 };
 
 // Checks 1-3 of folding.h for the subgroup `h` of the workload's symmetry; nullopt and `why`
@@ -283,7 +283,7 @@ std::optional<Quotient> try_fold(const AllPairs& all, const wl::Symmetry& h,
         return std::nullopt;
       }
     }
-    auto fp = std::make_shared<Footprint>();
+    auto fp = boost::make_local_shared<Footprint>();
     const Shape& shape = all.shape(c, g0);
     fp->paths = shape.paths;
     fp->hops = shape.hops;
@@ -347,13 +347,13 @@ uint32_t Folding::members() const { return symmetry_->order(); }
 
 uint32_t Folding::port_of(uint32_t representative) const { return port_[representative]; }
 
-std::shared_ptr<const Footprint> Folding::footprint(uint32_t src, uint32_t dst) const {
-  const auto it = classes_.find(uint64_t{src} << 32 | dst);
-  if (it == classes_.end()) {
+FootprintRef Folding::footprint(uint32_t src, uint32_t dst) const {
+  const uint32_t* c = class_of_.find(uint64_t{src} << 32 | dst);
+  if (c == nullptr) {
     throw std::logic_error("folding: no class for " + pair_name(src, dst) +
                            "; the programs were scanned for every pair they use");
   }
-  return it->second;
+  return classes_[*c];
 }
 
 std::string Folding::describe() const {
@@ -443,7 +443,10 @@ std::unique_ptr<const Folding> Folding::build(const net::Topology& topology,
   f->group_of_ = std::move(q->group_of);
   f->group_size_ = std::move(q->group_size);
   for (auto& [pair, fp] : q->classes) {
-    f->classes_.emplace(uint64_t{pair.first} << 32 | pair.second, std::move(fp));
+    const uint64_t key = uint64_t{pair.first} << 32 | pair.second;
+    if (f->class_of_.find(key) != nullptr) continue;  // one class per pair
+    f->class_of_[key] = static_cast<uint32_t>(f->classes_.size());
+    f->classes_.push_back(std::move(fp));
   }
   return f;
 }

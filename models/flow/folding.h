@@ -24,12 +24,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "core/team.h"
 #include "core/units.h"
 #include "models/flow/footprint.h"
+#include "models/network/flat_map.h"
 #include "models/network/routing.h"
 #include "models/network/topology.h"
 #include "models/workloads/program.h"
@@ -61,7 +61,7 @@ class Folding {
   /// The class of flows (g(src), g(dst)) for every g: uses over link groups, each count the
   /// class's members per link of the group; paths, hops and latency those of one member.
   /// std::logic_error for a pair the programs never send between.
-  std::shared_ptr<const Footprint> footprint(uint32_t src, uint32_t dst) const;
+  FootprintRef footprint(uint32_t src, uint32_t dst) const;
   uint32_t groups() const { return static_cast<uint32_t>(group_size_.size()); }
   /// The network links of group g.
   uint32_t group_size(uint32_t g) const { return group_size_[g]; }
@@ -76,7 +76,10 @@ class Folding {
   std::vector<uint32_t> port_;      // endpoint -> port or kNone
   std::vector<uint32_t> group_of_;  // link -> group or kNone
   std::vector<uint32_t> group_size_;
-  std::unordered_map<uint64_t, std::shared_ptr<const Footprint>> classes_;  // (src << 32 | dst)
+  // The class footprints, and each one's index by (src << 32 | dst): looked up at every flow's
+  // start, where a node-based map missed the cache (perf: 6.8% of a folded InfiniteHBD run).
+  std::vector<FootprintRef> classes_;
+  net::FlatMap<uint32_t> class_of_;
 };
 
 }  // namespace hx::flow
