@@ -158,6 +158,8 @@ class BuiltNetworkModel final : public NetworkModel {
       throw InputError(std::string("sim.fidelity = \"flow\": ") + e.what());
     }
     net_.folding = folding_.get();
+    const wl::Symmetry* sym = workload_->symmetry();
+    symmetry_unused_ = !folding_ && sym != nullptr && sym->order() >= 2;
   }
   uint32_t simulated_endpoints() const {
     return folding_ ? static_cast<uint32_t>(folding_->representatives().size())
@@ -277,7 +279,14 @@ class BuiltNetworkModel final : public NetworkModel {
   uint64_t endpoints() const override { return topology().num_endpoints(); }
 
   std::vector<std::string> notes() const override {
-    if (!flow_level_ || workload_) return {};
+    if (!flow_level_) return {};
+    if (workload_) {
+      if (!symmetry_unused_) return {};
+      // Said before the run: an unfolded iteration can take hours where a folded one takes
+      // seconds, and the reason is known now.
+      return {"not folded (" + fold_note_ + "): all " + std::to_string(simulated_endpoints()) +
+              " endpoints run their programs, each message a flow (docs/MODELS.md \"Folding\")"};
+    }
     return {
         "synthetic traffic at flow level: every message is a flow, and each start or end "
         "solves again the rates of the flows that share links with it, so with thousands "
@@ -334,6 +343,7 @@ class BuiltNetworkModel final : public NetworkModel {
   std::unique_ptr<const flow::Folding> folding_;
   Faults faults_;  // the schedule; net_.faults points here unless it is empty
   std::string fold_note_ = "sim.fold = \"off\"";  // why there is no folding
+  bool symmetry_unused_ = false;  // the workload has one, and the network shares none of it
   NetworkContext net_;
 };
 

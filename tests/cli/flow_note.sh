@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Synthetic traffic at flow level is the flow level's worst case, and a run says so on stderr
-# before it starts (docs/performance/models.md, "Synthetic traffic of small messages"); the same
-# traffic at packet level, and a collective at flow level, do not.
+# before it starts (docs/performance/models.md, "Synthetic traffic of small messages"); so does
+# a workload whose symmetry the network does not share (an LLM iteration on RailX: every
+# endpoint runs, docs/MODELS.md "Folding"). The same traffic at packet level, and a collective
+# at flow level, do not.
 # Usage: flow_note.sh HXSIM SCRATCH_DIR
 set -euo pipefail
 hxsim=$1 scratch=$2
+configs=$(cd "$(dirname "$0")/../../configs" && pwd)
 rm -rf "$scratch" && mkdir -p "$scratch" && cd "$scratch"
 short=(--progress off --set traffic.warmup=100cycles --set traffic.measure=200cycles)
 note="hxsim: note: synthetic traffic at flow level"
@@ -12,7 +15,15 @@ note="hxsim: note: synthetic traffic at flow level"
 "$hxsim" run "${short[@]}" -o packet.h5 >/dev/null 2>packet.err
 "$hxsim" run "${short[@]}" --set sim.fidelity=flow --set workload.kind=collective \
   --set workload.bytes=64KiB -o collective.h5 >/dev/null 2>collective.err
+"$hxsim" run "$configs/railx/fig14a_hyperx.toml" --progress off \
+  --set railx.x=hyperx:3 --set railx.y=hyperx:3 --set sim.fidelity=flow \
+  --set workload.kind=llm --set llm.preset=gpt3-175b --set llm.tp=16 --set llm.pp=1 \
+  --set llm.dp=9 --set llm.micro_batches=1 --set llm.layers=1 --set sim.end_time=1us \
+  -o railx.h5 >/dev/null 2>railx.err
 failures=0
+if ! grep -q "hxsim: note: not folded (TP shifts: " railx.err; then
+  echo "FAIL: no note for an LLM iteration that does not fold:"; cat railx.err; failures=1
+fi
 if ! grep -q "$note" flow.err; then
   echo "FAIL: no note for synthetic traffic at flow level:"; cat flow.err; failures=1
 fi
@@ -21,5 +32,5 @@ for run in packet collective; do
     echo "FAIL: the $run run has a note:"; cat "$run.err"; failures=1
   fi
 done
-((failures == 0)) && echo "PASS: synthetic traffic at flow level noted, and only it"
+((failures == 0)) && echo "PASS: synthetic traffic and an unfolded iteration at flow level noted, and only they"
 exit "$failures"
