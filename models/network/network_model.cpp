@@ -3,7 +3,6 @@
 #include "models/network/network_model.h"
 
 #include <cmath>
-#include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>

@@ -35,5 +35,5 @@ for run in packet collective; do
     echo "FAIL: the $run run has a note:"; cat "$run.err"; failures=1
   fi
 done
-((failures == 0)) && echo "PASS: synthetic traffic and an unfolded iteration at flow level noted, and only they"
+((failures == 0)) && echo "PASS: the notes come for synthetic traffic and an unfolded iteration only"
 exit "$failures"
