@@ -2,11 +2,13 @@
 #include "models/flow/footprint.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "models/network/faults.h"
 #include "models/network/route_state.h"
@@ -133,7 +135,7 @@ uint32_t FootprintBuilder::node_of(uint32_t router, PortId in_port, const net::P
     if (stamps_[s] != stamp_) {
       stamps_[s] = stamp_;
       slots_[s] = static_cast<uint32_t>(nodes_.size());
-      nodes_.push_back({router, in_port, packet, 0, 0, 0, 0, SimTime::zero()});
+      nodes_.push_back({router, in_port, packet, 0, 0, false, SimTime::zero()});
       pending_.push_back(slots_[s]);
       return slots_[s];
     }
@@ -171,68 +173,118 @@ Footprint FootprintBuilder::count_paths() {
   std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) {
     return nodes_[a].packet.hops < nodes_[b].packet.hops;
   });
-  const auto edges_of = [this](const Node& n) {
-    return std::span<const Edge>(edges_.data() + n.first_edge, n.edges);
-  };
   for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
     Node& n = nodes_[*it];
     for (const Edge& e : edges_of(n)) {
       const bool last = e.to == kDelivered;
-      if (!last && nodes_[e.to].to_dst == 0) continue;  // a dead end (faults): no path, no latency
-      n.to_dst += last ? 1 : nodes_[e.to].to_dst;
+      if (!last && !nodes_[e.to].reaches) continue;  // a dead end (faults): no path, no latency
+      n.reaches = true;
       n.slowest = std::max(n.slowest, e.latency + (last ? SimTime::zero() : nodes_[e.to].slowest));
     }
     n.slowest += router_delay_;
   }
-  crossings_.clear();
   Footprint f;
-  u128 paths = 0;
-  u128 hops = 0;
   for (const Root& r : roots_) {
-    if (nodes_[r.node].to_dst == 0) continue;
-    nodes_[r.node].from_src += 1;
-    crossings_.push_back({r.link, nodes_[r.node].to_dst, r.link_class});
-    paths += nodes_[r.node].to_dst;
-    f.latency = std::max(f.latency, r.latency + nodes_[r.node].slowest);
+    const Node& n = nodes_[r.node];
+    if (n.reaches) f.latency = std::max(f.latency, r.latency + n.slowest);
   }
-  for (const uint32_t i : order_) {
-    const Node& n = nodes_[i];
-    for (const Edge& e : edges_of(n)) {
+  if (!count(exact_, f)) count(wide_, f);
+  return f;
+}
+
+std::span<const FootprintBuilder::Edge> FootprintBuilder::edges_of(const Node& n) const {
+  return {edges_.data() + n.first_edge, n.edges};
+}
+
+namespace {
+
+// a += b, or false when the sum does not fit (never for long double).
+template <class Count>
+bool add(Count& a, Count b) {
+  if constexpr (!std::is_floating_point_v<Count>) {
+    return !__builtin_add_overflow(a, b, &a);
+  } else {
+    a += b;
+    return true;
+  }
+}
+template <class Count>
+bool multiply(Count a, Count b, Count& product) {
+  if constexpr (!std::is_floating_point_v<Count>) {
+    return !__builtin_mul_overflow(a, b, &product);
+  } else {
+    product = a * b;
+    return true;
+  }
+}
+
+}  // namespace
+
+// Counts the paths and each link's crossings into f (paths, hops, uses, link_classes): false,
+// with f's counts untouched, when a count does not fit Count.
+template <class Count>
+bool FootprintBuilder::count(Counts<Count>& c, Footprint& f) {
+  c.to_dst.assign(nodes_.size(), Count{0});
+  c.from_src.assign(nodes_.size(), Count{0});
+  c.crossings.clear();
+  for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+    for (const Edge& e : edges_of(nodes_[*it])) {
       const bool last = e.to == kDelivered;
-      const u128 through = n.from_src * (last ? 1 : nodes_[e.to].to_dst);
-      crossings_.push_back({e.link, through, e.link_class});
-      if (!last) {
-        nodes_[e.to].from_src += n.from_src;
-        hops += through;
-      }
+      if (!add(c.to_dst[*it], last ? Count{1} : c.to_dst[e.to])) return false;
     }
   }
-  // A count as it goes into the footprint: exact, or its share of kScaledPaths.
-  const bool scaled = paths > kMaxPaths;
-  const auto count = [&](u128 n) -> u128 {
-    return scaled ? (n * kScaledPaths + paths / 2) / paths : n;
+  Count paths = 0;
+  Count hops = 0;
+  for (const Root& r : roots_) {
+    if (!nodes_[r.node].reaches) continue;
+    c.from_src[r.node] += 1;  // at most the roots: the paths below bound it
+    c.crossings.push_back({r.link, c.to_dst[r.node], r.link_class});
+    if (!add(paths, c.to_dst[r.node])) return false;
+  }
+  for (const uint32_t i : order_) {
+    for (const Edge& e : edges_of(nodes_[i])) {
+      const bool last = e.to == kDelivered;
+      Count through;
+      if (!multiply(c.from_src[i], last ? Count{1} : c.to_dst[e.to], through)) return false;
+      c.crossings.push_back({e.link, through, e.link_class});
+      if (!last && (!add(c.from_src[e.to], c.from_src[i]) || !add(hops, through))) return false;
+    }
+  }
+  // A count as it goes into the footprint: exact, or its share of kScaledPaths, rounded to the
+  // nearest.
+  const bool scaled = paths > Count{kMaxPaths};
+  Count product;  // hops is at most max_hops_ times paths, so it needs the check too
+  if (scaled && (!multiply(paths, Count{kScaledPaths}, product) ||
+                 !multiply(hops, Count{kScaledPaths}, product))) {
+    return false;
+  }
+  const auto counted = [&](Count n) -> uint64_t {
+    if (!scaled) return static_cast<uint64_t>(n);
+    if constexpr (std::is_floating_point_v<Count>) {
+      return static_cast<uint64_t>(std::floor(n / paths * Count{kScaledPaths} + Count{0.5}));
+    } else {
+      return static_cast<uint64_t>((n * kScaledPaths + paths / 2) / paths);
+    }
   };
-  f.paths = static_cast<uint32_t>(count(paths));
-  f.hops = static_cast<uint64_t>(count(hops));
+  f.paths = static_cast<uint32_t>(counted(paths));
+  f.hops = counted(hops);
   // Each link's crossings summed, by ascending link id.
-  std::sort(crossings_.begin(), crossings_.end(),
-            [](const Crossing& a, const Crossing& b) { return a.link < b.link; });
-  std::size_t links = 0;
-  for (std::size_t i = 0; i < crossings_.size(); ++i) {
-    links += i == 0 || crossings_[i].link != crossings_[i - 1].link;
+  std::sort(c.crossings.begin(), c.crossings.end(),
+            [](const Crossing<Count>& a, const Crossing<Count>& b) { return a.link < b.link; });
+  f.uses.clear();
+  f.link_classes.clear();
+  for (std::size_t i = 0; i < c.crossings.size();) {
+    const uint64_t link = c.crossings[i].link;
+    Count through = 0;
+    for (; i < c.crossings.size() && c.crossings[i].link == link; ++i) {
+      through += c.crossings[i].paths;  // at most paths: it fits
+    }
+    const auto n = static_cast<uint32_t>(counted(through));  // at most f.paths
+    if (n == 0) continue;
+    f.uses.push_back({link, n});
+    f.link_classes.push_back(c.crossings[i - 1].link_class);
   }
-  f.uses.reserve(links);
-  f.link_classes.reserve(links);
-  for (std::size_t i = 0; i < crossings_.size();) {
-    const uint64_t link = crossings_[i].link;
-    u128 through = 0;
-    for (; i < crossings_.size() && crossings_[i].link == link; ++i) through += crossings_[i].paths;
-    through = count(through);  // at most f.paths: it fits
-    if (through == 0) continue;
-    f.uses.push_back({link, static_cast<uint32_t>(through)});
-    f.link_classes.push_back(crossings_[i - 1].link_class);
-  }
-  return f;
+  return true;
 }
 
 }  // namespace hx::flow

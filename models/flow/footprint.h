@@ -13,6 +13,7 @@
 #include <boost/smart_ptr/local_shared_ptr.hpp>
 #include <boost/smart_ptr/make_local_shared.hpp>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -57,7 +58,9 @@ class FootprintBuilder {
 
  private:
   // Path counts multiply along the way: a RailX torus of 16 x 16 nodes, with several equally
-  // short rail ports at every hop, gives one pair more than 2^32 paths.
+  // short rail ports at every hop, gives one pair more than 2^32 paths, one of 64 x 64 nodes
+  // some 2^120. They are counted exactly in 128-bit integers, and in long double (a 64-bit
+  // mantissa, an exponent far beyond any count) for a pair whose counts these cannot hold.
   __extension__ using u128 = unsigned __int128;
   struct Edge {
     uint32_t to;  // node, or kDelivered
@@ -70,8 +73,7 @@ class FootprintBuilder {
     PortId in_port;
     net::Packet packet;
     uint32_t first_edge = 0, edges = 0;  // its edges in edges_
-    u128 to_dst = 0;                     // paths from here to the destination
-    u128 from_src = 0;                   // paths from the source to here
+    bool reaches = false;                // a path from here reaches the destination
     SimTime slowest;                     // latency of the slowest way on, this router included
   };
   struct Root {
@@ -80,10 +82,18 @@ class FootprintBuilder {
     uint16_t link_class;
     uint32_t node;
   };
+  template <class Count>
   struct Crossing {
     uint64_t link;
-    u128 paths;
+    Count paths;
     uint16_t link_class;
+  };
+  // count()'s working space for one kind of count.
+  template <class Count>
+  struct Counts {
+    std::vector<Count> to_dst;    // per node: paths from there to the destination
+    std::vector<Count> from_src;  // per node: paths from the source to there
+    std::vector<Crossing<Count>> crossings;
   };
 
   void explore(uint32_t src, uint32_t dst, const net::RouterView* view);
@@ -91,6 +101,9 @@ class FootprintBuilder {
   void grow_index();
   bool keep_live(ComponentId here, const net::RouterView& view);
   Footprint count_paths();
+  std::span<const Edge> edges_of(const Node& n) const;
+  template <class Count>
+  bool count(Counts<Count>& c, Footprint& f);
   [[noreturn]] void fail(uint32_t src, uint32_t dst, const std::string& what) const;
 
   const net::Topology& topology_;
@@ -103,7 +116,8 @@ class FootprintBuilder {
   std::vector<Edge> edges_;
   std::vector<uint32_t> pending_;  // nodes still to route
   std::vector<uint32_t> order_;    // nodes by hop count
-  std::vector<Crossing> crossings_;
+  Counts<u128> exact_;
+  Counts<long double> wide_;
   std::vector<PortSpec> src_ports_;
   std::vector<net::Packet> starts_;
   net::Candidates candidates_, live_;
