@@ -271,8 +271,12 @@ bool FootprintBuilder::count(Counts<Count>& c, Footprint& f) {
   // Each link's crossings summed, by ascending link id.
   std::sort(c.crossings.begin(), c.crossings.end(),
             [](const Crossing<Count>& a, const Crossing<Count>& b) { return a.link < b.link; });
-  f.uses.clear();
-  f.link_classes.clear();
+  std::size_t links = 0;
+  for (std::size_t i = 0; i < c.crossings.size(); ++i) {
+    links += i == 0 || c.crossings[i].link != c.crossings[i - 1].link;
+  }
+  f.uses.reserve(links);
+  f.link_classes.reserve(links);
   for (std::size_t i = 0; i < c.crossings.size();) {
     const uint64_t link = c.crossings[i].link;
     Count through = 0;
