@@ -250,14 +250,27 @@ bool FootprintBuilder::count(Counts<Count>& c, Footprint& f) {
       if (!last && (!add(c.from_src[e.to], c.from_src[i]) || !add(hops, through))) return false;
     }
   }
-  // A count as it goes into the footprint: exact, or its share of kScaledPaths, rounded to the
-  // nearest.
-  const bool scaled = paths > Count{kMaxPaths};
-  Count product;  // hops is at most max_hops_ times paths, so it needs the check too
-  if (scaled && (!multiply(paths, Count{kScaledPaths}, product) ||
-                 !multiply(hops, Count{kScaledPaths}, product))) {
-    return false;
+  // Each link's crossings summed (a path may cross a link twice), by ascending link id.
+  std::sort(c.crossings.begin(), c.crossings.end(),
+            [](const Crossing<Count>& a, const Crossing<Count>& b) { return a.link < b.link; });
+  std::size_t links = 0;
+  for (std::size_t i = 0; i < c.crossings.size(); ++i) {
+    if (links > 0 && c.crossings[i].link == c.crossings[links - 1].link) {
+      if (!add(c.crossings[links - 1].paths, c.crossings[i].paths)) return false;
+    } else {
+      c.crossings[links++] = c.crossings[i];
+    }
   }
+  c.crossings.resize(links);
+  // A count as it goes into the footprint: exact, or its share of kScaledPaths, rounded to the
+  // nearest, when one does not fit the solver's counts.
+  Count most = std::max(paths, hops);
+  for (const Crossing<Count>& x : c.crossings) most = std::max(most, x.paths);
+  const bool scaled = paths > Count{kMaxPaths} ||
+                      std::any_of(c.crossings.begin(), c.crossings.end(),
+                                  [](const Crossing<Count>& x) { return x.paths > kMaxPaths; });
+  Count product;
+  if (scaled && !multiply(most, Count{kScaledPaths}, product)) return false;
   const auto counted = [&](Count n) -> uint64_t {
     if (!scaled) return static_cast<uint64_t>(n);
     if constexpr (std::is_floating_point_v<Count>) {
@@ -268,25 +281,13 @@ bool FootprintBuilder::count(Counts<Count>& c, Footprint& f) {
   };
   f.paths = static_cast<uint32_t>(counted(paths));
   f.hops = counted(hops);
-  // Each link's crossings summed, by ascending link id.
-  std::sort(c.crossings.begin(), c.crossings.end(),
-            [](const Crossing<Count>& a, const Crossing<Count>& b) { return a.link < b.link; });
-  std::size_t links = 0;
-  for (std::size_t i = 0; i < c.crossings.size(); ++i) {
-    links += i == 0 || c.crossings[i].link != c.crossings[i - 1].link;
-  }
   f.uses.reserve(links);
   f.link_classes.reserve(links);
-  for (std::size_t i = 0; i < c.crossings.size();) {
-    const uint64_t link = c.crossings[i].link;
-    Count through = 0;
-    for (; i < c.crossings.size() && c.crossings[i].link == link; ++i) {
-      through += c.crossings[i].paths;  // at most paths: it fits
-    }
-    const auto n = static_cast<uint32_t>(counted(through));  // at most f.paths
+  for (const Crossing<Count>& x : c.crossings) {
+    const auto n = static_cast<uint32_t>(counted(x.paths));
     if (n == 0) continue;
-    f.uses.push_back({link, n});
-    f.link_classes.push_back(c.crossings[i - 1].link_class);
+    f.uses.push_back({x.link, n});
+    f.link_classes.push_back(x.link_class);
   }
   return true;
 }
