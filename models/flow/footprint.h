@@ -132,9 +132,9 @@ class FootprintBuilder {
 /// router and back, as the packet level routes it). Throws std::runtime_error naming both when
 /// a path dead-ends, goes astray or exceeds `max_hops` router-to-router hops.
 ///
-/// More paths than the solver's counts hold (kMaxPaths) are kept as shares: paths becomes
-/// kScaledPaths, and each link's count and the hops its share of them, rounded to the nearest
-/// (a link with less than half of one share carries none of the flow).
+/// More paths than the solver's counts hold (kMaxPaths), or a link crossed more often, are kept
+/// as shares: paths becomes kScaledPaths, and each link's count and the hops its share of them,
+/// rounded to the nearest (a link with less than half of one share carries none of the flow).
 ///
 /// With a `view` (faults.h), only the links it says are up carry paths, as a router under
 /// faults routes: injection ports on failed links are skipped; at each router the candidates on
