@@ -264,13 +264,13 @@ bool FootprintBuilder::count(Counts<Count>& c, Footprint& f) {
   c.crossings.resize(links);
   // A count as it goes into the footprint: exact, or its share of kScaledPaths, rounded to the
   // nearest, when one does not fit the solver's counts.
-  Count most = std::max(paths, hops);
-  for (const Crossing<Count>& x : c.crossings) most = std::max(most, x.paths);
-  const bool scaled = paths > Count{kMaxPaths} ||
-                      std::any_of(c.crossings.begin(), c.crossings.end(),
-                                  [](const Crossing<Count>& x) { return x.paths > kMaxPaths; });
+  Count busiest = 0;  // the largest link count
+  for (const Crossing<Count>& x : c.crossings) busiest = std::max(busiest, x.paths);
+  const bool scaled = std::max(paths, busiest) > Count{kMaxPaths};
   Count product;
-  if (scaled && !multiply(most, Count{kScaledPaths}, product)) return false;
+  if (scaled && !multiply(std::max({paths, hops, busiest}), Count{kScaledPaths}, product)) {
+    return false;
+  }
   const auto counted = [&](Count n) -> uint64_t {
     if (!scaled) return static_cast<uint64_t>(n);
     if constexpr (std::is_floating_point_v<Count>) {
