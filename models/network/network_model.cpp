@@ -279,18 +279,31 @@ class BuiltNetworkModel final : public NetworkModel {
 
   std::vector<std::string> notes() const override {
     if (!flow_level_) return {};
-    if (workload_) {
-      if (!symmetry_unused_) return {};
+    if (!workload_) {
+      return {
+          "synthetic traffic at flow level: every message is a flow, and each start or end "
+          "solves again the rates of the flows that share links with it, so with thousands "
+          "in flight this runs slower than the packet level (docs/performance/models.md, "
+          "\"Synthetic traffic of small messages\")"};
+    }
+    std::vector<std::string> notes;
+    if (symmetry_unused_) {
       // Said before the run: an unfolded iteration can take hours where a folded one takes
       // seconds, and the reason is known now.
-      return {"not folded (" + fold_note_ + "): all " + std::to_string(simulated_endpoints()) +
-              " endpoints run their programs, each message a flow (docs/MODELS.md \"Folding\")"};
+      notes.push_back("not folded (" + fold_note_ + "): all " +
+                      std::to_string(simulated_endpoints()) +
+                      " endpoints run their programs, each message a flow (docs/MODELS.md "
+                      "\"Folding\")");
     }
-    return {
-        "synthetic traffic at flow level: every message is a flow, and each start or end "
-        "solves again the rates of the flows that share links with it, so with thousands "
-        "in flight this runs slower than the packet level (docs/performance/models.md, "
-        "\"Synthetic traffic of small messages\")"};
+    if (!routing().minimal()) {
+      notes.push_back("routing \"" + routing().name() +
+                      "\" at flow level: each flow also takes every non-minimal path (through "
+                      "every intermediate), so flows share links across the network and each "
+                      "start or end solves more of them again: slower than minimal routing, by "
+                      "an order of magnitude on all-to-all traffic (docs/performance/models.md, "
+                      "\"Non-minimal routing\")");
+    }
+    return notes;
   }
 
   std::vector<std::string> report(const StatsRegistry& stats, const RunEnd& end) const override {

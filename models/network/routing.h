@@ -103,6 +103,9 @@ class Routing {
   virtual std::string name() const = 0;
   /// Virtual channels per port the algorithm needs; routers are built with at least this many.
   virtual uint8_t vcs() const = 0;
+  /// Whether every path it gives is a shortest one. Non-minimal routings (Valiant, UGAL) give
+  /// each flow at flow level paths through every intermediate, so flows share links network-wide.
+  virtual bool minimal() const { return true; }
 
   /// At the packet's first router, before its first route(): source decisions such as the
   /// Valiant intermediate or UGAL's minimal/non-minimal choice. Default: none.

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "core/version.h"
+#include "engine/memory.h"
 #include "io/chakra_file.h"
 #include "io/fault_file.h"
 #include "io/trace_file.h"
@@ -306,6 +307,19 @@ int main(int argc, char** argv) {
   } catch (const hx::OutputError& e) {
     if (mpi.rank() == 0) std::cerr << "hxsim: error: " << e.what() << "\n";
     code = static_cast<int>(hx::ExitCode::kOutput);
+  } catch (const std::bad_alloc&) {
+    // Not a bug as such: the run outgrew what this process may allocate (a ulimit, a job's
+    // memory limit, or events and flows in flight beyond what the build-time estimate covers).
+    std::cerr << "hxsim: error: out of memory on rank " << mpi.rank() << " (resident peak "
+              << hx::peak_rss_bytes() / (1024 * 1024)
+              << " MiB): the run needs more memory than this process may allocate; use more "
+                 "ranks or nodes, a smaller model or workload, or raise the memory limit\n";
+    int ranks = 1;
+    if (mpi.up()) MPI_Comm_size(mpi.comm(), &ranks);
+    // Other ranks may be waiting in a collective: stop them too.
+    if (ranks > 1) MPI_Abort(mpi.comm(), static_cast<int>(hx::ExitCode::kMemory));
+    if (mpi.up()) MPI_Finalize();
+    return static_cast<int>(hx::ExitCode::kMemory);
   } catch (const std::exception& e) {
     // Not an input problem: other ranks may be waiting in a collective, so abort them all.
     std::cerr << "hxsim: internal error on rank " << mpi.rank() << ": " << e.what() << "\n";

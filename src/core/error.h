@@ -9,12 +9,13 @@ namespace hx {
 /// Documented exit codes of the hxsim executable (README, "Exit codes").
 enum class ExitCode : int {
   kOk = 0,
-  kInternal = 1,  // a bug: an invariant broke
-  kInput = 2,     // bad config, bad key, bad value, bad unit, missing file
-  kOutput = 3,    // output path cannot be written
-  kDeadlock = 4,  // the network watchdog stopped a run; `hxsim verify` found a cycle
+  kInternal = 1,     // a bug: an invariant broke
+  kInput = 2,        // bad config, bad key, bad value, bad unit, missing file
+  kOutput = 3,       // output path cannot be written
+  kDeadlock = 4,     // the network watchdog stopped a run; `hxsim verify` found a cycle
   kInterrupted = 5,  // a signal or --exit-after stopped the run: checkpoint and partial results
                      // written; resume with `hxsim run --restart`
+  kMemory = 6,       // an allocation failed (a memory limit, or a run that outgrew the node)
 };
 
 /// Bad user input. The message names the key, the value and what was expected.

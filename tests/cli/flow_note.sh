@@ -2,8 +2,9 @@
 # Synthetic traffic at flow level is the flow level's worst case, and a run says so on stderr
 # before it starts (docs/performance/models.md, "Synthetic traffic of small messages"); so does
 # a workload whose symmetry the network does not share (an LLM iteration on RailX: every
-# endpoint runs, docs/MODELS.md "Folding"). The same traffic at packet level, and a collective
-# at flow level, do not.
+# endpoint runs, docs/MODELS.md "Folding"), and a workload under a non-minimal routing (the
+# quickstart's UGAL-L spreads every flow over all intermediate groups). The same traffic at
+# packet level, and a collective at flow level under minimal routing, do not.
 # Usage: flow_note.sh HXSIM SCRATCH_DIR
 set -euo pipefail
 hxsim=$1 scratch=$2
@@ -13,8 +14,10 @@ short=(--progress off --set traffic.warmup=100cycles --set traffic.measure=200cy
 note="hxsim: note: synthetic traffic at flow level"
 "$hxsim" run "${short[@]}" --set sim.fidelity=flow -o flow.h5 >/dev/null 2>flow.err
 "$hxsim" run "${short[@]}" -o packet.h5 >/dev/null 2>packet.err
-"$hxsim" run "${short[@]}" --set sim.fidelity=flow --set workload.kind=collective \
-  --set workload.bytes=64KiB -o collective.h5 >/dev/null 2>collective.err
+collective=(--set sim.fidelity=flow --set workload.kind=collective --set workload.bytes=64KiB)
+"$hxsim" run "${short[@]}" "${collective[@]}" --set dragonfly.routing=minimal \
+  -o collective.h5 >/dev/null 2>collective.err
+"$hxsim" run "${short[@]}" "${collective[@]}" -o ugal.h5 >/dev/null 2>ugal.err
 "$hxsim" run "$configs/railx/fig14a_hyperx.toml" --progress off \
   --set railx.x=hyperx:3 --set railx.y=hyperx:3 --set sim.fidelity=flow \
   --set workload.kind=llm --set llm.preset=gpt3-175b --set llm.tp=16 --set llm.pp=1 \
@@ -30,10 +33,13 @@ fi
 if ! grep -q "$note" flow.err; then
   echo "FAIL: no note for synthetic traffic at flow level:"; cat flow.err; failures=1
 fi
+if ! grep -qF 'hxsim: note: routing "ugal_l" at flow level' ugal.err; then
+  echo "FAIL: no note for a collective under UGAL-L at flow level:"; cat ugal.err; failures=1
+fi
 for run in packet collective; do
   if grep -q "hxsim: note:" "$run.err"; then
     echo "FAIL: the $run run has a note:"; cat "$run.err"; failures=1
   fi
 done
-((failures == 0)) && echo "PASS: the notes come for synthetic traffic and an unfolded iteration only"
+((failures == 0)) && echo "PASS: the notes come for synthetic traffic, an unfolded iteration and non-minimal routing only"
 exit "$failures"

@@ -223,6 +223,7 @@ class DragonflyRouting final : public Routing {
     return "";
   }
   uint8_t vcs() const override { return algorithm_ == Algorithm::kMinimal ? 2 : 3; }
+  bool minimal() const override { return algorithm_ == Algorithm::kMinimal; }
 
   void start(uint32_t router, const RouterView& load, Rng& rng, Packet& packet) const override {
     packet.phase = 0;

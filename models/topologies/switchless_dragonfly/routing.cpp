@@ -55,6 +55,7 @@ class SwitchlessRouting final : public Routing {
     return "";
   }
   uint8_t vcs() const override { return vcs_; }
+  bool minimal() const override { return o_.algorithm == Algorithm::kMinimal; }
 
   void start(uint32_t router, const RouterView& load, Rng& rng, Packet& packet) const override {
     packet.phase = 0;
