@@ -1,0 +1,149 @@
+#!/usr/bin/python3
+"""Run configs with edge values of every parameter and report the runs that go wrong.
+
+For each CONFIG, every parameter of its sections (those in the file, [sim], [router], the model's
+own and, for synthetic traffic, [traffic]) is set in turn to edge values of its type: the ends
+of its range, 0, -1 and in-range odd values for numbers, every choice and a bogus one, zero,
+negative and huge times, sizes and bandwidths, values with no unit. Each value is one run of
+`hxsim run CONFIG --set KEY=VALUE`, cut at --end, under an address-space limit (--memory), so a
+run that cannot fit fails to allocate instead of waking the OOM killer.
+
+A run goes wrong when it:
+  - exits other than 0 (ran), 2 (refused the input), 4 (deadlock) or 6 (out of memory);
+  - prints "internal error", or a C++ "terminate called";
+  - exits 2 with nothing on stderr, or leaves its output file behind;
+  - exceeds --timeout (some are only slow: a model grown to its largest size).
+Those are printed, one per line: exit code (T for a timeout), config, KEY=VALUE, the last line
+of stderr. docs/VALIDATION.md ("Edge values of every parameter") has the current results.
+
+  scripts/param_sweep.py [--hxsim H] [--end T] [--set K=V ...] [--only KEY ...] CONFIG...
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import tomllib
+
+NETWORK_MODELS = {'mesh', 'torus', 'hyperx', 'crossbar', 'dragonfly', 'fat_tree', 'rail_optimized',
+                  'switchless_dragonfly', 'railx', 'hammingmesh', 'infinitehbd', 'rail_only'}
+ACCEPTED = {0, 2, 4, 6}
+
+
+def parameters(hxsim):
+    """{model: {section: [(name, type, lo, hi)]}} from `hxsim list`; '_run' holds [sim]."""
+    listing = subprocess.run([hxsim, 'list'], capture_output=True, text=True, check=True).stdout
+    params, model, section = {}, None, None
+    for line in listing.splitlines():
+        if line.startswith('run parameters'):
+            model = '_run'
+            params[model] = {}
+        elif m := re.match(r'^model (\w+):', line):
+            model = m.group(1)
+            params[model] = {}
+        elif m := re.match(r'^  \[(\w+)\]', line):
+            section = m.group(1)
+            params[model][section] = []
+        elif m := re.match(r'^    (\w+) \(([^)]*)\) = .*?(?:  range \[([^,]+), ([^\]]+)\])?$',
+                           line):
+            params[model][section].append(m.groups())
+    return params
+
+
+def edge_values(kind, lo, hi):
+    if kind.startswith('choice:'):
+        return kind[len('choice:'):].split() + ['bogus']
+    if kind == 'int':
+        values = ['0', '-1', lo, hi, '3', '7']
+        if hi and float(hi) > 1e6:
+            values.append('1000000')
+        return list(dict.fromkeys(v for v in values if v))
+    if kind == 'float':
+        return list(dict.fromkeys(['0', '-1', 'nan', 'inf', lo, hi, '1e300']))
+    if kind == 'time':
+        return ['0ps', '1ps', '-1ns', '1e6s', '5', '0.5cycles', '3cycles']
+    if kind == 'bytes':
+        return ['0B', '1B', '3B', '1TiB', '-1B', '7']
+    if kind == 'bandwidth':
+        return ['0bps', '1bps', '1Pbps', '-1Gbps']
+    if kind == 'bool':
+        return ['true', 'false', 'maybe']
+    if kind == 'string':
+        return ['', 'bogus', '0', '1:1', 'x,y']
+    return []  # tables: left to the tests
+
+
+def settings(params, config, only):
+    """Every KEY=VALUE to try on `config` (only keys starting with one of `only`, if any)."""
+    with open(config, 'rb') as f:
+        cfg = tomllib.load(f)
+    model = cfg.get('sim', {}).get('model', 'phold')
+    sections = set(cfg) | {model, 'sim', 'router'}
+    if model in NETWORK_MODELS and cfg.get('workload', {}).get('kind', 'synthetic') == 'synthetic':
+        sections.add('traffic')
+    known = dict(params['_run'])
+    known.update(params.get(model, {}))
+    for section in sorted(sections):
+        for name, kind, lo, hi in known.get(section, []):
+            key = f'{section}.{name}'
+            if key == 'sim.model' or (only and not any(key.startswith(o) for o in only)):
+                continue
+            for value in edge_values(kind, lo, hi):
+                yield f'{key}={value}'
+
+
+def run(args, scratch, config, setting, index):
+    output = os.path.join(scratch, f'{index}.h5')
+    cmd = [args.hxsim, 'run', config, '--progress', 'off', '-o', output, '--set', setting]
+    if not setting.startswith('sim.end_time='):
+        cmd += ['--set', f'sim.end_time={args.end}']
+    for extra in args.set:
+        cmd += ['--set', extra]
+    limited = ['bash', '-c', f'ulimit -v {args.memory * 1024 * 1024} && exec "$@"', '_'] + cmd
+    try:
+        p = subprocess.run(limited, capture_output=True, text=True, timeout=args.timeout)
+        code, err = p.returncode, p.stderr
+        last = (err.strip().splitlines() or [''])[-1]
+        wrong = (code not in ACCEPTED or 'internal error' in err or 'terminate called' in err
+                 or (code == 2 and not err.strip()))
+        if code != 0 and os.path.exists(output):
+            wrong, last = True, 'output left behind: ' + last
+    except subprocess.TimeoutExpired:
+        code, wrong, last = 'T', True, 'timeout'
+    if os.path.exists(output):
+        os.remove(output)
+    return f'{code}\t{config}\t{setting}\t{last[:300]}' if wrong else None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('configs', nargs='+', metavar='CONFIG')
+    parser.add_argument('--hxsim', default='build/src/app/hxsim')
+    parser.add_argument('--end', default='300ns', help='sim.end_time of every run (default 300ns)')
+    parser.add_argument('--set', action='append', default=[], metavar='K=V',
+                        help='also set this in every run (e.g. sim.fidelity=flow)')
+    parser.add_argument('--only', action='append', default=[], metavar='KEY',
+                        help='only keys that start with this (e.g. router. or mesh.k)')
+    parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    parser.add_argument('--timeout', type=float, default=15, help='seconds per run (default 15)')
+    parser.add_argument('--memory', type=int, default=6, help='GiB of address space per run')
+    args = parser.parse_args()
+    params = parameters(args.hxsim)
+    jobs = [(c, s) for c in args.configs for s in settings(params, c, args.only)]
+    print(f'{len(jobs)} runs', file=sys.stderr)
+    wrong = 0
+    with tempfile.TemporaryDirectory() as scratch, \
+            concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for line in pool.map(lambda j: run(args, scratch, j[1][0], j[1][1], j[0]),
+                             enumerate(jobs)):
+            if line:
+                wrong += 1
+                print(line, flush=True)
+    print(f'{wrong} of {len(jobs)} runs went wrong', file=sys.stderr)
+    return 1 if wrong else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
