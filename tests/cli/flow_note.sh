@@ -41,5 +41,6 @@ for run in packet collective; do
     echo "FAIL: the $run run has a note:"; cat "$run.err"; failures=1
   fi
 done
-((failures == 0)) && echo "PASS: the notes come for synthetic traffic, an unfolded iteration and non-minimal routing only"
+((failures == 0)) &&
+  echo "PASS: notes for synthetic traffic, an unfolded iteration and non-minimal routing only"
 exit "$failures"

@@ -2,8 +2,9 @@
 # The memory check before the build (docs/OPERATIONS.md, "Memory"): the quickstart grown to a
 # 545-million-component Dragonfly (about 2 TiB) is refused with exit code 2 and the numbers, on
 # 1 and on 2 ranks; with --ignore-memory-check the same run goes on to build, which here ends in
-# a failed allocation, reported as running out of memory (exit code 6) on 1 and 2 ranks. Every run is under a 1.5 GB address-space limit (ulimit -v, which the
-# check does not read), so that a broken check fails to allocate instead of waking the OOM killer.
+# a failed allocation, reported as running out of memory (exit code 6) on 1 and 2 ranks. Every
+# run is under a 1.5 GB address-space limit (ulimit -v, which the check does not read), so that a
+# broken check fails to allocate instead of waking the OOM killer.
 # hxsim sweep checks before each point's build as run does, and takes the same flag.
 # Usage: memory_check.sh HXSIM MPIRUN_SH QUICKSTART_TOML SCRATCH_DIR
 set -uo pipefail

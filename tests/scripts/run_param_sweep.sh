@@ -34,7 +34,7 @@ chmod +x fake_hxsim
 printf '[sim]\nmodel = "mesh"\n' > fake.toml
 /usr/bin/python3 "$sweep" --hxsim ./fake_hxsim --timeout 3 --jobs 2 fake.toml > fake.out 2> fake.err
 rc=$?
-flagged=$(cut -f1,3 fake.out | sort | tr '\t\n' ' ')
+flagged=$(cut -f1,3 fake.out | LC_ALL=C sort | tr '\t\n' ' ')
 expected="1 mesh.k=3 2 mesh.k=-1 2 mesh.k=0 T mesh.k=7 "
 if [[ $rc == 1 && $flagged == "$expected" ]] && grep -q "4 of 6 runs went wrong" fake.err; then
   echo "PASS: the stand-in's four wrong runs are reported, exit 1"
