@@ -1,8 +1,9 @@
 // The cluster-level fault simulation: one component per (architecture, TP size) replays the
-// node fault trace, re-placing TP groups (cluster.h) at every change. A replay is a sweep over
-// the trace's changes at finish(), not events: the trace spans a year, beyond SimTime's range,
-// and nothing flows between the runs. The engine gives the runs their ranks, the determinism and
-// the HDF5 tables, which are numbered by run, so any rank count writes the same file.
+// node fault trace, re-placing TP groups at every change (placer.h keeps cluster.h's placement
+// up to date change by change). A replay is a sweep over the trace's changes at finish(), not
+// events: the trace spans a year, beyond SimTime's range, and nothing flows between the runs.
+// The engine gives the runs their ranks, the determinism and the HDF5 tables, which are numbered
+// by run, so any rank count writes the same file.
 #include "models/topologies/infinitehbd/cluster_model.h"
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include "models/topologies/infinitehbd/cluster.h"
 #include "models/topologies/infinitehbd/fault_trace.h"
 #include "models/topologies/infinitehbd/list_params.h"
+#include "models/topologies/infinitehbd/placer.h"
 
 namespace hx::net::infinitehbd {
 namespace {
@@ -116,23 +118,22 @@ class Replay final : public Component {
       Usage usage;
     };
     std::vector<Step> steps;
-    std::vector<uint32_t> faulty;
+    Placer placer(arch, c_.cluster, run.tp);  // a change costs O(log n), not a rescan
+    const Usage healthy = placer.usage();
     for (std::size_t i = 0; i <= changes.size();) {
       const TraceTime at = i < changes.size() ? changes[i].first : c_.trace.duration();
       if (i == changes.size() && !steps.empty()) break;
       for (; i < changes.size() && changes[i].first == at; ++i) {
         const int64_t v = changes[i].second;
-        down[static_cast<uint32_t>(std::llabs(v) - 1)] += v > 0 ? 1 : -1;
+        const auto node = static_cast<uint32_t>(std::llabs(v) - 1);
+        down[node] += v > 0 ? 1 : -1;
+        placer.set_faulty(node, down[node] > 0);
       }
       if (at >= c_.trace.duration()) break;
-      faulty.clear();
-      for (uint32_t n = 0; n < down.size(); ++n) {
-        if (down[n] > 0) faulty.push_back(n);
-      }
-      steps.push_back({at, place(arch, c_.cluster, faulty, run.tp)});
+      steps.push_back({at, placer.usage()});
     }
     if (steps.empty() || steps[0].from > TraceTime()) {  // nothing faulty until the first change
-      steps.insert(steps.begin(), {TraceTime(), place(arch, c_.cluster, {}, run.tp)});
+      steps.insert(steps.begin(), {TraceTime(), healthy});
     }
     // Time-weighted statistics over [0, duration).
     const double total = static_cast<double>(c_.trace.duration().count_s());
