@@ -63,9 +63,13 @@ int command_validate(MPI_Comm comm, const Registry& registry, const std::string&
   if (cut.links_cut > 0 && cut.lookahead <= SimTime::zero()) {
     throw InputError("a link cut by the partition has zero latency; ranks could not run ahead");
   }
-  // Built on every rank alike (a bad model fails everywhere); small: one group at most 20,000.
+  // Built on every rank alike (a bad model fails everywhere); small: one group at most 20,000,
+  // whose set-up stops at 1 GiB or half the node's memory (the figure is then a lower bound).
+  std::string source;
+  const uint64_t cap = std::min<uint64_t>(available_memory_bytes(source) / 2, uint64_t{1} << 30);
   const BuildMemorySample memory =
-      sample_build_memory(model, static_cast<uint64_t>(resolved.sim.integer("seed")));
+      sample_build_memory(model, static_cast<uint64_t>(resolved.sim.integer("seed")),
+                          [cap](const BuildMemorySample& so_far) { return so_far.bytes > cap; });
   if (rank != 0) return 0;
 
   std::printf("# %s is valid (config hash %s)\n%s\n", path.c_str(), resolved.hash.c_str(),
@@ -83,22 +87,24 @@ int command_validate(MPI_Comm comm, const Registry& registry, const std::string&
         static_cast<unsigned long long>(c.components), static_cast<unsigned long long>(c.weight),
         static_cast<unsigned long long>(c.cut_ports), c.neighbours.size());
   }
-  // The estimate scales the sample by each rank's components: it leaves out pending events,
-  // which grow with the load, and the output rows written at the end.
+  // The estimate scales the sample by each rank's components: it holds the first phase's programs
+  // and sends, and leaves out later phases, events in flight, which grow with the load, and the
+  // output rows written at the end.
   const double per = memory.per_component();
   uint64_t largest = 0;
   for (const RankCut& c : cut.per_rank) largest = std::max(largest, c.components);
   std::printf(
-      "# build memory: %.0f bytes per component (measured on %s: %llu components), "
-      "so about %.1f MiB on the largest rank and %.1f MiB in all",
-      per, memory.group.c_str(), static_cast<unsigned long long>(memory.components),
-      per * static_cast<double>(largest) / 1048576.0,
+      "# build memory: %s%.0f bytes per component (measured on %s, built and set up%s: %llu "
+      "components), so %s %.1f MiB on the largest rank and %.1f MiB in all",
+      memory.partial ? "at least " : "", per, memory.group.c_str(),
+      memory.partial ? " in part" : "", static_cast<unsigned long long>(memory.components),
+      memory.partial ? "at least" : "about", per * static_cast<double>(largest) / 1048576.0,
       per * static_cast<double>(model.num_components()) / 1048576.0);
   if (model.endpoints() > 0) {
     std::printf(", %.1f KiB per endpoint", per * static_cast<double>(model.num_components()) /
                                                1024.0 / static_cast<double>(model.endpoints()));
   }
-  std::printf("; pending events and output rows come on top\n");
+  std::printf("; later phases, events in flight and output rows come on top\n");
   return 0;
 }
 

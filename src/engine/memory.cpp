@@ -77,8 +77,9 @@ std::string size_text(double bytes) {
   return text;
 }
 
-// Memory this node offers, in bytes: MemAvailable, or a cgroup limit of this process if lower
-// (v2 memory.max, v1 memory.limit_in_bytes); `source` says which.
+}  // namespace
+
+// Cgroup v2 memory.max, v1 memory.limit_in_bytes.
 uint64_t available_memory_bytes(std::string& source) {
   namespace fs = std::filesystem;
   uint64_t available = mem_available().value_or(UINT64_MAX);
@@ -111,8 +112,6 @@ uint64_t available_memory_bytes(std::string& source) {
   return available;
 }
 
-}  // namespace
-
 uint64_t peak_rss_bytes() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -120,6 +119,7 @@ uint64_t peak_rss_bytes() {
 }
 
 BuildMemorySample sample_build_memory(const Model& model, uint64_t seed,
+                                      const std::function<bool(const BuildMemorySample&)>& enough,
                                       uint64_t max_components) {
   BuildMemorySample sample;
   ComponentRange range{0, static_cast<ComponentId>(
@@ -141,6 +141,16 @@ BuildMemorySample sample_build_memory(const Model& model, uint64_t seed,
   {
     Simulation sim(model, partition, 0, seed, stats);
     sample.components = sim.component_count();
+    // setup() too: workloads generate their first phase's programs and post its sends there,
+    // which for a direct all-to-all grows with the square of the endpoints.
+    std::size_t set_up = 0;
+    sim.setup([&] {
+      sample.bytes = heap_in_use() - before;
+      if (enough && set_up > 0 && enough(sample)) return false;
+      ++set_up;
+      return true;
+    });
+    sample.partial = set_up < sample.components;
     sample.bytes = heap_in_use() - before;
   }
   return sample;
@@ -150,27 +160,44 @@ void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
-  BuildMemorySample sample;
-  if (rank == 0) sample = sample_build_memory(model, seed);
-  double per_component = sample.per_component();
-  MPI_Bcast(&per_component, 1, MPI_DOUBLE, 0, comm);
   MPI_Comm node;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
   int node_ranks = 1;
   MPI_Comm_size(node, &node_ranks);
   MPI_Comm_free(&node);
-
-  const double components = static_cast<double>(model.num_components());
-  const double need = per_component * components / ranks;  // per rank
   std::string source;
   const double available = static_cast<double>(available_memory_bytes(source)) / node_ranks;
+  const double components = static_cast<double>(model.num_components());
+
+  // Rank 0's sample stops setting up once its bytes per component would fail its own node. Input
+  // its set-up refuses (a workload's) fails every rank alike.
+  BuildMemorySample sample;
+  std::string refused;
+  if (rank == 0) {
+    try {
+      sample = sample_build_memory(model, seed, [&](const BuildMemorySample& so_far) {
+        return so_far.per_component() * components / ranks > available;
+      });
+    } catch (const InputError& e) {
+      refused = e.what();
+    }
+  }
+  refused = agree(comm, refused);
+  if (!refused.empty()) throw InputError(refused);
+  double figures[2] = {sample.per_component(), sample.partial ? 1.0 : 0.0};
+  MPI_Bcast(figures, 2, MPI_DOUBLE, 0, comm);
+  const double per_component = figures[0];
+  const bool partial = figures[1] != 0;
+
+  const double need = per_component * components / ranks;  // per rank
   std::string error;
   if (need > available) {
     std::ostringstream m;
-    m << "building this model needs about " << size_text(need * ranks) << " (" << size_text(need)
-      << " on each of " << ranks << " rank(s): " << static_cast<uint64_t>(per_component)
-      << " bytes for each of " << model.num_components()
-      << " components, measured on a sample), but this node offers " << size_text(available)
+    m << "building this model needs " << (partial ? "at least " : "about ")
+      << size_text(need * ranks) << " (" << size_text(need) << " on each of " << ranks
+      << " rank(s): " << static_cast<uint64_t>(per_component) << " bytes for each of "
+      << model.num_components() << " components, measured on a sample built and set up"
+      << (partial ? " in part" : "") << "), but this node offers " << size_text(available)
       << " to each of its " << node_ranks << " rank(s) (" << source
       << "); use more nodes or a smaller model, or pass --ignore-memory-check to try anyway";
     error = m.str();

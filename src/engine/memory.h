@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "core/model.h"
@@ -19,16 +20,27 @@ struct BuildMemorySample {
   std::string group;        // what was built: "<level> 0" or "components [0, n)"
   uint64_t components = 0;  // how many
   uint64_t bytes = 0;       // heap bytes they took, with their ports and state
+  bool partial = false;     // set-up stopped early (`enough`): bytes is a lower bound
   double per_component() const {
     return components ? static_cast<double>(bytes) / static_cast<double>(components) : 0.0;
   }
 };
 
 /// Builds one whole group of the model (the coarsest level whose groups have at most
-/// `max_components`, else the first `max_components` components) as a rank would, and measures
-/// the heap it takes (glibc's mallinfo2). Pending events and output rows come on top.
-BuildMemorySample sample_build_memory(const Model& model, uint64_t seed,
-                                      uint64_t max_components = 20000);
+/// `max_components`, else the first `max_components` components) as a rank would, sets it up
+/// (workloads generate their first phase's programs and post its sends) and measures the heap it
+/// takes (glibc's mallinfo2). Later phases, events in flight and output rows come on top.
+/// Before each component's set-up `enough` sees the sample so far and may stop it there (then
+/// `partial`): a sample's own set-up can outgrow the node, as programs of a direct all-to-all
+/// grow with the endpoints.
+BuildMemorySample sample_build_memory(
+    const Model& model, uint64_t seed,
+    const std::function<bool(const BuildMemorySample&)>& enough = nullptr,
+    uint64_t max_components = 20000);
+
+/// Memory this node offers, in bytes: MemAvailable of /proc/meminfo, or a cgroup limit of this
+/// process if lower; `source` says which.
+uint64_t available_memory_bytes(std::string& source);
 
 /// Collective: throws InputError on every rank when building `model` on `comm` would take more
 /// memory than some node has: the build memory per component (sample_build_memory, on rank 0),

@@ -92,8 +92,11 @@ Simulation::Simulation(const Model& model, const Partition& partition, int rank,
   }
 }
 
-void Simulation::setup() {
-  for (auto& c : components_) c->setup();
+void Simulation::setup(const std::function<bool()>& go_on) {
+  for (auto& c : components_) {
+    if (go_on && !go_on()) return;
+    c->setup();
+  }
 }
 
 // A record is a headerless Boost binary archive (the manifest holds the Boost version):

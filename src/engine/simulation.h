@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -23,7 +24,9 @@ class Simulation {
   Simulation(const Model& model, const Partition& partition, int rank, uint64_t seed,
              StatsRegistry& stats);
 
-  void setup();
+  /// Calls every local component's setup() in order. With `go_on`, asks it before each and
+  /// stops at the first no (the memory sample stops once its estimate already fails).
+  void setup(const std::function<bool()>& go_on = nullptr);
   /// Checkpoint at a window boundary: one record per local component with its send counter,
   /// its state and the pending events addressed to it.
   void save(CheckpointRankWriter& writer) const;

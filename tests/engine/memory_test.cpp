@@ -35,12 +35,27 @@ TEST(BuildMemory, SamplesOneWholeGroup) {
 TEST(BuildMemory, FallsBackToTheFirstComponentsAndCountsPorts) {
   const auto small = phold::make_model(phold_with(1));
   const auto wide = phold::make_model(phold_with(8));
-  const BuildMemorySample a = sample_build_memory(*small, 1, 500);
-  const BuildMemorySample b = sample_build_memory(*wide, 1, 500);
+  const BuildMemorySample a = sample_build_memory(*small, 1, nullptr, 500);
+  const BuildMemorySample b = sample_build_memory(*wide, 1, nullptr, 500);
   EXPECT_EQ(a.group, "components [0, 500)");
   EXPECT_EQ(a.components, 500u);
   // 14 more ports per LP (two per neighbour), each a wired link of at least 16 bytes.
   EXPECT_GT(b.per_component(), a.per_component() + 14 * 16);
+}
+
+// The sample's set-up asks `enough` before each component after the first and stops at a yes.
+TEST(BuildMemory, StopsSettingUpWhenEnough) {
+  const auto model = phold::make_model(phold_with(1));
+  int asked = 0;
+  const BuildMemorySample part = sample_build_memory(*model, 1, [&](const BuildMemorySample& s) {
+    EXPECT_EQ(s.components, 1000u);
+    return ++asked == 10;
+  });
+  EXPECT_EQ(asked, 10);
+  EXPECT_TRUE(part.partial);
+  const BuildMemorySample whole = sample_build_memory(*model, 1);
+  EXPECT_FALSE(whole.partial);
+  EXPECT_LT(part.bytes, whole.bytes);  // set-up schedules each LP's first events
 }
 
 TEST(PeakRss, SeesTouchedMemory) {
