@@ -3,7 +3,6 @@
 #include "models/network/network_model.h"
 
 #include <cmath>
-#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -130,19 +129,31 @@ class BuiltNetworkModel final : public NetworkModel {
 
   // The observations (net_.observations): synthetic traffic's queue samples in its window and
   // the end of every /timeseries bin but the last (the run's end closes it), in time order.
+  // Both lists come in time order, so they merge in one pass (up to 10^7 bins).
   void plan_observations() {
-    std::map<SimTime, NetworkContext::Observation> at;
+    std::vector<std::pair<SimTime, int32_t>> samples;  // a later sample at the same time wins
     for (uint32_t k = 0; !workload_ && k < kQueueSamples; ++k) {
-      at[queue_sample_time(net_.window_begin, net_.window_end, k)].queue_sample =
-          static_cast<int32_t>(k);
+      const SimTime t = queue_sample_time(net_.window_begin, net_.window_end, k);
+      if (samples.empty() || samples.back().first != t) samples.emplace_back(t, 0);
+      samples.back().second = static_cast<int32_t>(k);
     }
     const int64_t bin = net_.traffic.timeseries_bin.count_ps();
-    for (uint64_t b = 0; b + 1 < net_.timeseries_bins; ++b) {
-      at[SimTime::ps(bin * static_cast<int64_t>(b + 1))].bin_end = static_cast<int64_t>(b);
-    }
-    for (const auto& [time, observation] : at) {
-      observation_times_.push_back(time);
-      net_.observations.push_back(observation);
+    const uint64_t bin_ends = net_.timeseries_bins > 0 ? net_.timeseries_bins - 1 : 0;
+    observation_times_.reserve(samples.size() + bin_ends);
+    net_.observations.reserve(samples.size() + bin_ends);
+    std::size_t s = 0;
+    for (uint64_t b = 0; b <= bin_ends; ++b) {
+      const SimTime end =
+          b < bin_ends ? SimTime::ps(bin * static_cast<int64_t>(b + 1)) : SimTime::infinity();
+      for (; s < samples.size() && samples[s].first < end; ++s) {
+        observation_times_.push_back(samples[s].first);
+        net_.observations.push_back({samples[s].second, -1});
+      }
+      if (b == bin_ends) break;
+      NetworkContext::Observation o{-1, static_cast<int64_t>(b)};
+      if (s < samples.size() && samples[s].first == end) o.queue_sample = samples[s++].second;
+      observation_times_.push_back(end);
+      net_.observations.push_back(o);
     }
   }
 

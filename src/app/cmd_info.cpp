@@ -65,11 +65,16 @@ int command_validate(MPI_Comm comm, const Registry& registry, const std::string&
   }
   // Built on every rank alike (a bad model fails everywhere); small: one group at most 20,000,
   // whose set-up stops at 1 GiB or half the node's memory (the figure is then a lower bound).
+  // The sample holds the summed tables too (a long time series), so it is not built past that.
   std::string source;
   const uint64_t cap = std::min<uint64_t>(available_memory_bytes(source) / 2, uint64_t{1} << 30);
-  const BuildMemorySample memory =
-      sample_build_memory(model, static_cast<uint64_t>(resolved.sim.integer("seed")),
-                          [cap](const BuildMemorySample& so_far) { return so_far.bytes > cap; });
+  const uint64_t tables = summed_table_bytes(model);
+  BuildMemorySample memory;
+  if (tables <= cap) {
+    memory =
+        sample_build_memory(model, static_cast<uint64_t>(resolved.sim.integer("seed")),
+                            [cap](const BuildMemorySample& so_far) { return so_far.bytes > cap; });
+  }
   if (rank != 0) return 0;
 
   std::printf("# %s is valid (config hash %s)\n%s\n", path.c_str(), resolved.hash.c_str(),
@@ -93,6 +98,13 @@ int command_validate(MPI_Comm comm, const Registry& registry, const std::string&
   const double per = memory.per_component();
   uint64_t largest = 0;
   for (const RankCut& c : cut.per_rank) largest = std::max(largest, c.components);
+  if (tables > cap) {
+    std::printf(
+        "# build memory: not sampled: the tables every rank holds take %.1f MiB, three "
+        "times that to reduce and write them, above this command's %.1f MiB\n",
+        static_cast<double>(tables) / 1048576.0, static_cast<double>(cap) / 1048576.0);
+    return 0;
+  }
   std::printf(
       "# build memory: %s%.0f bytes per component (measured on %s, built and set up%s: %llu "
       "components), so %s %.1f MiB on the largest rank and %.1f MiB in all",
@@ -103,6 +115,10 @@ int command_validate(MPI_Comm comm, const Registry& registry, const std::string&
   if (model.endpoints() > 0) {
     std::printf(", %.1f KiB per endpoint", per * static_cast<double>(model.num_components()) /
                                                1024.0 / static_cast<double>(model.endpoints()));
+  }
+  if (tables > 0) {
+    std::printf("; and %.1f MiB of tables on every rank, three times that to reduce and write them",
+                static_cast<double>(tables) / 1048576.0);
   }
   std::printf("; later phases, events in flight and output rows come on top\n");
   return 0;

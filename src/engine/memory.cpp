@@ -112,6 +112,14 @@ uint64_t available_memory_bytes(std::string& source) {
   return available;
 }
 
+uint64_t summed_table_bytes(const Model& model) {
+  uint64_t bytes = 0;
+  for (const TableSpec& t : model.tables()) {
+    if (t.kind == TableKind::kSummed) bytes += t.size * (t.columns.size() + 1) * sizeof(uint64_t);
+  }
+  return bytes;
+}
+
 uint64_t peak_rss_bytes() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -168,15 +176,20 @@ void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed) {
   std::string source;
   const double available = static_cast<double>(available_memory_bytes(source)) / node_ranks;
   const double components = static_cast<double>(model.num_components());
+  // Every rank holds the summed tables whole (a time series: its bins), and so does the sample.
+  // Reducing and writing them takes two copies more at the end: the quickstart with 300,000
+  // bins of 1 ps holds 192 MiB of tables and peaks at 608 MiB.
+  const double held = static_cast<double>(summed_table_bytes(model)), tables = 3 * held;
 
-  // Rank 0's sample stops setting up once its bytes per component would fail its own node. Input
-  // its set-up refuses (a workload's) fails every rank alike.
+  // Rank 0's sample stops setting up once its bytes per component would fail its own node, and
+  // is not built at all if the tables alone would. Input its set-up refuses (a workload's) fails
+  // every rank alike.
   BuildMemorySample sample;
   std::string refused;
-  if (rank == 0) {
+  if (rank == 0 && held <= available) {
     try {
       sample = sample_build_memory(model, seed, [&](const BuildMemorySample& so_far) {
-        return so_far.per_component() * components / ranks > available;
+        return so_far.per_component() * components / ranks + tables > available;
       });
     } catch (const InputError& e) {
       refused = e.what();
@@ -184,12 +197,12 @@ void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed) {
   }
   refused = agree(comm, refused);
   if (!refused.empty()) throw InputError(refused);
-  double figures[2] = {sample.per_component(), sample.partial ? 1.0 : 0.0};
+  double figures[2] = {sample.per_component(), sample.partial || tables > available ? 1.0 : 0.0};
   MPI_Bcast(figures, 2, MPI_DOUBLE, 0, comm);
   const double per_component = figures[0];
   const bool partial = figures[1] != 0;
 
-  const double need = per_component * components / ranks;  // per rank
+  const double need = per_component * components / ranks + tables;  // per rank
   std::string error;
   if (need > available) {
     std::ostringstream m;
@@ -197,8 +210,10 @@ void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed) {
       << size_text(need * ranks) << " (" << size_text(need) << " on each of " << ranks
       << " rank(s): " << static_cast<uint64_t>(per_component) << " bytes for each of "
       << model.num_components() << " components, measured on a sample built and set up"
-      << (partial ? " in part" : "") << "), but this node offers " << size_text(available)
-      << " to each of its " << node_ranks << " rank(s) (" << source
+      << (partial ? " in part" : "");
+    if (tables > 0) m << ", and " << size_text(tables) << " to hold, reduce and write tables";
+    m << "), but this node offers " << size_text(available) << " to each of its " << node_ranks
+      << " rank(s) (" << source
       << "); use more nodes or a smaller model, or pass --ignore-memory-check to try anyway";
     error = m.str();
   }

@@ -38,6 +38,10 @@ BuildMemorySample sample_build_memory(
     const std::function<bool(const BuildMemorySample&)>& enough = nullptr,
     uint64_t max_components = 20000);
 
+/// Bytes of the tables every rank holds whole from the start (TableKind::kSummed: counters such
+/// as a time series, whose rows grow with the run's length over its bins), ids included.
+uint64_t summed_table_bytes(const Model& model);
+
 /// Memory this node offers, in bytes: MemAvailable of /proc/meminfo, or a cgroup limit of this
 /// process if lower; `source` says which.
 uint64_t available_memory_bytes(std::string& source);

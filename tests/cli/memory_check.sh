@@ -9,6 +9,8 @@
 # The estimate includes the workload's set-up: a direct all-to-all on 263,168 endpoints, small
 # to build but with programs that grow with the square of the endpoints, is refused at once by a
 # lower bound (the sample's set-up stops once it is certain), and validate's sample stops at 1 GiB.
+# A time series of 10^7 bins, whose tables every rank holds (6.4 GiB each, three times that to
+# reduce and write), is refused on 4 ranks before anything is built; validate does not sample it.
 # Usage: memory_check.sh HXSIM MPIRUN_SH QUICKSTART_TOML SCRATCH_DIR ALLTOALL_TOML
 set -uo pipefail
 hxsim=$1 mpirun_sh=$2 quickstart=$3 scratch=$4 alltoall=$5
@@ -65,7 +67,7 @@ a2a=(--set dragonfly.p=16 --set dragonfly.a=32 --set dragonfly.h=16)
 rc=0
 limited "$hxsim" run "$alltoall" "${a2a[@]}" --progress off -o a2a.h5 >a2a.out 2>a2a.err || rc=$?
 if [[ $rc == 2 ]] && [[ ! -e a2a.h5 ]] &&
-  grep -Eq "building this model needs at least [0-9.]+ [GT]iB .*measured on a sample built and set up in part\)" a2a.err
+  grep -Eq "building this model needs at least [0-9.]+ [GT]iB .*measured on a sample built and set up in part[,)]" a2a.err
 then
   echo "PASS: all-to-all: refused by a lower bound: $(cut -c1-100 a2a.err)..."
 else
@@ -81,6 +83,30 @@ then
 else
   echo "FAIL: all-to-all: validate exit $rc, expected 0 and a lower bound:"
   tail -3 a2a_validate.out
+  failures=1
+fi
+
+series=(--set sim.end_time=9999ns --set traffic.timeseries_bin=1ps)
+rc=0
+limited env OMPI_MCA_rmaps_base_oversubscribe=1 bash "$mpirun_sh" -n 4 "$hxsim" run "$quickstart" \
+  "${series[@]}" --progress off -o series.h5 >series.out 2>series.err || rc=$?
+if [[ $rc == 2 ]] && [[ ! -e series.h5 ]] &&
+  grep -Eq "on each of 4 rank\(s\): .*, and 18\.[0-9] GiB to hold, reduce and write tables\)" series.err
+then
+  echo "PASS: time series: refused by its tables: $(grep -m1 'hxsim: error' series.err | cut -c1-100)..."
+else
+  echo "FAIL: time series: exit $rc, expected 2 and the tables' share:"
+  head -5 series.err
+  failures=1
+fi
+rc=0
+limited "$hxsim" validate "$quickstart" "${series[@]}" >series_validate.out 2>&1 || rc=$?
+if [[ $rc == 0 ]] && grep -q "build memory: not sampled: the tables every rank holds take 6[0-9]*\.[0-9] MiB" series_validate.out
+then
+  echo "PASS: time series: validate does not sample it"
+else
+  echo "FAIL: time series: validate exit $rc, expected 0 and no sample:"
+  tail -3 series_validate.out
   failures=1
 fi
 exit "$failures"
