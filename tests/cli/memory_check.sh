@@ -63,50 +63,32 @@ huge=(sweep "$quickstart" --max 0.05 -o huge_sweep.h5 --set dragonfly.a=256 --se
 refused sweep
 ignored sweep
 
-a2a=(--set dragonfly.p=16 --set dragonfly.a=32 --set dragonfly.h=16)
-rc=0
-limited "$hxsim" run "$alltoall" "${a2a[@]}" --progress off -o a2a.h5 >a2a.out 2>a2a.err || rc=$?
-if [[ $rc == 2 ]] && [[ ! -e a2a.h5 ]] &&
-  grep -Eq "building this model needs at least [0-9.]+ [GT]iB .*measured on a sample built and set up in part[,)]" a2a.err
-then
-  echo "PASS: all-to-all: refused by a lower bound: $(cut -c1-100 a2a.err)..."
-else
-  echo "FAIL: all-to-all: exit $rc, expected 2 and a lower bound:"
-  head -5 a2a.err
-  failures=1
-fi
-rc=0
-limited "$hxsim" validate "$alltoall" "${a2a[@]}" >a2a_validate.out 2>&1 || rc=$?
-if [[ $rc == 0 ]] && grep -q "build memory: at least .*built and set up in part" a2a_validate.out
-then
-  echo "PASS: all-to-all: validate's sample stops early: $(grep -o 'build memory: .\{60\}' a2a_validate.out)"
-else
-  echo "FAIL: all-to-all: validate exit $rc, expected 0 and a lower bound:"
-  tail -3 a2a_validate.out
-  failures=1
-fi
+# expect NAME RC PATTERN LAUNCHER...: the command (hxsim and its arguments, after a launcher if
+# any) exits RC, prints a line matching PATTERN (grep -E, stdout and stderr together) and leaves
+# no output file.
+expect() {
+  local name=$1 want=$2 pattern=$3 rc=0
+  shift 3
+  limited "$@" >"$name.out" 2>&1 || rc=$?
+  if [[ $rc == "$want" ]] && [[ ! -e "$name.h5" ]] && grep -Eq "$pattern" "$name.out"; then
+    echo "PASS: $name: $(grep -Eo "$pattern" "$name.out" | head -1 | cut -c1-100)"
+  else
+    echo "FAIL: $name: exit $rc, expected $want and /$pattern/:"
+    tail -5 "$name.out"
+    failures=1
+  fi
+}
 
-series=(--set sim.end_time=9999ns --set traffic.timeseries_bin=1ps)
-rc=0
-limited env OMPI_MCA_rmaps_base_oversubscribe=1 bash "$mpirun_sh" -n 4 "$hxsim" run "$quickstart" \
-  "${series[@]}" --progress off -o series.h5 >series.out 2>series.err || rc=$?
-if [[ $rc == 2 ]] && [[ ! -e series.h5 ]] &&
-  grep -Eq "on each of 4 rank\(s\): .*, and 18\.[0-9] GiB to hold, reduce and write tables\)" series.err
-then
-  echo "PASS: time series: refused by its tables: $(grep -m1 'hxsim: error' series.err | cut -c1-100)..."
-else
-  echo "FAIL: time series: exit $rc, expected 2 and the tables' share:"
-  head -5 series.err
-  failures=1
-fi
-rc=0
-limited "$hxsim" validate "$quickstart" "${series[@]}" >series_validate.out 2>&1 || rc=$?
-if [[ $rc == 0 ]] && grep -q "build memory: not sampled: the tables every rank holds take 6[0-9]*\.[0-9] MiB" series_validate.out
-then
-  echo "PASS: time series: validate does not sample it"
-else
-  echo "FAIL: time series: validate exit $rc, expected 0 and no sample:"
-  tail -3 series_validate.out
-  failures=1
-fi
+a2a=("$alltoall" --set dragonfly.p=16 --set dragonfly.a=32 --set dragonfly.h=16)
+expect alltoall 2 "needs at least [0-9.]+ [GT]iB .*measured on a sample built and set up in part[,)]" \
+  "$hxsim" run "${a2a[@]}" --progress off -o alltoall.h5
+expect alltoall_validate 0 "build memory: at least .*built and set up in part" \
+  "$hxsim" validate "${a2a[@]}"
+
+series=("$quickstart" --set sim.end_time=9999ns --set traffic.timeseries_bin=1ps)
+expect series 2 "on each of 4 rank\(s\): .*, and 18\.[0-9] GiB to hold, reduce and write tables\)" \
+  env OMPI_MCA_rmaps_base_oversubscribe=1 bash "$mpirun_sh" -n 4 \
+  "$hxsim" run "${series[@]}" --progress off -o series.h5
+expect series_validate 0 "build memory: not sampled: the tables every rank holds take 6[0-9]*\.[0-9] MiB" \
+  "$hxsim" validate "${series[@]}"
 exit "$failures"
