@@ -216,6 +216,10 @@ std::optional<Quotient> try_fold(const AllPairs& all, const wl::Symmetry& h,
     for (const Member& m : members[k]) {
       for (const Crossing& x : all.crossings(class_of[k], m.g)) {
         if (count[x.link] == 0) touched.push_back(x.link);
+        if (x.count > UINT32_MAX - count[x.link]) {  // far beyond any shipped topology
+          throw std::overflow_error("folding: a class crosses link " + std::to_string(x.link) +
+                                    " more than 2^32 times");
+        }
         count[x.link] += x.count;
       }
     }
