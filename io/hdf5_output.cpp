@@ -382,10 +382,13 @@ template <class T>
 void write_column(const Context& ctx, hid_t group, hid_t scale, const RowBlocks& blocks,
                   const RowRouting& routing, const ColumnSpec& column, const std::vector<T>& local,
                   const std::string& where) {
-  const std::vector<T> block = redistribute_rows(ctx.comm, routing, local);
   const std::string what = "column '" + column.name + "' of " + where;
   const Handle dataset = create_dataset(group, column.name, types_of<T>().file, blocks);
-  write_block(ctx, dataset.get(), blocks, block, what);
+  if (routing.in_place) {  // no copy: a long time series' tables are most of a run's memory
+    write_block(ctx, dataset.get(), blocks, local, what);
+  } else {
+    write_block(ctx, dataset.get(), blocks, redistribute_rows(ctx.comm, routing, local), what);
+  }
   write_string_attribute(dataset.get(), "units", column.unit);
   write_string_attribute(dataset.get(), "long_name", column.help);
   check(H5DSattach_scale(dataset.get(), scale, 0), "attaching the id scale to " + what);
@@ -409,7 +412,7 @@ std::string write_table(const Context& ctx, const Table& table) {
   const std::string path = absolute(spec.name);
   uint64_t local_rows = table.rows(), rows = 0;
   MPI_Allreduce(&local_rows, &rows, 1, MPI_UINT64_T, MPI_SUM, ctx.comm);
-  const RowBlocks blocks(rows, ctx.ranks, kChunkRows);
+  const RowBlocks blocks(rows, ctx.ranks, kChunkRows, spec.kind == TableKind::kSummed);
   RowRouting routing;
   if (std::string error = plan_row_routing(ctx.comm, table, blocks, routing); !error.empty())
     return error;

@@ -8,12 +8,14 @@
 
 namespace hx {
 
-RowBlocks::RowBlocks(uint64_t total_rows, int ranks, uint64_t chunk_rows)
+RowBlocks::RowBlocks(uint64_t total_rows, int ranks, uint64_t chunk_rows, bool one_writer)
     : rows(total_rows), chunk(std::min(total_rows, chunk_rows)) {
   const uint64_t chunks = chunk == 0 ? 0 : (rows + chunk - 1) / chunk;
   const auto n = static_cast<uint64_t>(ranks);
   for (uint64_t r = 0; r <= n; ++r) {
-    first.push_back(std::min(rows, ((chunks / n) * r + std::min(r, chunks % n)) * chunk));
+    first.push_back(one_writer
+                        ? (r == 0 ? 0 : rows)
+                        : std::min(rows, ((chunks / n) * r + std::min(r, chunks % n)) * chunk));
   }
 }
 
@@ -52,6 +54,14 @@ std::string plan_row_routing(MPI_Comm comm, const Table& table, const RowBlocks&
   }
   if (error = agree(comm, error); !error.empty()) return error;
 
+  // Rows already where they are written, in order, are unique and complete: no plan needed.
+  const uint64_t begin = blocks.begin(rank), size = blocks.size(rank);
+  int in_place = ids.size() == size ? 1 : 0;
+  for (std::size_t i = 0; i < ids.size() && in_place; ++i) in_place = ids[i] == begin + i;
+  MPI_Allreduce(MPI_IN_PLACE, &in_place, 1, MPI_INT, MPI_MIN, comm);
+  routing.in_place = in_place == 1;
+  if (routing.in_place) return "";
+
   std::vector<int> destination(ids.size());
   routing.send_counts.assign(ranks, 0);
   for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -68,7 +78,6 @@ std::string plan_row_routing(MPI_Comm comm, const Table& table, const RowBlocks&
                comm);
   uint64_t arriving = 0;
   for (const int count : routing.recv_counts) arriving += static_cast<uint64_t>(count);
-  const uint64_t begin = blocks.begin(rank), size = blocks.size(rank);
   // Checked before the exchange so that duplicated ids cannot overflow the receive buffer.
   if (arriving != size) {
     error = name + std::to_string(arriving) + " rows have ids in [" + std::to_string(begin) + ", " +

@@ -22,7 +22,9 @@ struct RowBlocks {
   uint64_t chunk = 0;  // 0 for an empty table: its datasets are contiguous
   std::vector<uint64_t> first;
 
-  RowBlocks(uint64_t total_rows, int ranks, uint64_t chunk_rows);
+  /// With `one_writer`, rank 0 owns every row: a table only rank 0 holds (TableKind::kSummed
+  /// after the reduction) is written where it lies, without an exchange.
+  RowBlocks(uint64_t total_rows, int ranks, uint64_t chunk_rows, bool one_writer = false);
   int owner(uint64_t id) const;
   uint64_t begin(int rank) const { return first[rank]; }
   uint64_t size(int rank) const { return first[rank + 1] - first[rank]; }
@@ -33,10 +35,12 @@ struct RowRouting {
   std::vector<int> send_counts, send_offsets, recv_counts, recv_offsets;
   std::vector<std::size_t> order;  // local row indices grouped by destination rank
   std::vector<std::size_t> slot;   // slot[k]: receive-buffer index of the row with id begin+k
+  bool in_place = false;  // every rank holds exactly its block, in id order: nothing travels
 };
 
-/// Collective: checks that the ids of all ranks form [0, rows) and plans the exchange. Returns
-/// the agreed error message, "" if the ids are fine.
+/// Collective: checks that the ids of all ranks form [0, rows) and plans the exchange (none if
+/// every rank holds its block in order). Returns the agreed error message, "" if the ids are
+/// fine.
 std::string plan_row_routing(MPI_Comm comm, const Table& table, const RowBlocks& blocks,
                              RowRouting& routing);
 

@@ -100,8 +100,8 @@ int command_validate(MPI_Comm comm, const Registry& registry, const std::string&
   for (const RankCut& c : cut.per_rank) largest = std::max(largest, c.components);
   if (tables > cap) {
     std::printf(
-        "# build memory: not sampled: the tables every rank holds take %.1f MiB, three "
-        "times that to reduce and write them, above this command's %.1f MiB\n",
+        "# build memory: not sampled: the tables every rank holds take %.1f MiB, above this "
+        "command's %.1f MiB\n",
         static_cast<double>(tables) / 1048576.0, static_cast<double>(cap) / 1048576.0);
     return 0;
   }
@@ -117,8 +117,7 @@ int command_validate(MPI_Comm comm, const Registry& registry, const std::string&
                                                1024.0 / static_cast<double>(model.endpoints()));
   }
   if (tables > 0) {
-    std::printf("; and %.1f MiB of tables on every rank, three times that to reduce and write them",
-                static_cast<double>(tables) / 1048576.0);
+    std::printf("; and %.1f MiB of tables on every rank", static_cast<double>(tables) / 1048576.0);
   }
   std::printf("; later phases, events in flight and output rows come on top\n");
   return 0;

@@ -89,7 +89,13 @@ EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress,
   SimTime next_checkpoint = next_multiple_after(sim.next_time(), control.checkpoint_every);
   std::size_t observation = 0;  // the next one to make
   uint64_t chunk = kFirstChunk;
-  while (sim.next_work_time() < end && !sim.stop_requested()) {
+  // Observations due by the end are made even after the last work before it, as run_windows
+  // makes them (a time series with bins shorter than a cycle has several in that stretch).
+  const auto going = [&] {
+    const SimTime work = sim.next_work_time();
+    return work < end || (!work.is_infinite() && observation_time(control, observation) <= end);
+  };
+  while (going() && !sim.stop_requested()) {
     const SimTime target =
         std::min({end, next_checkpoint, observation_time(control, observation)});
     const Clock::time_point chunk_start = Clock::now();

@@ -177,9 +177,9 @@ void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed) {
   const double available = static_cast<double>(available_memory_bytes(source)) / node_ranks;
   const double components = static_cast<double>(model.num_components());
   // Every rank holds the summed tables whole (a time series: its bins), and so does the sample.
-  // Reducing and writing them takes two copies more at the end: the quickstart with 300,000
-  // bins of 1 ps holds 192 MiB of tables and peaks at 608 MiB.
-  const double held = static_cast<double>(summed_table_bytes(model)), tables = 3 * held;
+  // Counted twice: writing them adds an id column and HDF5's buffers, and the run its own state.
+  // The quickstart with 3,000,000 bins of 1 ps holds 1.9 GiB of tables and peaks at 2.8 GiB.
+  const double held = static_cast<double>(summed_table_bytes(model)), tables = 2 * held;
 
   // Rank 0's sample stops setting up once its bytes per component would fail its own node, and
   // is not built at all if the tables alone would. Input its set-up refuses (a workload's) fails
@@ -211,7 +211,7 @@ void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed) {
       << " rank(s): " << static_cast<uint64_t>(per_component) << " bytes for each of "
       << model.num_components() << " components, measured on a sample built and set up"
       << (partial ? " in part" : "");
-    if (tables > 0) m << ", and " << size_text(tables) << " to hold, reduce and write tables";
+    if (tables > 0) m << ", and " << size_text(tables) << " for tables (twice what they hold)";
     m << "), but this node offers " << size_text(available) << " to each of its " << node_ranks
       << " rank(s) (" << source
       << "); use more nodes or a smaller model, or pass --ignore-memory-check to try anyway";

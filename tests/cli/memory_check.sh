@@ -9,8 +9,8 @@
 # The estimate includes the workload's set-up: a direct all-to-all on 263,168 endpoints, small
 # to build but with programs that grow with the square of the endpoints, is refused at once by a
 # lower bound (the sample's set-up stops once it is certain), and validate's sample stops at 1 GiB.
-# A time series of 10^7 bins, whose tables every rank holds (6.4 GiB each, three times that to
-# reduce and write), is refused on 4 ranks before anything is built; validate does not sample it.
+# A time series of 10^7 bins, whose tables every rank holds (6.4 GiB each, counted twice), is
+# refused on 4 ranks before anything is built; validate does not sample it.
 # Usage: memory_check.sh HXSIM MPIRUN_SH QUICKSTART_TOML SCRATCH_DIR ALLTOALL_TOML
 set -uo pipefail
 hxsim=$1 mpirun_sh=$2 quickstart=$3 scratch=$4 alltoall=$5
@@ -86,7 +86,7 @@ expect alltoall_validate 0 "build memory: at least .*built and set up in part" \
   "$hxsim" validate "${a2a[@]}"
 
 series=("$quickstart" --set sim.end_time=9999ns --set traffic.timeseries_bin=1ps)
-expect series 2 "on each of 4 rank\(s\): .*, and 18\.[0-9] GiB to hold, reduce and write tables\)" \
+expect series 2 "on each of 4 rank\(s\): .*, and 12\.[0-9] GiB for tables \(twice what they hold\)\)" \
   env OMPI_MCA_rmaps_base_oversubscribe=1 bash "$mpirun_sh" -n 4 \
   "$hxsim" run "${series[@]}" --progress off -o series.h5
 expect series_validate 0 "build memory: not sampled: the tables every rank holds take 6[0-9]*\.[0-9] MiB" \

@@ -186,6 +186,33 @@ TEST_P(WindowExecutor, MakesAnObservationDueAtTheEnd) {
   EXPECT_EQ(made, (std::vector<std::size_t>{0, 1}));
 }
 
+// Observations between the last work before the end and the end (a time series with bins
+// shorter than the events' spacing) are all made, by both executors: the tokens hop every 3 ns,
+// so after 57 ns the next work is at the end, 60 ns.
+TEST_P(WindowExecutor, MakesTheObservationsAfterTheLastWorkBeforeTheEnd) {
+  const auto [partitioner, shared] = GetParam();
+  RunControl control;
+  control.observe_at = {SimTime::ns(58), SimTime::ns(59), SimTime::ns(60)};
+  std::vector<std::size_t> made;
+  control.observe = [&made](std::size_t i) {
+    made.push_back(i);
+    return false;
+  };
+  uint64_t total = 0;
+  const testing::TokenRing ring(24, 2, 50, SimTime::ns(3));
+  run_token_ring(ring, partitioner, shared, control, SimTime::ns(60), total);
+  EXPECT_EQ(made, (std::vector<std::size_t>{0, 1, 2}));
+
+  made.clear();
+  const auto whole = make_partition("group", ring, 1);
+  StatsRegistry stats;
+  Simulation sim(ring, *whole, 0, 1, stats);
+  sim.setup();
+  const EngineStats s = run_sequential(sim, SimTime::ns(60), nullptr, control);
+  EXPECT_EQ(s.reached, SimTime::ns(60));
+  EXPECT_EQ(made, (std::vector<std::size_t>{0, 1, 2}));
+}
+
 // A rank that the others wait on (they have nothing at all) may run the rest of the run in one
 // window; it still comes to a meeting after a chunk of events, where requests (signals) are
 // heard. A stop asked for at the second meeting stops the run long before its end.

@@ -67,6 +67,7 @@ void remove_both(const std::string& path) {
 
 constexpr uint64_t kLinks = 150001;  // three chunks, the last one partial
 constexpr uint64_t kLonely = 1000;
+constexpr uint64_t kCounts = 140000;  // three chunks
 
 TableSpec links_spec() {
   return {"net/links",
@@ -95,6 +96,20 @@ Table make_lonely() {
   if (comm_rank() == comm_size() - 1) {
     for (uint64_t id = kLonely; id-- > 0;) table.add_row(id, {id * id});
   }
+  return table;
+}
+
+/// A summed table as it is written: reduced, its rows kept on rank 0 only, in order. One rank
+/// writes it where it lies (no exchange).
+Table make_counts() {
+  Table table({"counts",
+               "bin",
+               "summed counters",
+               {{"n", ColumnType::kU64, "1", "n"}},
+               TableKind::kSummed,
+               kCounts});
+  for (uint64_t id = 0; id < kCounts; ++id) table.add_to(id, 0, id * 7);
+  if (comm_rank() != 0) table.clear_rows();
   return table;
 }
 
@@ -214,6 +229,7 @@ void check_written_file(const std::string& path) {
   check_table_layout(file.id, links_spec(), kLinks);
   check_table_layout(file.id, make_lonely().spec(), kLonely);
   check_table_layout(file.id, make_empty().spec(), 0);
+  check_table_layout(file.id, make_counts().spec(), kCounts);
 
   H5 links{H5Gopen2(file.id, "/net/links", H5P_DEFAULT), H5Gclose};
   const auto bytes = read_column<uint64_t>(links.id, "bytes", H5T_NATIVE_UINT64);
@@ -231,6 +247,10 @@ void check_written_file(const std::string& path) {
   const auto x = read_column<uint64_t>(lonely.id, "x", H5T_NATIVE_UINT64);
   ASSERT_EQ(x.size(), kLonely);
   for (uint64_t id = 0; id < kLonely; ++id) ASSERT_EQ(x[id], id * id);
+  H5 counts{H5Gopen2(file.id, "/counts", H5P_DEFAULT), H5Gclose};
+  const auto n = read_column<uint64_t>(counts.id, "n", H5T_NATIVE_UINT64);
+  ASSERT_EQ(n.size(), kCounts);
+  for (uint64_t id = 0; id < kCounts; ++id) ASSERT_EQ(n[id], id * 7);
 }
 
 TEST(Hdf5Output, WritesTablesAttributesAndTextsIdenticallyAtAnyRankCount) {
@@ -239,6 +259,7 @@ TEST(Hdf5Output, WritesTablesAttributesAndTextsIdenticallyAtAnyRankCount) {
   const Table links = make_links();
   const Table lonely = make_lonely();
   const Table empty = make_empty();
+  const Table counts = make_counts();
   const int rank = comm_rank();
   OutputContent content;
   content.attributes = {
@@ -253,7 +274,7 @@ TEST(Hdf5Output, WritesTablesAttributesAndTextsIdenticallyAtAnyRankCount) {
       {"/net/links", "scale", 1.5},
   };
   content.texts = {{"/config", rank == 0 ? "[sim]\nseed = -7\n" : "other rank's text"}};
-  content.tables = {&links, &empty, &lonely};
+  content.tables = {&links, &empty, &lonely, &counts};
 
   EXPECT_NO_THROW(write_output(MPI_COMM_WORLD, path, content));
   MPI_Barrier(MPI_COMM_WORLD);
