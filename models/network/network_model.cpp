@@ -277,7 +277,11 @@ class BuiltNetworkModel final : public NetworkModel {
   // of each /timeseries bin; a sweep point found unstable at a sample ends there
   // (traffic.stop_unstable).
   std::vector<SimTime> observation_times() const override { return observation_times_; }
-  bool may_end_early() const override { return !workload_ && net_.traffic.stop_unstable; }
+  std::vector<std::string> end_early_tables(std::size_t k) const override {
+    if (workload_ || !net_.traffic.stop_unstable || net_.observations[k].queue_sample < 0)
+      return {};
+    return {"network_totals", "queue_samples"};  // what queues_unstable reads
+  }
   bool end_early(std::size_t k, const StatsRegistry& summed) const override {
     const int32_t sample = net_.observations[k].queue_sample;
     return sample >= 0 && queues_unstable(summed, static_cast<std::size_t>(sample) + 1);

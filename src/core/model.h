@@ -95,13 +95,14 @@ class Model {
   /// before the time handled and none after, it calls every component's Component::observe(k).
   /// Such times are the only ones at which the model may end a run early (end_early).
   virtual std::vector<SimTime> observation_times() const { return {}; }
-  /// True when end_early may say yes; only then does the engine add the summed tables up
-  /// across ranks at each observation.
-  virtual bool may_end_early() const { return false; }
-  /// After observation `k`: whether the run ends there, judged from `summed`, the kSummed
-  /// tables added up over all ranks (the same on every rank). A run that would only confirm
-  /// what it already shows (a sweep point found unstable) need not run on. The decision may use
-  /// nothing but `summed`, so that it is the same after a restart from a checkpoint.
+  /// The kSummed tables end_early(k) reads. Only at observations with some does the engine ask
+  /// end_early, having added up just those across ranks: a time series observes every bin's
+  /// end, and adding up its tables at each would grow with the square of the bins.
+  virtual std::vector<std::string> end_early_tables(std::size_t /*k*/) const { return {}; }
+  /// After observation `k`: whether the run ends there, judged from `summed`, the tables of
+  /// end_early_tables(k) added up over all ranks (the same on every rank). A run that would only
+  /// confirm what it already shows (a sweep point found unstable) need not run on. The decision
+  /// may use nothing but `summed`, so that it is the same after a restart from a checkpoint.
   virtual bool end_early(std::size_t /*k*/, const StatsRegistry& /*summed*/) const {
     return false;
   }

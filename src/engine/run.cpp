@@ -266,7 +266,8 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   control.observe = [&, first](std::size_t i) {
     const std::size_t k = first + i;
     sim.observe(static_cast<uint32_t>(k), observations[k]);
-    return model.may_end_early() && model.end_early(k, reduced_summed_copy(comm, stats));
+    const std::vector<std::string> tables = model.end_early_tables(k);
+    return !tables.empty() && model.end_early(k, reduced_summed_copy(comm, stats, tables));
   };
 
   // Without an end time, progress is measured against when the model expects to finish.

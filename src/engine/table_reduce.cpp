@@ -128,11 +128,15 @@ void reduce_summed_tables(MPI_Comm comm, StatsRegistry& stats) {
   }
 }
 
-StatsRegistry reduced_summed_copy(MPI_Comm comm, const StatsRegistry& stats) {
+StatsRegistry reduced_summed_copy(MPI_Comm comm, const StatsRegistry& stats,
+                                  const std::vector<std::string>& names) {
   StatsRegistry copy;
-  for (const auto& [name, table] : stats.tables()) {
-    if (table->spec().kind != TableKind::kSummed) continue;
-    copy.declare(table->spec()).merge(*table);
+  for (const std::string& name : names) {
+    const Table& table = stats.table(name);
+    if (table.spec().kind != TableKind::kSummed) {
+      throw std::logic_error("table '" + name + "' is not a summed table");
+    }
+    copy.declare(table.spec()).merge(table);
   }
   reduce_summed_tables(comm, copy);
   return copy;

@@ -90,13 +90,13 @@ Outcome run(MPI_Comm comm, bool windows, uint64_t end_at_tokens) {
   }
   control.observe = [&](std::size_t k) {
     sim.observe(static_cast<uint32_t>(k), control.observe_at[k]);
-    return reduced_summed_copy(comm, stats).table("seen").u64(0)[k] >= end_at_tokens;
+    return reduced_summed_copy(comm, stats, {"seen"}).table("seen").u64(0)[k] >= end_at_tokens;
   };
   Outcome out;
   out.engine = windows ? run_windows(sim, comm, kHop, SimTime::us(1), nullptr, control)
                        : run_sequential(sim, SimTime::us(1), nullptr, control);
   sim.finish(false, out.engine.reached);
-  out.seen = reduced_summed_copy(comm, stats).table("seen").u64(0);
+  out.seen = reduced_summed_copy(comm, stats, {"seen"}).table("seen").u64(0);
   return out;
 }
 

@@ -87,6 +87,33 @@ TEST(NetworkStability, StopUnstableEndsTheRunAtTheFirstSampleThatFindsIt) {
               0.1 * value(a.summary, "accepted_load"));
 }
 
+// With a time series the run is observed at every bin's end too, but only the queue samples
+// can end it: only there does the engine add tables up across ranks, and only the two small
+// ones the decision reads (adding up every table at each bin end grows with the bins squared).
+TEST(NetworkStability, StopUnstableAddsUpTwoTablesAtQueueSamplesOnly) {
+  Config c = mesh("0.9");
+  c.set("traffic.stop_unstable", "true", "test");
+  const ResolvedConfig plain = resolve_config(registry(), c);
+  c.set("traffic.timeseries_bin", "10ns", "test");
+  const ResolvedConfig series = resolve_config(registry(), c);
+  const std::size_t samples = plain.model->observation_times().size();
+  const std::size_t observations = series.model->observation_times().size();
+  EXPECT_GT(observations, samples * 5);  // 450 bin ends and 64 samples, some at one time
+  std::size_t asking = 0;
+  for (std::size_t k = 0; k < observations; ++k) {
+    const std::vector<std::string> tables = series.model->end_early_tables(k);
+    if (tables.empty()) continue;
+    ++asking;
+    EXPECT_EQ(tables, (std::vector<std::string>{"network_totals", "queue_samples"}));
+  }
+  EXPECT_EQ(asking, samples);
+  RunOptions options;
+  options.progress = ProgressMode::kOff;
+  const RunResult r = run_simulation(MPI_COMM_WORLD, series, options);
+  EXPECT_TRUE(r.ended_early);
+  EXPECT_EQ(r.reached, SimTime::ns(2500));  // as without the time series
+}
+
 TEST(NetworkStability, StopUnstableLeavesAStableRunWhole) {
   Config c = mesh("0.3");
   c.set("traffic.stop_unstable", "true", "test");
