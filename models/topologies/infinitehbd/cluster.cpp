@@ -126,22 +126,14 @@ uint32_t count_bad(const std::vector<uint8_t>& bad, uint32_t from, uint32_t coun
   return static_cast<uint32_t>(std::count(bad.begin() + from, bad.begin() + from + count, 1));
 }
 
-// Healthy GPUs of an HBD of `gpus` with `faults` failed, less its fragment: what TP groups fill.
-uint64_t filled(uint64_t gpus, uint64_t faults, uint32_t tp) {
-  return gpus - faults - fragment_waste(Hbd{gpus, faults}, tp);
-}
-
 uint64_t place_nvlink(const HbdArch& a, const Cluster& c, const std::vector<uint8_t>& bad,
                       uint32_t tp) {
   const uint32_t r = c.gpus_per_node, per = a.domain_gpus / r;
   uint64_t placed = 0;
   for (uint32_t v = 0; v < c.nodes; v += per) {
     const uint32_t nodes = std::min(per, c.nodes - v);
-    const uint64_t size = uint64_t{nodes} * r;
-    const uint64_t spare = uint64_t{a.spare_gpus} * size / a.domain_gpus;
-    const uint64_t faults = uint64_t{count_bad(bad, v, nodes)} * r;
-    // The spares replace failed GPUs first; the rest is an HBD of size - spare GPUs.
-    placed += filled(size - spare, faults > spare ? faults - spare : 0, tp);
+    placed +=
+        nvlink_domain_placed(a, uint64_t{nodes} * r, uint64_t{count_bad(bad, v, nodes)} * r, tp);
   }
   return placed;
 }
@@ -160,7 +152,7 @@ uint64_t place_tpuv4(const HbdArch& a, const Cluster& c, const std::vector<uint8
       continue;
     }
     if (count_bad(bad, v, nodes) > 0) continue;  // the cube's fault radius
-    if (tp <= a.domain_gpus) placed += filled(uint64_t{nodes} * r, 0, tp);
+    if (tp <= a.domain_gpus) placed += filled_gpus(uint64_t{nodes} * r, 0, tp);
     if (nodes == per) ++healthy_full;
   }
   if (tp > a.domain_gpus) placed = healthy_full / (tp / a.domain_gpus) * tp;
@@ -210,6 +202,16 @@ std::vector<HbdArch> compared_architectures() {
           tpuv4(true)};
 }
 
+uint64_t filled_gpus(uint64_t gpus, uint64_t faults, uint32_t tp) {
+  return gpus - faults - fragment_waste(Hbd{gpus, faults}, tp);
+}
+
+uint64_t nvlink_domain_placed(const HbdArch& arch, uint64_t gpus, uint64_t faulty_gpus,
+                              uint32_t tp) {
+  const uint64_t spare = uint64_t{arch.spare_gpus} * gpus / arch.domain_gpus;
+  return filled_gpus(gpus - spare, faulty_gpus > spare ? faulty_gpus - spare : 0, tp);
+}
+
 double Usage::waste_ratio() const {
   return gpus == 0 ? 0.0 : static_cast<double>(wasted) / static_cast<double>(gpus);
 }
@@ -223,7 +225,7 @@ Usage place(const HbdArch& arch, const Cluster& cluster, const std::vector<uint3
   u.faulty = uint64_t{count_bad(bad, 0, cluster.nodes)} * cluster.gpus_per_node;
   switch (arch.kind) {
     case HbdKind::kBigSwitch:
-      u.placed = filled(u.gpus, u.faulty, tp);
+      u.placed = filled_gpus(u.gpus, u.faulty, tp);
       break;
     case HbdKind::kInfiniteHbd:
       u.placed = orchestrate_dcn_free({cluster.nodes, arch.hops, arch.ring}, faulty_nodes,

@@ -77,6 +77,16 @@ struct Usage {
 Usage place(const HbdArch& arch, const Cluster& cluster, const std::vector<uint32_t>& faulty_nodes,
             uint32_t tp);
 
+/// Healthy GPUs of an HBD of `gpus` with `faults` failed, less its fragment: what TP-`tp` groups
+/// fill there.
+uint64_t filled_gpus(uint64_t gpus, uint64_t faults, uint32_t tp);
+
+/// What one NVLink domain of `gpus` GPUs (a partial one at the cluster's end too) with
+/// `faulty_gpus` failed places: its spares replace failed GPUs first; the rest is an HBD of its
+/// GPUs less the spares.
+uint64_t nvlink_domain_placed(const HbdArch& arch, uint64_t gpus, uint64_t faulty_gpus,
+                              uint32_t tp);
+
 /// Each node faulty with probability `ratio` (in [0, 1], InputError otherwise), in node order,
 /// one rng draw per node.
 std::vector<uint32_t> sample_faulty_nodes(uint32_t nodes, double ratio, Rng& rng);

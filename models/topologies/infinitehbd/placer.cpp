@@ -17,18 +17,8 @@
 #include <string>
 
 #include "core/error.h"
-#include "models/topologies/infinitehbd/analytic.h"
 
 namespace hx::net::infinitehbd {
-namespace {
-
-// Healthy GPUs of an HBD of `gpus` with `faults` failed, less its fragment: what TP groups fill.
-uint64_t filled(uint64_t gpus, uint64_t faults, uint32_t tp) {
-  return gpus - faults - fragment_waste(Hbd{gpus, faults}, tp);
-}
-
-}  // namespace
-
 Placer::Placer(const HbdArch& arch, const Cluster& cluster, uint32_t tp)
     : arch_(arch), cluster_(cluster), tp_(tp), bad_(cluster.nodes, 0) {
   place(arch, cluster, {}, tp);  // the same checks and errors
@@ -74,16 +64,13 @@ uint64_t Placer::unit_gpus(uint32_t unit) const {
   const uint32_t r = cluster_.gpus_per_node, nodes = unit_nodes_[unit], bad = unit_bad_[unit];
   const uint64_t size = uint64_t{nodes} * r;
   switch (arch_.kind) {
-    case HbdKind::kNvlink: {
-      const uint64_t spare = uint64_t{arch_.spare_gpus} * size / arch_.domain_gpus;
-      const uint64_t faults = uint64_t{bad} * r;
-      return filled(size - spare, faults > spare ? faults - spare : 0, tp_);
-    }
+    case HbdKind::kNvlink:
+      return nvlink_domain_placed(arch_, size, uint64_t{bad} * r, tp_);
     case HbdKind::kTpuv4:
       if (bad > 0) return 0;
       if (tp_ <= arch_.domain_gpus)
         return arch_.slices && tp_ < arch_.domain_gpus ? tp_  // a slice
-                                                       : filled(size, 0, tp_);
+                                                       : filled_gpus(size, 0, tp_);
       return size == arch_.domain_gpus ? size : 0;  // a healthy full cube, joined in usage()
     case HbdKind::kSipRing:
       return bad == 0 ? tp_ : 0;
@@ -155,7 +142,7 @@ Usage Placer::usage() const {
   u.faulty = uint64_t{bad_nodes_} * cluster_.gpus_per_node;
   switch (arch_.kind) {
     case HbdKind::kBigSwitch:
-      u.placed = filled(u.gpus, u.faulty, tp_);
+      u.placed = filled_gpus(u.gpus, u.faulty, tp_);
       break;
     case HbdKind::kInfiniteHbd: {
       const Stretch& line = tree_[1];
