@@ -2,7 +2,9 @@
 # The one launcher for MPI programs outside CMake (scripts, the CLI tests, users on a workstation):
 #   scripts/mpirun.sh -n N prog args...
 # It adds the same flags as cmake/HxMpiexec.cmake gives the ctest MPI tests: --oversubscribe and
-# --bind-to none (so 3 or 4 ranks start on a 2-core machine) and, as root, --allow-run-as-root.
+# --bind-to none (so 3 or 4 ranks start on a 2-core machine) and, as root, --allow-run-as-root;
+# and --stdin none: hxsim reads no input, and mpirun would otherwise pass the caller's to rank 0,
+# so a `while read ...; do scripts/mpirun.sh ...; done < list` loop would lose the rest of its list.
 # Environment: HX_MPIEXEC (launcher, default mpirun), HX_MPIEXEC_FLAGS (extra flags, split on
 # spaces). The Open MPI flags, and a 32 KB shared-memory eager limit, are added only when the
 # launcher is mpirun/mpiexec/orterun, as in HxMpiexec.cmake; any other launcher (srun, ...) gets
@@ -29,7 +31,7 @@ main() {
 
   local -a flags=() extra=()
   if [[ "$(basename "$launcher")" =~ mpirun|mpiexec|orterun ]]; then
-    flags=(--oversubscribe --bind-to none)
+    flags=(--oversubscribe --bind-to none --stdin none)
     # One window's events for a neighbour rank are often 5-30 KB; sent eagerly through shared
     # memory they skip the rendezvous round trip, which makes the exchange about 40% cheaper
     # on one node (docs/performance/engine.md). A value set by the caller wins.
