@@ -12,7 +12,10 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <ostream>
 #include <sstream>
+#include <streambuf>
 
 #include "core/error.h"
 #include "core/text.h"
@@ -28,18 +31,84 @@ constexpr char kIndexMagic[8] = {'H', 'X', 'C', 'K', 'I', 'D', 'X', '1'};
 
 // FNV-1a over 8-byte words (bytes for the tail): detects damaged records and indexes at
 // memory speed. Not cryptographic; it guards against truncation and bit rot, not tampering.
-uint64_t hash_bytes(std::string_view bytes) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  std::size_t i = 0;
-  for (; i + 8 <= bytes.size(); i += 8) {
-    uint64_t word;
-    std::memcpy(&word, bytes.data() + i, 8);
-    h = (h ^ word) * 0x100000001b3ULL;
-    h ^= h >> 29;
+// Fed in pieces, it gives what it would give the pieces joined: a record can be hashed as it
+// is streamed to the file.
+class RecordHash {
+ public:
+  void add(const char* data, std::size_t n) {
+    while (n > 0 && (pending_ > 0 || n < 8)) {  // complete a word begun by an earlier piece
+      tail_[pending_++] = *data++;
+      --n;
+      if (pending_ == 8) {
+        word(tail_);
+        pending_ = 0;
+      }
+    }
+    for (; n >= 8; data += 8, n -= 8) word(data);
+    for (; n > 0; --n) tail_[pending_++] = *data++;
   }
-  for (; i < bytes.size(); ++i) h = (h ^ static_cast<unsigned char>(bytes[i])) * 0x100000001b3ULL;
-  return h;
+  uint64_t value() const {
+    uint64_t h = h_;
+    for (std::size_t i = 0; i < pending_; ++i) {
+      h = (h ^ static_cast<unsigned char>(tail_[i])) * 0x100000001b3ULL;
+    }
+    return h;
+  }
+
+ private:
+  void word(const char* bytes) {
+    uint64_t w;
+    std::memcpy(&w, bytes, 8);
+    h_ = (h_ ^ w) * 0x100000001b3ULL;
+    h_ ^= h_ >> 29;
+  }
+  uint64_t h_ = 0xcbf29ce484222325ULL;
+  char tail_[8] = {};
+  std::size_t pending_ = 0;
+};
+
+uint64_t hash_bytes(std::string_view bytes) {
+  RecordHash h;
+  h.add(bytes.data(), bytes.size());
+  return h.value();
 }
+
+// The stream a rank record is written through: 64 KiB at a time to the rank file, hashed on
+// the way, so the record is never held whole in memory.
+class RecordBuf final : public std::streambuf {
+ public:
+  explicit RecordBuf(std::function<void(std::string_view)> sink) : sink_(std::move(sink)) {
+    setp(buffer_, buffer_ + sizeof buffer_);
+  }
+  uint64_t hash() const { return hash_.value(); }
+  uint64_t length() const { return length_; }
+  int sync() override {
+    const std::size_t n = static_cast<std::size_t>(pptr() - pbase());
+    if (n > 0) {
+      hash_.add(pbase(), n);
+      sink_({pbase(), n});
+      length_ += n;
+    }
+    setp(buffer_, buffer_ + sizeof buffer_);
+    return 0;
+  }
+
+ protected:
+  int_type overflow(int_type c) override {
+    sync();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+    }
+    return traits_type::not_eof(c);
+  }
+
+ private:
+  std::function<void(std::string_view)> sink_;
+  RecordHash hash_;
+  uint64_t length_ = 0;
+  char buffer_[1 << 16];
+};
 
 std::string hex(uint64_t v) {
   char buf[17];
@@ -241,9 +310,16 @@ void CheckpointRankWriter::add_component(uint64_t id, std::string_view record) {
   append(record);
 }
 
-void CheckpointRankWriter::set_rank_data(std::string_view record) {
-  rank_data_ = {0, offset_, record.size(), hash_bytes(record)};
-  append(record);
+void CheckpointRankWriter::write_rank_data(const std::function<void(std::ostream&)>& write) {
+  const uint64_t offset = offset_;
+  auto buf = std::make_unique<RecordBuf>([this](std::string_view bytes) { append(bytes); });
+  {
+    std::ostream out(buf.get());
+    out.exceptions(std::ios::badbit);  // an OutputError from append leaves the stream as is
+    write(out);
+    out.flush();
+  }
+  rank_data_ = {0, offset, buf->length(), buf->hash()};
 }
 
 std::string CheckpointRankWriter::finish() {

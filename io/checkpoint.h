@@ -22,6 +22,7 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,7 +68,10 @@ class CheckpointRankWriter {
   CheckpointRankWriter& operator=(const CheckpointRankWriter&) = delete;
 
   void add_component(uint64_t id, std::string_view record);
-  void set_rank_data(std::string_view record);
+  /// The rank's own record, which `write` writes to the stream it is given: it goes to the file
+  /// as it is written, never held whole in memory (the tables of a long run can be most of a
+  /// checkpoint, written when memory runs short).
+  void write_rank_data(const std::function<void(std::ostream&)>& write);
   /// Writes the index and flushes both files to disk; returns the index's hash. OutputError
   /// on any failed write (a full disk among them).
   std::string finish();

@@ -92,6 +92,12 @@ RunOptions options_from(const RunArgs& args, std::string output, std::vector<std
   o.output = std::move(output);
   o.inputs = std::move(inputs);
   o.check_memory = !args.ignore_memory_check;
+  if (!args.memory_limit.empty()) {
+    o.memory_limit = parse_bytes("--memory-limit", args.memory_limit).count();
+    if (o.memory_limit == 0) {
+      throw InputError("--memory-limit = '" + args.memory_limit + "': expected > 0");
+    }
+  }
   o.shared_sync = args.sync == "auto";
   o.progress = parse_progress_mode(args.progress);
   o.progress_interval_s = args.progress_interval_s;
@@ -124,6 +130,22 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 
 // Rank 0's word on an interrupted run; returns the exit code.
 int report_interrupted(int rank, const RunResult& r, const std::string& output) {
+  if (r.memory_stop.rank >= 0) {
+    if (rank == 0) {
+      const RunResult::MemoryStop& m = r.memory_stop;
+      std::fprintf(stderr,
+                   "hxsim: error: out of memory: rank %d held %.1f MiB, past its limit of %.1f "
+                   "MiB (%s); "
+                   "stopped at %s with a checkpoint and results so far in %s (complete = 0)\n"
+                   "  resume on more nodes, or fewer ranks per node, with: hxsim run --restart "
+                   "%s\n",
+                   m.rank, static_cast<double>(m.resident) / (1 << 20),
+                   static_cast<double>(m.limit) / (1 << 20), m.source.c_str(),
+                   format_time(r.reached).c_str(), output.empty() ? "(no output)" : output.c_str(),
+                   r.last_checkpoint.c_str());
+    }
+    return static_cast<int>(ExitCode::kMemory);
+  }
   if (rank == 0) {
     std::printf(
         "hxsim: stopped early at %s; results so far in %s (complete = 0)\n"

@@ -37,6 +37,7 @@ struct RunArgs {
   double progress_interval_s = 10.0;
   bool no_output = false;
   bool ignore_memory_check = false;
+  std::string memory_limit;   // resident memory per rank ("20GiB"); empty: its node's share
   std::string sync = "auto";  // auto: shared memory when every rank shares a host; mpi
   // Checkpoints and interruptions (docs/OPERATIONS.md).
   std::string restart;           // a checkpoint, or a checkpoint directory (its latest)

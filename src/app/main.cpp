@@ -120,7 +120,12 @@ int dispatch(int argc, char** argv, Mpi& mpi, std::chrono::steady_clock::time_po
         ->capture_default_str()
         ->check(CLI::IsMember({"auto", "mpi"}));
     sub->add_flag("--ignore-memory-check", run.ignore_memory_check,
-                  "build the model even if its estimated memory exceeds what the nodes have");
+                  "build the model even if its estimated memory exceeds what the nodes have, "
+                  "and let it grow past them");
+    sub->add_option("--memory-limit", run.memory_limit,
+                    "resident memory each rank may use (\"20GiB\"); past it the run stops with "
+                    "a checkpoint, results so far and exit code 6 (default: its share of its "
+                    "node's)");
   };
 
   CLI::App* run_cmd = app.add_subcommand("run", "run a simulation (no CONFIG: the quickstart)");

@@ -6,7 +6,10 @@
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
 #include <boost/serialization/string.hpp>
+#include <istream>
+#include <ostream>
 #include <sstream>
+#include <streambuf>
 
 #include "core/error.h"
 #include "core/text.h"
@@ -34,8 +37,7 @@ void load_column(boost::archive::binary_iarchive& ar, std::vector<T>& v) {
 // results a restarted run must still write. Restoring adds them back on some rank, which is
 // all the engine needs: kSummed tables are summed across ranks anyway, and the other kinds are
 // written by row id, whichever rank holds a row.
-std::string save_tables(const StatsRegistry& stats) {
-  std::ostringstream bytes;
+void save_tables(const StatsRegistry& stats, std::ostream& bytes) {
   {
     boost::archive::binary_oarchive ar(bytes, boost::archive::no_header);
     const uint64_t count = stats.tables().size();
@@ -58,11 +60,21 @@ std::string save_tables(const StatsRegistry& stats) {
       }
     }
   }
-  return bytes.str();
 }
 
+// Reads a record where it lies: an istringstream would copy it, and a record holding a long
+// run's rows is most of a restarting rank's memory.
+class RecordView final : public std::streambuf {
+ public:
+  explicit RecordView(const std::string& record) {
+    char* begin = const_cast<char*>(record.data());  // only ever read
+    setg(begin, begin, begin + record.size());
+  }
+};
+
 void merge_tables(const std::string& record, StatsRegistry& stats, const std::string& where) {
-  std::istringstream bytes(record);
+  RecordView view(record);
+  std::istream bytes(&view);
   boost::archive::binary_iarchive ar(bytes, boost::archive::no_header);
   uint64_t count = 0;
   ar >> count;
@@ -76,7 +88,10 @@ void merge_tables(const std::string& record, StatsRegistry& stats, const std::st
     if (!stats.tables().count(name))
       throw InputError(where + " holds an unknown table '" + name + "'");
     Table& into = stats.table(name);
-    Table saved(into.spec());
+    // Rows come straight into a table that has none yet (the usual case): no copy to merge.
+    const bool direct = into.rows() == 0 && into.spec().kind != TableKind::kSummed;
+    Table copy(direct ? TableSpec{} : into.spec());
+    Table& saved = direct ? into : copy;
     load_column(ar, saved.ids_mutable());
     for (std::size_t c = 0; c < into.spec().columns.size(); ++c) {
       std::size_t rows = 0;
@@ -96,7 +111,7 @@ void merge_tables(const std::string& record, StatsRegistry& stats, const std::st
       }
       if (rows != saved.rows()) throw InputError(where + ": table '" + name + "' is damaged");
     }
-    into.merge(saved);
+    if (!direct) into.merge(saved);
   }
 }
 
@@ -126,7 +141,8 @@ std::string save_checkpoint(MPI_Comm comm, const CheckpointTarget& target, const
   return write_checkpoint(comm, target.dir, target.keep, manifest, target.config_text,
                           [&](CheckpointRankWriter& writer) {
                             sim.save(writer);
-                            writer.set_rank_data(save_tables(stats));
+                            writer.write_rank_data(
+                                [&](std::ostream& out) { save_tables(stats, out); });
                           });
 }
 

@@ -80,10 +80,10 @@ std::string size_text(double bytes) {
 }  // namespace
 
 // Cgroup v2 memory.max, v1 memory.limit_in_bytes.
-uint64_t available_memory_bytes(std::string& source) {
+NodeMemory node_memory() {
   namespace fs = std::filesystem;
-  uint64_t available = mem_available().value_or(UINT64_MAX);
-  source = "MemAvailable in /proc/meminfo";
+  NodeMemory node;
+  node.available = mem_available().value_or(UINT64_MAX);
   // Lines "0::/path" (cgroup v2) or "4:memory:/path" (v1); a limit on any group above this
   // process's own applies to it too.
   std::ifstream groups("/proc/self/cgroup");
@@ -102,14 +102,33 @@ uint64_t available_memory_bytes(std::string& source) {
     }
     for (fs::path dir = root.string() + line.substr(b + 1);; dir = dir.parent_path()) {
       const std::optional<uint64_t> limit = read_number((dir / file).string());
-      if (limit && *limit < available) {
-        available = *limit;
-        source = "cgroup limit " + (dir / file).string();
+      if (limit && *limit < node.cgroup_limit) {
+        node.cgroup_limit = *limit;
+        node.cgroup_file = (dir / file).string();
       }
       if (dir.string().size() <= root.string().size()) break;
     }
   }
-  return available;
+  return node;
+}
+
+uint64_t available_memory_bytes(std::string& source) {
+  const NodeMemory node = node_memory();
+  source = "MemAvailable in /proc/meminfo";
+  if (node.cgroup_limit >= node.available) return node.available;
+  source = "cgroup limit " + node.cgroup_file;
+  return node.cgroup_limit;
+}
+
+int ranks_on_node(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  int node_ranks = 1;
+  MPI_Comm_size(node, &node_ranks);
+  MPI_Comm_free(&node);
+  return node_ranks;
 }
 
 uint64_t summed_table_bytes(const Model& model) {
@@ -164,17 +183,17 @@ BuildMemorySample sample_build_memory(const Model& model, uint64_t seed,
   return sample;
 }
 
-void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed) {
+void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed, uint64_t rank_limit) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
-  MPI_Comm node;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
-  int node_ranks = 1;
-  MPI_Comm_size(node, &node_ranks);
-  MPI_Comm_free(&node);
+  const int node_ranks = ranks_on_node(comm);
   std::string source;
-  const double available = static_cast<double>(available_memory_bytes(source)) / node_ranks;
+  double available = static_cast<double>(available_memory_bytes(source)) / node_ranks;
+  if (rank_limit > 0) {
+    available = static_cast<double>(rank_limit);
+    source = "--memory-limit";
+  }
   const double components = static_cast<double>(model.num_components());
   // Every rank holds the summed tables whole (a time series: its bins), and so does the sample.
   // Counted twice: writing them adds an id column and HDF5's buffers, and the run its own state.
@@ -208,13 +227,20 @@ void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed) {
     std::ostringstream m;
     m << "building this model needs " << (partial ? "at least " : "about ")
       << size_text(need * ranks) << " (" << size_text(need) << " on each of " << ranks
-      << " rank(s): " << static_cast<uint64_t>(per_component) << " bytes for each of "
-      << model.num_components() << " components, measured on a sample built and set up"
-      << (partial ? " in part" : "");
-    if (tables > 0) m << ", and " << size_text(tables) << " for tables (twice what they hold)";
-    m << "), but this node offers " << size_text(available) << " to each of its " << node_ranks
-      << " rank(s) (" << source
-      << "); use more nodes or a smaller model, or pass --ignore-memory-check to try anyway";
+      << " rank(s): ";
+    if (per_component > 0) {  // else the tables alone were too much to build a sample
+      m << static_cast<uint64_t>(per_component) << " bytes for each of " << model.num_components()
+        << " components, measured on a sample built and set up" << (partial ? " in part" : "")
+        << (tables > 0 ? ", and " : "");
+    }
+    if (tables > 0) m << size_text(tables) << " for tables (twice what they hold)";
+    if (rank_limit > 0) {
+      m << "), but each rank may use " << size_text(available) << " (" << source << ")";
+    } else {
+      m << "), but this node offers " << size_text(available) << " to each of its " << node_ranks
+        << " rank(s) (" << source << ")";
+    }
+    m << "; use more nodes or a smaller model, or pass --ignore-memory-check to try anyway";
     error = m.str();
   }
   error = agree(comm, error);

@@ -42,16 +42,30 @@ BuildMemorySample sample_build_memory(
 /// as a time series, whose rows grow with the run's length over its bins), ids included.
 uint64_t summed_table_bytes(const Model& model);
 
+/// What the node offers this process: MemAvailable of /proc/meminfo (the kernel's estimate of
+/// what can be allocated without swapping), and the lowest memory limit of the cgroups it is in
+/// (a Slurm job's; UINT64_MAX: none), in bytes.
+struct NodeMemory {
+  uint64_t available = UINT64_MAX;
+  uint64_t cgroup_limit = UINT64_MAX;
+  std::string cgroup_file;  // where cgroup_limit was read
+};
+NodeMemory node_memory();
+
 /// Memory this node offers, in bytes: MemAvailable of /proc/meminfo, or a cgroup limit of this
 /// process if lower; `source` says which.
 uint64_t available_memory_bytes(std::string& source);
+
+/// Collective: how many ranks of `comm` share this rank's node (its memory).
+int ranks_on_node(MPI_Comm comm);
 
 /// Collective: throws InputError on every rank when building `model` on `comm` would take more
 /// memory than some node has: the build memory per component (sample_build_memory, on rank 0),
 /// times a balanced share of the components per rank, against the node's available memory
 /// (MemAvailable of /proc/meminfo, or a cgroup limit of the process if lower) divided among its
-/// ranks. Checked before anything large is built, so such a run stops with
-/// the numbers instead of growing until the OOM killer ends it.
-void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed);
+/// ranks, or `rank_limit` bytes per rank if that is not 0 (--memory-limit). Checked before
+/// anything large is built, so such a run stops with the numbers instead of growing until the
+/// OOM killer ends it.
+void check_build_memory(MPI_Comm comm, const Model& model, uint64_t seed, uint64_t rank_limit = 0);
 
 }  // namespace hx

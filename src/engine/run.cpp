@@ -5,12 +5,14 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "core/error.h"
 #include "core/text.h"
 #include "core/version.h"
 #include "engine/checkpoint.h"
 #include "engine/memory.h"
+#include "engine/memory_watch.h"
 #include "engine/output_tables.h"
 #include "engine/table_reduce.h"
 #include "io/collective.h"
@@ -79,6 +81,27 @@ void throw_if_stopped(MPI_Comm comm, const Simulation& sim) {
   }
   if (stopped == 2) throw InputError(report);
   throw DeadlockError(report);
+}
+
+// Collective: which rank's memory watch stopped an interrupted run, in rank order (rank 0 knows).
+RunResult::MemoryStop gather_memory_stop(MPI_Comm comm, const std::optional<MemoryWatch>& watch,
+                                         bool interrupted) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  const bool over = interrupted && watch && watch->over();
+  const uint64_t mine[3] = {over ? 1u : 0u, watch ? watch->resident() : 0,
+                            watch ? watch->limit() : 0};
+  std::vector<uint64_t> all(static_cast<std::size_t>(3 * ranks));
+  MPI_Gather(mine, 3, MPI_UINT64_T, all.data(), 3, MPI_UINT64_T, 0, comm);
+  RunResult::MemoryStop stop;
+  for (int r = 0; rank == 0 && r < ranks; ++r) {
+    const uint64_t* v = &all[static_cast<std::size_t>(3 * r)];
+    if (v[0] == 0) continue;
+    stop = {r, v[1], v[2], watch->source()};  // every rank's limit follows the same rule
+    break;
+  }
+  return stop;
 }
 
 // Rank 0 only: why checkpoints cannot go to `dir` (it or the nearest existing directory above it
@@ -198,7 +221,8 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
     }
   }
   if (options.check_memory) {
-    check_build_memory(comm, model, static_cast<uint64_t>(config.sim.integer("seed")));
+    check_build_memory(comm, model, static_cast<uint64_t>(config.sim.integer("seed")),
+                       options.memory_limit);
   }
   const auto partition = make_partition(config.sim.text("partitioner"), model, ranks);
   RunResult result;
@@ -222,6 +246,11 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
     sim.setup();
   }
   const double build_s = std::chrono::duration<double>(Clock::now() - build_start).count();
+  std::optional<MemoryWatch> watch;
+  if (options.check_memory && options.watch_memory) {
+    watch = options.memory_limit > 0 ? MemoryWatch(options.memory_limit, "--memory-limit")
+                                     : MemoryWatch::for_node(comm);
+  }
   const uint64_t work_before = sim.work_done();  // restored counters: work of an earlier process
 
   RunControl control;
@@ -240,6 +269,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   // Wall-clock limits are rank 0's to decide: one clock, and the executor spreads its request.
   control.poll = [&]() {
     unsigned requests = options.requests ? options.requests() : 0;
+    if (watch && watch->check()) requests |= RunControl::kStop;  // any rank's: the executor agrees
     if (rank != 0) return requests;
     const auto since = [](Clock::time_point t) {
       return std::chrono::duration<double>(Clock::now() - t).count();
@@ -288,6 +318,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   result.work_unit = model.work_unit();
   result.reached = result.local.reached;
   result.interrupted = result.local.interrupted;
+  result.memory_stop = gather_memory_stop(comm, watch, result.interrupted);
   result.ended_early = result.local.ended_early;
   sim.finish(result.local.drained, result.reached);
   throw_if_stopped(comm, sim);

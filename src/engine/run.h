@@ -41,6 +41,8 @@ struct RunOptions {
   std::string output;               // empty: write no file
   std::vector<std::string> inputs;  // files the output must not replace (config, trace)
   bool check_memory = true;         // refuse a build the nodes have no memory for
+  bool watch_memory = true;         // with check_memory: stop a run that outgrows them (exit 6)
+  uint64_t memory_limit = 0;        // resident bytes per rank; 0: its share of its node's
   bool shared_sync = true;          // ranks on one host meet in shared memory (RunControl)
   ProgressMode progress = ProgressMode::kAuto;
   double progress_interval_s = 10.0;
@@ -80,6 +82,13 @@ struct RunResult {
   uint64_t endpoints = 0;       // Model::endpoints, for per-endpoint figures
   SimTime reached;
   bool interrupted = false;           // stopped early by a request; checkpoint and partial results
+  // The memory watch made the request: the first rank that saw its resident memory pass its
+  // limit, both in bytes, and where the limit came from (-1: the watch did not stop the run).
+  struct MemoryStop {
+    int rank = -1;
+    uint64_t resident = 0, limit = 0;
+    std::string source;
+  } memory_stop;
   bool ended_early = false;           // the model ended it at an observation (Model::end_early)
   std::string last_checkpoint;        // path of the newest checkpoint written, if any
   std::vector<SummaryValue> summary;  // the model's run-level results (same on every rank)

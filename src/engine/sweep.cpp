@@ -63,6 +63,7 @@ SweepResult run_sweep(MPI_Comm comm, const Registry& registry, const Config& bas
     RunOptions run;
     run.progress = ProgressMode::kOff;
     run.check_memory = options.check_memory;
+    run.watch_memory = false;  // a point has no output to keep; an unstable one stops early
     const auto start = std::chrono::steady_clock::now();
     const RunResult r = run_simulation(comm, resolved, run);
     SweepPoint p;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 
+#include "engine/memory_watch.h"
 #include "models/phold/phold.h"
 
 namespace hx {
@@ -65,6 +66,29 @@ TEST(PeakRss, SeesTouchedMemory) {
   std::memset(block.get(), 1, kBytes);
   EXPECT_GE(peak_rss_bytes(), before + kBytes / 2);
   EXPECT_EQ(block[kBytes - 1], 1);
+}
+
+// The watch reads what is resident now: touched memory shows, and a limit below it trips at
+// the first read and stays tripped.
+TEST(MemoryWatch, SeesTouchedMemoryPassItsLimit) {
+  const uint64_t before = resident_bytes();
+  ASSERT_GT(before, 0u);
+  MemoryWatch watch(before + (std::size_t{64} << 20), "test");
+  EXPECT_FALSE(watch.check());
+  EXPECT_FALSE(watch.over());
+  EXPECT_GE(watch.resident(), before / 2);
+  constexpr std::size_t kBytes = std::size_t{128} << 20;
+  auto block = std::make_unique<char[]>(kBytes);
+  std::memset(block.get(), 1, kBytes);
+  EXPECT_GE(resident_bytes(), before + kBytes / 2);
+
+  MemoryWatch tight(before + (std::size_t{64} << 20), "test");
+  EXPECT_TRUE(tight.check());
+  EXPECT_TRUE(tight.over());
+  EXPECT_GT(tight.resident(), tight.limit());
+  block.reset();
+  EXPECT_TRUE(tight.check());  // once past, the run is stopping
+  EXPECT_EQ(tight.source(), "test");
 }
 
 }  // namespace
