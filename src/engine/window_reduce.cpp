@@ -67,12 +67,12 @@ void WindowReduce::gather(const int64_t* local, int64_t* all, int n) {
   ++epoch_;
   Slot* mine = slot(epoch_, rank_);
   std::memcpy(mine->values, local, static_cast<std::size_t>(n) * sizeof(int64_t));
-  mine->epoch.store(epoch_, std::memory_order_release);
+  block_.publish(mine->epoch, epoch_);
   std::copy(local, local + n, all + rank_ * n);
   for (int r = 0; r < size_; ++r) {
     if (r == rank_) continue;
     const Slot* other = slot(epoch_, r);
-    block_.wait([&] { return other->epoch.load(std::memory_order_acquire) == epoch_; });
+    block_.wait_for(other->epoch, epoch_, r);
     std::copy(other->values, other->values + n, all + r * n);
   }
 }

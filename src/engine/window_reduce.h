@@ -31,6 +31,8 @@ class WindowReduce {
   int size() const { return size_; }
 
   bool shared() const { return block_.valid(); }
+  /// How many times this rank slept waiting for another (shared memory only).
+  uint64_t sleeps() const { return block_.sleeps(); }
 
  private:
   struct Slot;

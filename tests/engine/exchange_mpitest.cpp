@@ -5,7 +5,9 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "engine/exchange.h"
@@ -117,6 +119,34 @@ TEST_P(Meeting, ReductionFindsTheMinimumOfEveryValue) {
     bool same = true;
     for (int i = 0; i < n; ++i) same = same && global[i] == want[i];
     EXPECT_TRUE(same) << "epoch " << epoch;
+  }
+}
+
+// A rank that comes 20 ms late finds the others asleep in shared memory (past their 1 ms of
+// yielding) and wakes them: the values are right, and the waiting ranks did sleep.
+TEST_P(Meeting, LateRankWakesTheSleepers) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  WindowReduce reduce(MPI_COMM_WORLD, GetParam());
+  for (int64_t epoch = 0; epoch < 6; ++epoch) {
+    const int late = static_cast<int>(epoch % ranks);
+    if (rank == late) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const int64_t local[2] = {epoch * 10 + rank, -rank};
+    int64_t all[2 * 4] = {};
+    ASSERT_LE(ranks, 4);
+    reduce.gather(local, all, 2);
+    for (int r = 0; r < ranks; ++r) {
+      EXPECT_EQ(all[2 * r], epoch * 10 + r) << "epoch " << epoch << ", rank " << r;
+      EXPECT_EQ(all[2 * r + 1], -r) << "epoch " << epoch << ", rank " << r;
+    }
+  }
+  uint64_t sleeps = reduce.sleeps(), total = 0;
+  MPI_Allreduce(&sleeps, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (reduce.shared()) {
+    EXPECT_GT(total, 0u);
+  } else {
+    EXPECT_EQ(total, 0u);
   }
 }
 
