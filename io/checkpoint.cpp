@@ -310,7 +310,7 @@ void CheckpointRankWriter::add_component(uint64_t id, std::string_view record) {
   append(record);
 }
 
-void CheckpointRankWriter::write_rank_data(const std::function<void(std::ostream&)>& write) {
+void CheckpointRankWriter::add_rank_record(const std::function<void(std::ostream&)>& write) {
   const uint64_t offset = offset_;
   auto buf = std::make_unique<RecordBuf>([this](std::string_view bytes) { append(bytes); });
   {
@@ -319,7 +319,7 @@ void CheckpointRankWriter::write_rank_data(const std::function<void(std::ostream
     write(out);
     out.flush();
   }
-  rank_data_ = {0, offset, buf->length(), buf->hash()};
+  rank_records_.push_back({rank_records_.size(), offset, buf->length(), buf->hash()});
 }
 
 std::string CheckpointRankWriter::finish() {
@@ -340,9 +340,12 @@ std::string CheckpointRankWriter::finish() {
     put(e.length);
     put(e.hash);
   }
-  put(rank_data_.offset);
-  put(rank_data_.length);
-  put(rank_data_.hash);
+  put(rank_records_.size());
+  for (const Entry& e : rank_records_) {
+    put(e.offset);
+    put(e.length);
+    put(e.hash);
+  }
   write_small_file(rank_file(dir_, rank_, "idx"), index);
   return hex(hash_bytes(index));
 }
@@ -464,12 +467,16 @@ CheckpointReader::CheckpointReader(const std::string& path) {
       e.rank = r;
       components_.push_back(e);
     }
-    Entry data{};
-    data.offset = get();
-    data.length = get();
-    data.hash = get();
-    data.rank = r;
-    rank_data_.push_back(data);
+    const uint64_t records = get();
+    for (uint64_t i = 0; i < records; ++i) {
+      Entry data{};
+      data.id = i;
+      data.offset = get();
+      data.length = get();
+      data.hash = get();
+      data.rank = r;
+      rank_records_.push_back(data);
+    }
   }
   std::sort(components_.begin(), components_.end(),
             [](const Entry& a, const Entry& b) { return a.id < b.id; });
@@ -509,9 +516,9 @@ std::string CheckpointReader::component(uint64_t id) {
   return read(*it, "the record of component " + std::to_string(id));
 }
 
-std::string CheckpointReader::rank_data(int rank) {
-  return read(rank_data_.at(static_cast<std::size_t>(rank)),
-              "the tables of rank " + std::to_string(rank));
+std::string CheckpointReader::rank_record(std::size_t i) {
+  const Entry& e = rank_records_.at(i);
+  return read(e, "record " + std::to_string(e.id) + " of rank " + std::to_string(e.rank));
 }
 
 }  // namespace hx

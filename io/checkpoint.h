@@ -1,8 +1,8 @@
 // Checkpoint directories (DESIGN §3.9). A checkpoint is a directory DIR/ckpt-<time in ps>:
 //
 //   rank-<R>.bin   records written by rank R: one per component (its state, send counter and
-//                  pending events, as a Boost binary archive the engine composes) and one for
-//                  the rank itself (its statistics tables)
+//                  pending events, as a Boost binary archive the engine composes) and some for
+//                  the rank itself (its statistics tables, in parts that restarting ranks share)
 //   rank-<R>.idx   where each record is: (component id, offset, length, hash), sorted by id
 //   config.toml    the resolved config, so `hxsim run --restart DIR` needs no config file
 //   manifest       written last: the build and config it belongs to, the simulated time, and a
@@ -31,7 +31,7 @@ namespace hx {
 
 /// What a checkpoint records about itself (the `manifest` file, "key = value" lines).
 struct CheckpointManifest {
-  std::string format = "1";
+  std::string format = "2";  // 2: several rank records per rank
   std::string hxsim_version;
   std::string git_hash;
   std::string boost_version;
@@ -68,10 +68,10 @@ class CheckpointRankWriter {
   CheckpointRankWriter& operator=(const CheckpointRankWriter&) = delete;
 
   void add_component(uint64_t id, std::string_view record);
-  /// The rank's own record, which `write` writes to the stream it is given: it goes to the file
-  /// as it is written, never held whole in memory (the tables of a long run can be most of a
-  /// checkpoint, written when memory runs short).
-  void write_rank_data(const std::function<void(std::ostream&)>& write);
+  /// Adds a record of the rank's own (a part of its tables), which `write` writes to the stream
+  /// it is given: it goes to the file as it is written, never held whole in memory (the tables
+  /// of a long run can be most of a checkpoint, written when memory runs short).
+  void add_rank_record(const std::function<void(std::ostream&)>& write);
   /// Writes the index and flushes both files to disk; returns the index's hash. OutputError
   /// on any failed write (a full disk among them).
   std::string finish();
@@ -87,7 +87,7 @@ class CheckpointRankWriter {
   std::FILE* file_ = nullptr;
   uint64_t offset_ = 0;
   std::vector<Entry> index_;
-  Entry rank_data_{};
+  std::vector<Entry> rank_records_;
 };
 
 /// Collective over `comm`: writes a checkpoint into `dir` (created if needed); `fill` adds this
@@ -112,8 +112,10 @@ class CheckpointReader {
   std::string config_text() const;
   /// The record of component `id`. InputError if there is none or it is damaged.
   std::string component(uint64_t id);
-  /// The rank record of writing rank `rank` (< manifest().ranks).
-  std::string rank_data(int rank);
+  /// The rank records of every writing rank, in rank order (and the order each added them).
+  std::size_t rank_records() const { return rank_records_.size(); }
+  /// Rank record `i` (< rank_records()). InputError if it is damaged.
+  std::string rank_record(std::size_t i);
 
  private:
   struct Entry {
@@ -125,7 +127,7 @@ class CheckpointReader {
   std::string path_;
   CheckpointManifest manifest_;
   std::vector<Entry> components_;  // sorted by id
-  std::vector<Entry> rank_data_;   // by writing rank
+  std::vector<Entry> rank_records_;  // by writing rank, then as added
   std::vector<std::unique_ptr<std::ifstream>> files_;
 };
 

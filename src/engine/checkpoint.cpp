@@ -2,6 +2,7 @@
 // and, per rank, the statistics tables and the run's counters.
 #include "engine/checkpoint.h"
 
+#include <algorithm>
 #include <boost/archive/archive_exception.hpp>
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
@@ -19,10 +20,11 @@ namespace hx {
 namespace {
 
 template <class T>
-void save_column(boost::archive::binary_oarchive& ar, const std::vector<T>& v) {
-  const uint64_t n = v.size();
+void save_column(boost::archive::binary_oarchive& ar, const std::vector<T>& v, uint64_t begin,
+                 uint64_t end) {
+  const uint64_t n = end - begin;
   ar << n;
-  if (n) ar.save_binary(v.data(), n * sizeof(T));
+  if (n) ar.save_binary(v.data() + begin, n * sizeof(T));
 }
 
 template <class T>
@@ -33,30 +35,47 @@ void load_column(boost::archive::binary_iarchive& ar, std::vector<T>& v) {
   if (n) ar.load_binary(v.data(), n * sizeof(T));
 }
 
-// Tables are saved whole, as this rank holds them: rows added so far (flows, histograms) are
-// results a restarted run must still write. Restoring adds them back on some rank, which is
-// all the engine needs: kSummed tables are summed across ranks anyway, and the other kinds are
-// written by row id, whichever rank holds a row.
-void save_tables(const StatsRegistry& stats, std::ostream& bytes) {
-  {
-    boost::archive::binary_oarchive ar(bytes, boost::archive::no_header);
-    const uint64_t count = stats.tables().size();
-    ar << count;
-    for (const auto& [name, table] : stats.tables()) {
-      ar << name;
-      save_column(ar, table->ids());
-      for (std::size_t c = 0; c < table->spec().columns.size(); ++c) {
-        switch (table->spec().columns[c].type) {
-          case ColumnType::kU64:
-            save_column(ar, table->u64(c));
-            break;
-          case ColumnType::kI64:
-            save_column(ar, table->i64(c));
-            break;
-          case ColumnType::kF64:
-            save_column(ar, table->f64(c));
-            break;
-        }
+// Tables are saved as this rank holds them: rows added so far (flows, histograms) are results a
+// restarted run must still write. Restoring adds them back on some rank, which is all the
+// engine needs: kSummed tables are summed across ranks anyway, and the other kinds are written
+// by row id, whichever rank holds a row. So the rows go in `parts` records of about
+// kPartBytes, part p holding the p-th slice of every table's rows (and the summed tables whole
+// in part 0), and the restarting ranks share the parts: a run stopped for memory and restarted
+// with more ranks spreads its rows too.
+constexpr uint64_t kPartBytes = uint64_t{8} << 20;
+
+uint64_t table_parts(const StatsRegistry& stats) {
+  uint64_t bytes = 0;
+  for (const auto& [name, table] : stats.tables()) {
+    if (table->spec().kind == TableKind::kSummed) continue;
+    bytes += table->rows() * (table->spec().columns.size() + 1) * sizeof(uint64_t);
+  }
+  return std::max<uint64_t>(1, (bytes + kPartBytes - 1) / kPartBytes);
+}
+
+void save_tables(const StatsRegistry& stats, std::ostream& bytes, uint64_t part, uint64_t parts) {
+  boost::archive::binary_oarchive ar(bytes, boost::archive::no_header);
+  const uint64_t count = stats.tables().size();
+  ar << count;
+  for (const auto& [name, table] : stats.tables()) {
+    ar << name;
+    uint64_t begin = part * table->rows() / parts, end = (part + 1) * table->rows() / parts;
+    if (table->spec().kind == TableKind::kSummed) {
+      begin = 0;
+      end = part == 0 ? table->rows() : 0;
+    }
+    save_column(ar, table->ids(), begin, end);
+    for (std::size_t c = 0; c < table->spec().columns.size(); ++c) {
+      switch (table->spec().columns[c].type) {
+        case ColumnType::kU64:
+          save_column(ar, table->u64(c), begin, end);
+          break;
+        case ColumnType::kI64:
+          save_column(ar, table->i64(c), begin, end);
+          break;
+        case ColumnType::kF64:
+          save_column(ar, table->f64(c), begin, end);
+          break;
       }
     }
   }
@@ -141,8 +160,11 @@ std::string save_checkpoint(MPI_Comm comm, const CheckpointTarget& target, const
   return write_checkpoint(comm, target.dir, target.keep, manifest, target.config_text,
                           [&](CheckpointRankWriter& writer) {
                             sim.save(writer);
-                            writer.write_rank_data(
-                                [&](std::ostream& out) { save_tables(stats, out); });
+                            const uint64_t parts = table_parts(stats);
+                            for (uint64_t p = 0; p < parts; ++p) {
+                              writer.add_rank_record(
+                                  [&](std::ostream& out) { save_tables(stats, out, p, parts); });
+                            }
                           });
 }
 
@@ -154,11 +176,13 @@ void restore_checkpoint(MPI_Comm comm, CheckpointReader& reader, Simulation& sim
   std::string error;
   try {
     sim.restore(reader, SimTime::ps(reader.manifest().last_work_ps));
-    // Writing rank r's tables go to rank r mod ranks: any placement gives the same output.
-    for (int r = rank; r < reader.manifest().ranks; r += ranks) {
-      const std::string where = "checkpoint " + reader.path() + ", rank " + std::to_string(r);
+    // Rank record i goes to rank i mod ranks: any placement gives the same output.
+    for (std::size_t i = static_cast<std::size_t>(rank); i < reader.rank_records();
+         i += static_cast<std::size_t>(ranks)) {
+      const std::string where =
+          "checkpoint " + reader.path() + ", rank record " + std::to_string(i);
       try {
-        merge_tables(reader.rank_data(r), stats, where);
+        merge_tables(reader.rank_record(i), stats, where);
       } catch (const boost::archive::archive_exception& e) {
         throw InputError(where + ": the tables cannot be read (" + e.what() + ")");
       }

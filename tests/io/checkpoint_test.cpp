@@ -27,12 +27,13 @@ class CheckpointFiles : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // One rank's checkpoint: components 5 and 2, rank data, and a manifest from this build.
+  // One rank's checkpoint: components 5 and 2, two rank records, and a manifest from this build.
   CheckpointManifest write_one_rank() {
     CheckpointRankWriter writer(dir_, 0);
     writer.add_component(5, "five");
     writer.add_component(2, std::string("t\0wo", 4));
-    writer.write_rank_data([](std::ostream& out) { out << "tables"; });
+    writer.add_rank_record([](std::ostream& out) { out << "tables"; });
+    writer.add_rank_record([](std::ostream& out) { out << "more"; });
     CheckpointManifest m = this_build_identity();
     m.config_hash = "abc";
     m.time_ps = 1000;
@@ -47,12 +48,12 @@ class CheckpointFiles : public ::testing::Test {
 
 // The rank record goes to the file in 64 KiB pieces, hashed on the way: written and flushed in
 // pieces of odd sizes, larger than a piece in all, it reads back whole and its hash checks.
-TEST_F(CheckpointFiles, RankDataStreamsAndHashesAsOneRecord) {
+TEST_F(CheckpointFiles, RankRecordStreamsAndHashesAsOneRecord) {
   std::string record;
   for (int i = 0; record.size() < 200001; ++i) record += static_cast<char>(i * 31 % 251);
   CheckpointRankWriter writer(dir_, 0);
   writer.add_component(1, "one");
-  writer.write_rank_data([&](std::ostream& out) {
+  writer.add_rank_record([&](std::ostream& out) {
     std::size_t at = 0;
     for (std::size_t piece : {7, 65537, 3, 1}) {
       out.write(record.data() + at, static_cast<std::streamsize>(piece));
@@ -68,7 +69,8 @@ TEST_F(CheckpointFiles, RankDataStreamsAndHashesAsOneRecord) {
   std::ofstream(dir_ + "/manifest") << m.to_text();
   std::ofstream(dir_ + "/config.toml") << "[sim]\n";
   CheckpointReader reader(dir_);
-  EXPECT_EQ(reader.rank_data(0), record);
+  ASSERT_EQ(reader.rank_records(), 1u);
+  EXPECT_EQ(reader.rank_record(0), record);
   EXPECT_EQ(reader.component(1), "one");
 }
 
@@ -104,7 +106,9 @@ TEST_F(CheckpointFiles, ReadsBackEveryRecord) {
   EXPECT_EQ(reader.manifest().time_ps, 1000);
   EXPECT_EQ(reader.component(5), "five");
   EXPECT_EQ(reader.component(2), std::string("t\0wo", 4));
-  EXPECT_EQ(reader.rank_data(0), "tables");
+  ASSERT_EQ(reader.rank_records(), 2u);
+  EXPECT_EQ(reader.rank_record(0), "tables");
+  EXPECT_EQ(reader.rank_record(1), "more");
   EXPECT_EQ(reader.config_text(), "[sim]\n");
   EXPECT_CONTAINS(error_of([&] { reader.component(3); }), "no record of component 3");
 }
