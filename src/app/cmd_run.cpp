@@ -134,12 +134,13 @@ int report_interrupted(int rank, const RunResult& r, const std::string& output) 
     if (rank == 0) {
       const RunResult::MemoryStop& m = r.memory_stop;
       std::fprintf(stderr,
-                   "hxsim: error: out of memory: rank %d held %.1f MiB, past its limit of %.1f "
-                   "MiB (%s); "
+                   "hxsim: error: out of memory: rank %d held %.1f MiB and needs %.1f MiB more "
+                   "to write its output, past its limit of %.1f MiB (%s); "
                    "stopped at %s with a checkpoint and results so far in %s (complete = 0)\n"
                    "  resume with more memory per rank (fewer ranks per node, on more nodes): "
                    "hxsim run --restart %s\n",
                    m.rank, static_cast<double>(m.resident) / (1 << 20),
+                   static_cast<double>(m.reserve) / (1 << 20),
                    static_cast<double>(m.limit) / (1 << 20), m.source.c_str(),
                    format_time(r.reached).c_str(), output.empty() ? "(no output)" : output.c_str(),
                    r.last_checkpoint.c_str());

@@ -31,6 +31,15 @@ uint64_t resident_bytes() {
   return static_cast<uint64_t>(resident) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
+uint64_t row_output_reserve(const StatsRegistry& stats) {
+  uint64_t bytes = 0;
+  for (const auto& [name, table] : stats.tables()) {
+    if (table->spec().kind == TableKind::kSummed) continue;  // counted before the build
+    bytes += table->rows() * (table->spec().columns.size() + 1) * sizeof(uint64_t);
+  }
+  return bytes / 2;
+}
+
 MemoryWatch::MemoryWatch(uint64_t limit, std::string source)
     : limit_(limit), source_(std::move(source)) {}
 
@@ -59,7 +68,8 @@ bool MemoryWatch::check() {
   if (last_read_ >= 0 && now - last_read_ < kInterval) return false;
   last_read_ = now;
   resident_ = resident_bytes();
-  over_ = resident_ > limit_;
+  reserved_ = reserve_ ? reserve_() : 0;
+  over_ = resident_ + reserved_ > limit_;
   return over_;
 }
 

@@ -83,24 +83,26 @@ void throw_if_stopped(MPI_Comm comm, const Simulation& sim) {
   throw DeadlockError(report);
 }
 
-// Collective: which rank's memory watch stopped an interrupted run, in rank order (rank 0 knows).
+// Collective: which rank's memory watch stopped an interrupted run, in rank order (every rank
+// knows which; rank 0 the figures).
 RunResult::MemoryStop gather_memory_stop(MPI_Comm comm, const std::optional<MemoryWatch>& watch,
                                          bool interrupted) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
   const bool over = interrupted && watch && watch->over();
-  const uint64_t mine[3] = {over ? 1u : 0u, watch ? watch->resident() : 0,
-                            watch ? watch->limit() : 0};
-  std::vector<uint64_t> all(static_cast<std::size_t>(3 * ranks));
-  MPI_Gather(mine, 3, MPI_UINT64_T, all.data(), 3, MPI_UINT64_T, 0, comm);
+  const uint64_t mine[4] = {over ? 1u : 0u, watch ? watch->resident() : 0,
+                            watch ? watch->reserve() : 0, watch ? watch->limit() : 0};
+  std::vector<uint64_t> all(static_cast<std::size_t>(4 * ranks));
+  MPI_Gather(mine, 4, MPI_UINT64_T, all.data(), 4, MPI_UINT64_T, 0, comm);
   RunResult::MemoryStop stop;
   for (int r = 0; rank == 0 && r < ranks; ++r) {
-    const uint64_t* v = &all[static_cast<std::size_t>(3 * r)];
+    const uint64_t* v = &all[static_cast<std::size_t>(4 * r)];
     if (v[0] == 0) continue;
-    stop = {r, v[1], v[2], watch->source()};  // every rank's limit follows the same rule
+    stop = {r, v[1], v[2], v[3], watch->source()};  // every rank's limit follows the same rule
     break;
   }
+  MPI_Bcast(&stop.rank, 1, MPI_INT, 0, comm);  // every rank exits alike
   return stop;
 }
 
@@ -250,6 +252,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   if (options.check_memory && options.watch_memory) {
     watch = options.memory_limit > 0 ? MemoryWatch(options.memory_limit, "--memory-limit")
                                      : MemoryWatch::for_node(comm);
+    if (!options.output.empty()) watch->set_reserve([&stats] { return row_output_reserve(stats); });
   }
   const uint64_t work_before = sim.work_done();  // restored counters: work of an earlier process
 

@@ -82,11 +82,12 @@ struct RunResult {
   uint64_t endpoints = 0;       // Model::endpoints, for per-endpoint figures
   SimTime reached;
   bool interrupted = false;           // stopped early by a request; checkpoint and partial results
-  // The memory watch made the request: the first rank that saw its resident memory pass its
-  // limit, both in bytes, and where the limit came from (-1: the watch did not stop the run).
+  // The memory watch made the request: the first rank that saw its resident memory and what
+  // writing its output needs pass its limit, in bytes, and where the limit came from (-1: the
+  // watch did not stop the run).
   struct MemoryStop {
     int rank = -1;
-    uint64_t resident = 0, limit = 0;
+    uint64_t resident = 0, reserve = 0, limit = 0;
     std::string source;
   } memory_stop;
   bool ended_early = false;           // the model ended it at an observation (Model::end_early)

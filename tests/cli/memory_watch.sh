@@ -22,9 +22,9 @@ bash "$mpirun_sh" -n 2 "$hxsim" run "$quickstart" "${grow[@]}" --memory-limit 50
   >cut.out 2>cut.err || rc=$?
 complete=$(/usr/bin/python3 -c "import h5py; print(h5py.File('cut.h5')['/'].attrs['complete'])" \
   2>/dev/null)
-if [[ $rc == 6 ]] && [[ $complete == 0 ]] && [[ -f cut.ckpt/latest ]] &&
-  grep -Eq "^hxsim: error: out of memory: rank [01] held [0-9.]+ MiB, past its limit of 50.0 MiB" \
-    cut.err && grep -q "(--memory-limit); stopped at .* with a checkpoint and results" cut.err &&
+if [[ $rc == 6 ]] && [[ $complete == 0 ]] && [[ -f cut.ckpt/latest ]] && ! grep -q "Exit code: *5" cut.err &&
+  grep -Eq "^hxsim: error: out of memory: rank [01] held [0-9.]+ MiB and needs [0-9.]+ MiB more" \
+    cut.err && grep -q "to write its output, past its limit of 50.0 MiB" cut.err && grep -q "(--memory-limit); stopped at .* with a checkpoint and results" cut.err &&
   grep -q "more nodes): hxsim run --restart cut.ckpt/ckpt-" cut.err
 then
   echo "PASS: stopped with exit 6: $(head -1 cut.err | cut -c1-120)..."

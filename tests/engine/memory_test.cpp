@@ -91,5 +91,20 @@ TEST(MemoryWatch, SeesTouchedMemoryPassItsLimit) {
   EXPECT_EQ(tight.source(), "test");
 }
 
+// Writing the output takes half the bytes of the rows a rank holds (ids included); summed
+// tables, held whole from the start, are the build check's.
+TEST(MemoryWatch, ReservesHalfTheRowsForTheOutput) {
+  StatsRegistry stats;
+  TableSpec rows{
+      "flows", "id", "", {{"a", ColumnType::kU64, "1", ""}, {"b", ColumnType::kF64, "1", ""}}};
+  Table& flows = stats.declare(rows);
+  TableSpec summed{"totals",           "id", "", {{"a", ColumnType::kU64, "1", ""}},
+                   TableKind::kSummed, 1000};
+  stats.declare(summed);
+  EXPECT_EQ(row_output_reserve(stats), 0u);
+  for (uint64_t i = 0; i < 100; ++i) flows.add_row(i, {uint64_t{i}, 1.5});
+  EXPECT_EQ(row_output_reserve(stats), 100u * 3 * 8 / 2);
+}
+
 }  // namespace
 }  // namespace hx
