@@ -9,7 +9,6 @@
 
 #include <bit>
 #include <chrono>
-#include <climits>
 #include <cstdint>
 #include <ctime>
 #include <exception>

@@ -42,8 +42,8 @@ class SharedBlock {
   void publish(std::atomic<uint64_t>& word, uint64_t value) const;
 
   /// Waits until `word`, in rank `owner`'s part and written by its publish(), holds `value`.
-  /// With a core per rank it spins first. Then it yields the core a few times (to the rank it
-  /// waits for, when they share a core: --oversubscribe), and then sleeps until the owner
+  /// With a core per rank it spins first. Then it yields the core for up to kYieldFor (to the
+  /// rank it waits for, when they share a core: --oversubscribe), and then sleeps until the owner
   /// publishes: a rank whose core other work also wants is woken at once, rather than when that
   /// work's time slice ends (a futex on the word's low half; it wakes every 10 ms regardless,
   /// so a missed wake-up costs time, never the run).
