@@ -192,6 +192,15 @@ Table& StatsRegistry::declare(const TableSpec& spec) {
   return *it->second;
 }
 
+uint64_t StatsRegistry::row_bytes() const {
+  uint64_t bytes = 0;
+  for (const auto& [name, table] : tables_) {
+    if (table->spec().kind == TableKind::kSummed) continue;
+    bytes += table->rows() * (table->spec().columns.size() + 1) * sizeof(uint64_t);
+  }
+  return bytes;
+}
+
 const Table& StatsRegistry::table(const std::string& name) const {
   auto it = tables_.find(name);
   if (it == tables_.end()) throw std::logic_error("no statistics table '" + name + "'");

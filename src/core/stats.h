@@ -123,6 +123,9 @@ class StatsRegistry {
   Table& table(const std::string& name);
   const Table& table(const std::string& name) const;
   const std::map<std::string, std::unique_ptr<Table>>& tables() const { return tables_; }
+  /// Bytes of the rows added to the tables other than kSummed ones (those are held whole from
+  /// the start), ids included: what a run's output rows take so far.
+  uint64_t row_bytes() const;
 
  private:
   std::map<std::string, std::unique_ptr<Table>> tables_;

@@ -45,12 +45,7 @@ void load_column(boost::archive::binary_iarchive& ar, std::vector<T>& v) {
 constexpr uint64_t kPartBytes = uint64_t{8} << 20;
 
 uint64_t table_parts(const StatsRegistry& stats) {
-  uint64_t bytes = 0;
-  for (const auto& [name, table] : stats.tables()) {
-    if (table->spec().kind == TableKind::kSummed) continue;
-    bytes += table->rows() * (table->spec().columns.size() + 1) * sizeof(uint64_t);
-  }
-  return std::max<uint64_t>(1, (bytes + kPartBytes - 1) / kPartBytes);
+  return std::max<uint64_t>(1, (stats.row_bytes() + kPartBytes - 1) / kPartBytes);
 }
 
 void save_tables(const StatsRegistry& stats, std::ostream& bytes, uint64_t part, uint64_t parts) {

@@ -31,14 +31,7 @@ uint64_t resident_bytes() {
   return static_cast<uint64_t>(resident) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
-uint64_t row_output_reserve(const StatsRegistry& stats) {
-  uint64_t bytes = 0;
-  for (const auto& [name, table] : stats.tables()) {
-    if (table->spec().kind == TableKind::kSummed) continue;  // counted before the build
-    bytes += table->rows() * (table->spec().columns.size() + 1) * sizeof(uint64_t);
-  }
-  return bytes / 2;
-}
+uint64_t row_output_reserve(const StatsRegistry& stats) { return stats.row_bytes() / 2; }
 
 MemoryWatch::MemoryWatch(uint64_t limit, std::string source)
     : limit_(limit), source_(std::move(source)) {}
