@@ -119,7 +119,8 @@ std::vector<SummaryValue> summarize_workload(const StatsRegistry& stats,
   std::vector<SummaryValue> v = {
       {"workload_endpoints", endpoints, "1", "endpoints with a program"},
       {"workload_complete", int64_t{finished == endpoints ? 1 : 0}, "1",
-       "1 if every program ran to its end (0: a recv never matched; see workload_finished)"},
+       "1 if every program ran to its end (0: the run stopped first, or a recv never matched; "
+       "see workload_finished)"},
       {"workload_finished", finished, "1", "endpoints whose program completed"},
       {"workload_end_ps", end, "ps", "end of the last operation: the workload's time"},
       {"workload_critical_compute_ps", totals.i64(6)[0], "ps",
@@ -149,7 +150,8 @@ std::vector<SummaryValue> summarize_workload(const StatsRegistry& stats,
   return v;
 }
 
-std::vector<std::string> report_workload(const StatsRegistry& stats, const wl::Workload& workload) {
+std::vector<std::string> report_workload(const StatsRegistry& stats, const wl::Workload& workload,
+                                         const RunEnd& end) {
   const Table& totals = stats.table("workload_totals");
   const Table& groups = stats.table("workload_groups");
   const Table& dims = stats.table("workload_dims");
@@ -157,10 +159,15 @@ std::vector<std::string> report_workload(const StatsRegistry& stats, const wl::W
   const uint64_t finished = totals.u64(kTFinished)[0];
   auto time = [](int64_t ps) { return format_time(SimTime::ps(ps)); };
   std::vector<std::string> lines;
+  // With events left the run was stopped (sim.end_time, a signal, the memory watch) before the
+  // programs ended; with none left, what they wait for never comes.
+  const std::string why =
+      end.drained ? "a recv never matched"
+                  : "the run stopped at " + format_time(end.reached) + ", before they ended";
   lines.push_back("workload: " + std::to_string(endpoints) + " endpoints, " +
                   (finished == endpoints ? std::string("all programs complete")
                                          : std::to_string(endpoints - finished) +
-                                               " programs NOT complete (a recv never matched)") +
+                                               " programs NOT complete (" + why + ")") +
                   ", time " + time(totals.i64(kTEnd)[0]));
   std::string exposed;
   for (std::size_t d = 1; d < dims.rows(); ++d) {

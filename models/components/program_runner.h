@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/model.h"
 #include "core/stats.h"
 #include "core/units.h"
 #include "models/components/message_table.h"
@@ -46,8 +47,9 @@ std::vector<SummaryValue> summarize_workload(const StatsRegistry& stats,
                                              const wl::Workload& workload);
 
 /// What `hxsim run` prints of a workload: the totals and each operation group's time next to
-/// its α–β model time.
-std::vector<std::string> report_workload(const StatsRegistry& stats, const wl::Workload& workload);
+/// its α–β model time. `end` says why programs that did not complete stopped.
+std::vector<std::string> report_workload(const StatsRegistry& stats, const wl::Workload& workload,
+                                         const RunEnd& end);
 
 /// Message ids on the wire: the phase in the high half, so phases may reuse tags.
 inline uint64_t message_id(uint32_t phase, uint32_t tag) { return uint64_t{phase} << 32 | tag; }

@@ -44,6 +44,7 @@ std::vector<FaultRow> parse_faults_csv(std::istream& in, const std::string& name
     FaultRow r;
     try {
       r.at = parse_time("at", fields[0]);
+      if (r.at.is_infinite()) throw InputError("at = 'inf': expected a finite time");
     } catch (const InputError& e) {
       throw InputError(where + ": " + e.what());
     }

@@ -324,7 +324,7 @@ class BuiltNetworkModel final : public NetworkModel {
   std::vector<std::string> report(const StatsRegistry& stats, const RunEnd& end) const override {
     std::vector<std::string> lines;
     if (workload_) {
-      lines = report_workload(stats, *workload_);
+      lines = report_workload(stats, *workload_, end);
       if (flow_level_) {
         lines.insert(lines.begin(),
                      folding_ ? "folded: " + folding_->describe() : "not folded: " + fold_note_);

@@ -109,8 +109,9 @@ RunOptions options_from(const RunArgs& args, std::string output, std::vector<std
         parse_wall_duration(args.checkpoint_every.substr(wall.size()), "--checkpoint-every");
   } else if (!args.checkpoint_every.empty()) {
     o.checkpoint_every = parse_time("--checkpoint-every", args.checkpoint_every, cycle_time);
-    if (o.checkpoint_every <= SimTime::zero()) {
-      throw InputError("--checkpoint-every = '" + args.checkpoint_every + "': expected > 0");
+    if (o.checkpoint_every <= SimTime::zero() || o.checkpoint_every.is_infinite()) {
+      throw InputError("--checkpoint-every = '" + args.checkpoint_every +
+                       "': expected a finite time > 0");
     }
   }
   if (!args.exit_after.empty())

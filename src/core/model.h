@@ -51,6 +51,7 @@ struct RunEnd {
   SimTime reached;           // the simulated time it got to (the same on every rank)
   bool interrupted = false;  // a stop request (signal, wall-clock limit) ended it
   bool ended_early = false;  // the model ended it at an observation (end_early)
+  bool drained = false;      // no events remained (else sim.end_time or a stop came first)
   bool cut_short() const { return interrupted || ended_early; }
 };
 

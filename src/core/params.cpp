@@ -96,6 +96,7 @@ Parsed parse_scalar(const ParamSpec& spec, const ConfigValue& v, const std::stri
       return {value, value};
     case ParamType::kTime: {
       const SimTime t = parse_time(unit_key, value, cycle_time);
+      if (t.is_infinite() && !spec.infinite) throw InputError(head + "a finite time");
       return {t, format_time(t)};
     }
     case ParamType::kBandwidth: {
@@ -269,6 +270,11 @@ ParamSpec ParamSpec::tables(std::string name, std::vector<ParamSpec> keys, std::
 ParamSpec&& ParamSpec::range(double lo, double hi) && {
   min = lo;
   max = hi;
+  return std::move(*this);
+}
+
+ParamSpec&& ParamSpec::or_infinite() && {
+  infinite = true;
   return std::move(*this);
 }
 

@@ -38,6 +38,7 @@ struct ParamSpec {
   double min = -std::numeric_limits<double>::infinity();  // for int and float
   double max = std::numeric_limits<double>::infinity();
   std::vector<std::string> choices;  // for kChoice
+  bool infinite = false;             // kTime: "inf" is a value (else a finite time is required)
   // kList: one spec, for every item (its name is unused); kTables: the keys of every table.
   std::vector<ParamSpec> elements;
   std::vector<std::string> default_items;  // kList: the default, item by item
@@ -59,6 +60,9 @@ struct ParamSpec {
   /// The default is the empty array.
   static ParamSpec tables(std::string name, std::vector<ParamSpec> keys, std::string help);
   ParamSpec&& range(double lo, double hi) &&;
+  /// For a time: accept "inf" (sim.end_time: no end). Other times must be finite, since an
+  /// infinite latency or window would not fail until the run stalls.
+  ParamSpec&& or_infinite() &&;
 };
 
 using ParamValue = std::variant<int64_t, double, bool, std::string, SimTime, Bandwidth, Bytes>;

@@ -131,7 +131,8 @@ std::vector<ParamSpec> sim_params(const Registry& registry) {
       ParamSpec::choice("model", "phold", models, "the model to simulate"),
       ParamSpec::time("end_time", "inf",
                       "simulated time at which the run stops; inf: when no events remain (models "
-                      "whose events never run out, like phold, need a finite time)"),
+                      "whose events never run out, like phold, need a finite time)")
+          .or_infinite(),
       ParamSpec::integer("seed", 1, "run seed; every random stream derives from it")
           .range(0, 9.2e18),
       ParamSpec::choice("partitioner", "group", partitioner_names(),
@@ -326,7 +327,8 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   sim.finish(result.local.drained, result.reached);
   throw_if_stopped(comm, sim);
   reduce_summed_tables(comm, stats);
-  const RunEnd run_end{result.reached, result.interrupted, result.ended_early};
+  const RunEnd run_end{result.reached, result.interrupted, result.ended_early,
+                       result.local.drained};
   result.summary = model.summarize(stats, run_end);
   result.report = model.report(stats, run_end);
 

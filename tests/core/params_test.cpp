@@ -95,6 +95,19 @@ TEST(ResolveSection, CyclesUseCycleTime) {
                   "'cycles' needs sim.cycle_time");
 }
 
+// An infinite latency or window would be accepted and then stall the run (a router waiting
+// forever looked like a deadlock); only a time declared or_infinite() takes "inf".
+TEST(ResolveSection, TimesAreFiniteUnlessDeclaredInfinite) {
+  const Config c = one("phold.delay", "inf");
+  EXPECT_CONTAINS(error_of([&] { resolve_section(c, "phold", phold_specs()); }),
+                  "phold.delay = 'inf'");
+  EXPECT_CONTAINS(error_of([&] { resolve_section(c, "phold", phold_specs()); }),
+                  "expected a finite time");
+  std::vector<ParamSpec> specs = phold_specs();
+  specs[4] = ParamSpec::time("delay", "10ns", "mean delay").or_infinite();
+  EXPECT_TRUE(resolve_section(c, "phold", specs).time("delay").is_infinite());
+}
+
 TEST(ResolveSection, TypeErrorsNameKeyValueAndOrigin) {
   struct Case {
     const char* key;

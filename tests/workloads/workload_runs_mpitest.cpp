@@ -107,6 +107,25 @@ TEST(WorkloadRuns, BinaryExchangeCompletes) {
   EXPECT_EQ(value(summary, "packets_injected"), 8 * 3 * (32768 / 32));
 }
 
+// Programs that did not end are reported with the reason: stopped by sim.end_time (events were
+// left), not "a recv never matched" (none were).
+TEST(WorkloadRuns, ProgramsCutByTheEndTimeSaySo) {
+  Settings s = torus("8", "1");
+  s.insert(s.end(), {{"workload.bytes", "1MiB"}, {"sim.end_time", "2us"}});
+  Config config;
+  for (const auto& [key, value] : s) config.set(key, value, "test");
+  RunOptions options;
+  options.progress = ProgressMode::kOff;
+  const RunResult r =
+      run_simulation(MPI_COMM_WORLD, resolve_config(test::registry(), config), options);
+  EXPECT_EQ(value(r.summary, "workload_complete"), 0);
+  std::string report;
+  for (const std::string& line : r.report) report += line + "\n";
+  EXPECT_NE(report.find("8 programs NOT complete (the run stopped at 2us, before they ended)"),
+            std::string::npos)
+      << report;
+}
+
 // A tiny MoE iteration (TP2 CP1 EP2 DP2 PP2 on 16 of a 4x4 torus's endpoints): every program
 // ends, compute is on the critical path, and the MFU is a fraction.
 TEST(WorkloadRuns, LlmIterationCompletes) {
