@@ -32,18 +32,24 @@ class BernoulliSlots {
   void restart() { next_slot_ = -1; }
   /// The time of the next message: the slot after a geometric gap (one draw from `rng` unless
   /// every slot starts one).
+  /// A gap beyond what SimTime holds (a load of 1e-300) is infinity: no further message.
   SimTime next(Rng& rng) {
-    int64_t gap = 1;
-    if (probability_ < 1.0) {
-      gap += static_cast<int64_t>(std::floor(std::log1p(-rng.uniform()) / log_miss_));
+    double gap = 1;
+    if (probability_ < 1.0) gap += std::floor(std::log1p(-rng.uniform()) / log_miss_);
+    // Within the range by a wide margin, so that the times below cannot overflow.
+    const double last = static_cast<double>(kNoMore) / static_cast<double>(slot_.count_ps());
+    if (next_slot_ == kNoMore || static_cast<double>(next_slot_) + gap >= last) {
+      next_slot_ = kNoMore;
+      return SimTime::infinity();
     }
-    next_slot_ += gap;
+    next_slot_ += static_cast<int64_t>(gap);
     return slot_ * next_slot_;
   }
   /// The index of the last slot drawn: the state a checkpoint keeps.
   int64_t& slot_index() { return next_slot_; }
 
  private:
+  static constexpr int64_t kNoMore = int64_t{1} << 62;  // next_slot_ once the gaps ran out
   SimTime slot_;
   double probability_ = 0;  // of a new message in each slot
   double log_miss_ = 0;     // log(1 - probability_): the geometric gap's scale

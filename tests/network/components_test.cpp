@@ -1,6 +1,7 @@
 // The network components' seams: the link protocol both sides of a link consult, the element
 // slot a topology chooses through, loud failures (unknown events, too many candidates) and
-// checkpoint records that do not fit the component reading them.
+// checkpoint records that do not fit the component reading them; a source's message times at
+// loads too small for SimTime's range.
 #include <gtest/gtest.h>
 
 #include <boost/archive/binary_iarchive.hpp>
@@ -17,10 +18,32 @@
 #include "models/network/network_context.h"
 #include "models/network/network_model.h"
 #include "models/network/routing.h"
+#include "models/traffic/bernoulli_slots.h"
 #include "network/small_networks.h"
 
 namespace hx::net {
 namespace {
+
+// A gap of more slots than an int64 holds was cast to int64 (undefined; INT64_MIN here), so a
+// load of 1e-300 started a message at nearly every instant: 47 M packet-hops in 5.6 us.
+TEST(BernoulliSlots, GapsBeyondTheTimeRangeMeanNoFurtherMessage) {
+  Rng rng(1, 0, 2);
+  BernoulliSlots none(1e-300, 4, SimTime::ns(1));
+  ASSERT_TRUE(none.sends());
+  none.restart();
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(none.next(rng).is_infinite());
+  // Rare but representable: times increase, within the range.
+  BernoulliSlots rare(1e-12, 4, SimTime::ns(1));
+  rare.restart();
+  SimTime last = SimTime::zero();
+  for (int i = 0; i < 100; ++i) {
+    const SimTime t = rare.next(rng);
+    ASSERT_FALSE(t.is_infinite());
+    EXPECT_GT(t, last);
+    last = t;
+  }
+  EXPECT_GT(last, SimTime::ns(1000000));
+}
 
 TEST(LinkProtocol, OnlyARouterCountsAnEndpointsCredits) {
   LinkProtocol router, endpoint;
