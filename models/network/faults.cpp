@@ -5,10 +5,13 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "core/error.h"
 #include "core/rng.h"
@@ -180,35 +183,48 @@ class FaultScheduleBuilder {
         continue;
       }
       if (!r.fail) fail(r, "a random pick can only fail (a repair names what it repairs)");
-      const std::vector<std::string> names = pickable(r, w);
-      if (count > names.size()) {
-        fail(r, "asks for " + std::to_string(count) + " of " + std::to_string(names.size()));
+      const Pickable from = pickable(r, w);
+      if (count > from.size) {
+        fail(r, "asks for " + std::to_string(count) + " of " + std::to_string(from.size));
       }
-      // A partial Fisher-Yates shuffle from the pick's own stream.
-      std::vector<uint64_t> index(names.size());
-      for (uint64_t i = 0; i < index.size(); ++i) index[i] = i;
+      // A partial Fisher-Yates shuffle from the pick's own stream, over the positions it
+      // moves only: a 33 M-link class needs no array of them.
+      std::unordered_map<uint64_t, uint64_t> moved;
+      const auto at = [&](uint64_t i) {
+        const auto it = moved.find(i);
+        return it == moved.end() ? i : it->second;
+      };
+      std::vector<uint64_t> chosen;
       Rng rng(seed_, kPickStream + pick++, static_cast<uint64_t>(RngPurpose::kFaults));
       for (uint64_t i = 0; i < count; ++i) {
-        std::swap(index[i], index[i + rng.below(index.size() - i)]);
+        const uint64_t j = i + rng.below(from.size - i);
+        const uint64_t a = at(i), b = at(j);
+        moved[j] = a;
+        moved[i] = b;
+        chosen.push_back(b);
       }
-      std::sort(index.begin(), index.begin() + static_cast<std::ptrdiff_t>(count));
-      for (uint64_t i = 0; i < count; ++i) {
+      std::sort(chosen.begin(), chosen.end());
+      for (const uint64_t i : chosen) {
         Raw one = r;
-        one.element = names[index[i]];
+        one.element = from.name(i);
         out.push_back(std::move(one));
       }
     }
     raw_ = std::move(out);
   }
 
-  // The elements a pick 'N random ...' draws from, by name.
-  std::vector<std::string> pickable(const Raw& r, const std::vector<std::string>& w) const {
-    std::vector<std::string> names;
+  // The elements a pick 'N random ...' draws from: how many, and the name of the i-th (named
+  // only when picked: naming a link looks up its component's ports).
+  struct Pickable {
+    uint64_t size = 0;
+    std::function<std::string(uint64_t)> name;
+  };
+  Pickable pickable(const Raw& r, const std::vector<std::string>& w) const {
     if (w.size() == 4 && w[3] == "links") {
-      for (const uint64_t l : links_of_class(t_, link_class(r, w[2]))) {
-        names.push_back(link_name(t_, l));
-      }
-      return names;
+      auto links =
+          std::make_shared<const std::vector<uint64_t>>(links_of_class(t_, link_class(r, w[2])));
+      const Topology& t = t_;
+      return {links->size(), [links, &t](uint64_t i) { return link_name(t, (*links)[i]); }};
     }
     // 'routers', 'endpoints' or a partitioning level, singular or plural.
     std::string unit = w.size() == 3 ? w[2] : "";
@@ -228,8 +244,7 @@ class FaultScheduleBuilder {
       fail(r, "picks from nothing this topology has; expected 'N random <class> links' or 'N "
               "random' one of: " + join(known));
     }
-    for (uint64_t i = 0; i < n; ++i) names.push_back(unit + " " + std::to_string(i));
-    return names;
+    return {n, [unit](uint64_t i) { return unit + " " + std::to_string(i); }};
   }
 
   Faults build() {
@@ -556,19 +571,21 @@ Faults Faults::build(const ParamSet& section, const Topology& topology, uint64_t
       // The elements a pick of the same kind would draw from ("routers", "<class> links").
       const std::string& kind = p.text("element");
       const std::string from = kind == "link" ? p.text("link_class") + " links" : kind + "s";
-      const std::vector<std::string> elements =
+      const auto elements =
           b.pickable({SimTime::zero(), true, "faults.random " + from, origin, 0, ""},
                      words("0 random " + from));
       // Element e of process i draws from its own stream: the same times on any rank count.
-      for (uint64_t e = 0; e < elements.size(); ++e) {
+      for (uint64_t e = 0; e < elements.size; ++e) {
         Rng rng(seed, (uint64_t{i} << 40) + e, static_cast<uint64_t>(RngPurpose::kFaults));
         double t = rng.exponential(mtbf);
+        std::string name;  // named once it fails
         while (t < static_cast<double>(h.count_ps())) {
           const SimTime down = SimTime::ps(static_cast<int64_t>(t));
-          b.add({down, true, elements[e], origin, static_cast<uint32_t>(i + 1), ""});
+          if (name.empty()) name = elements.name(e);
+          b.add({down, true, name, origin, static_cast<uint32_t>(i + 1), ""});
           if (mttr <= 0) break;
           t += std::max(1.0, rng.exponential(mttr));
-          b.add({SimTime::ps(static_cast<int64_t>(t)), false, elements[e], origin,
+          b.add({SimTime::ps(static_cast<int64_t>(t)), false, name, origin,
                  static_cast<uint32_t>(i + 1), ""});
           t += rng.exponential(mtbf);
         }
