@@ -142,7 +142,10 @@ std::vector<SummaryValue> summarize_workload(const StatsRegistry& stats,
     v.push_back({"workload_vs_analytic", static_cast<double>(end) / static_cast<double>(analytic),
                  "1", "workload_end_ps / workload_analytic_ps"});
   }
-  if (workload.model_flops() > 0 && workload.endpoint_flops() > 0 && end > 0) {
+  // Of a whole iteration only: a run stopped before its programs ended (sim.end_time) did not
+  // do the model's FLOPs in workload_end_ps.
+  if (workload.model_flops() > 0 && workload.endpoint_flops() > 0 && end > 0 &&
+      finished == endpoints) {
     const double peak = static_cast<double>(endpoints) * workload.endpoint_flops();
     v.push_back({"mfu", workload.model_flops() / (peak * static_cast<double>(end) * 1e-12), "1",
                  "model FLOPs / (endpoints x peak FLOP/s x workload_end_ps)"});
@@ -176,7 +179,8 @@ std::vector<std::string> report_workload(const StatsRegistry& stats, const wl::W
                " " + time(dims.i64(0)[d] / static_cast<int64_t>(std::max<uint64_t>(endpoints, 1)));
   }
   if (!exposed.empty()) lines.push_back("exposed communication per endpoint: " + exposed);
-  if (workload.model_flops() > 0 && workload.endpoint_flops() > 0 && totals.i64(kTEnd)[0] > 0) {
+  if (workload.model_flops() > 0 && workload.endpoint_flops() > 0 && totals.i64(kTEnd)[0] > 0 &&
+      finished == endpoints) {
     const double mfu =
         workload.model_flops() / (static_cast<double>(endpoints) * workload.endpoint_flops() *
                                   static_cast<double>(totals.i64(kTEnd)[0]) * 1e-12);

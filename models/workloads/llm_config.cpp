@@ -85,28 +85,29 @@ void check_llm(const LlmConfig& c, uint32_t ranks) {
 }
 
 std::vector<ParamSpec> llm_params() {
-  const auto model = [](const char* name, const char* what) {
-    return ParamSpec::integer(name, 0, std::string(what) + "; 0: the preset's value")
-        .range(0, 1e12);
+  // Counts held in 32 bits (layers, heads, experts) get bounds of their own: 1e12 layers were
+  // accepted and cut to 32 bits (3.6 billion).
+  const auto model = [](const char* name, const char* what, double max = 1e12) {
+    return ParamSpec::integer(name, 0, std::string(what) + "; 0: the preset's value").range(0, max);
   };
   const auto size = [](const char* name, const char* what) {
     return ParamSpec::integer(name, 1, what).range(1, 1 << 24);
   };
   return {
       ParamSpec::choice("preset", "gpt3-175b", llm_preset_names(), "model architecture"),
-      model("layers", "transformer layers L"),
+      model("layers", "transformer layers L", 1e5),
       model("hidden", "hidden dimension H"),
       model("ffn", "FFN (per expert) intermediate dimension I"),
-      model("heads", "attention heads h_A"),
-      model("kv_heads", "key/value heads h_KV"),
+      model("heads", "attention heads h_A", 1e6),
+      model("kv_heads", "key/value heads h_KV", 1e6),
       model("vocab", "vocabulary size V"),
       model("seq", "sequence length S"),
-      model("experts", "experts per MoE layer (1: dense)"),
-      model("top_k", "experts per token K"),
+      model("experts", "experts per MoE layer (1: dense)", 1e6),
+      model("top_k", "experts per token K", 1e6),
       ParamSpec::real("moe_layer_ratio", 0, "fraction of layers with experts; 0: the preset's")
           .range(0, 1),
-      model("ffn_matrices", "FFN weight matrices in the FLOPs: 3 SwiGLU, 2 GELU"),
-      model("bytes_per_element", "bytes per activation/gradient element"),
+      model("ffn_matrices", "FFN weight matrices in the FLOPs: 3 SwiGLU, 2 GELU", 8),
+      model("bytes_per_element", "bytes per activation/gradient element", 64),
       size("tp", "tensor parallelism T"),
       size("cp", "context parallelism C"),
       size("ep", "expert parallelism E"),

@@ -126,28 +126,31 @@ TEST(WorkloadRuns, ProgramsCutByTheEndTimeSaySo) {
       << report;
 }
 
-// A tiny MoE iteration (TP2 CP1 EP2 DP2 PP2 on 16 of a 4x4 torus's endpoints): every program
-// ends, compute is on the critical path, and the MFU is a fraction.
+// A tiny MoE iteration (TP2 CP1 EP2 DP2 PP2 on 16 of a 4x4 torus's endpoints).
+Settings tiny_moe() {
+  return {{"sim.model", "torus"},
+          {"torus.k", "4"},
+          {"torus.n", "2"},
+          {"workload.kind", "llm"},
+          {"llm.preset", "llama3-70b-moe"},
+          {"llm.layers", "4"},
+          {"llm.hidden", "256"},
+          {"llm.ffn", "512"},
+          {"llm.heads", "8"},
+          {"llm.kv_heads", "2"},
+          {"llm.vocab", "1024"},
+          {"llm.seq", "128"},
+          {"llm.tp", "2"},
+          {"llm.ep", "2"},
+          {"llm.dp", "2"},
+          {"llm.pp", "2"},
+          {"llm.micro_batches", "2"},
+          {"llm.chip_flops", "1e12"}};
+}
+
+// Every program ends, compute is on the critical path, and the MFU is a fraction.
 TEST(WorkloadRuns, LlmIterationCompletes) {
-  Settings s = {{"sim.model", "torus"},
-                {"torus.k", "4"},
-                {"torus.n", "2"},
-                {"workload.kind", "llm"},
-                {"llm.preset", "llama3-70b-moe"},
-                {"llm.layers", "4"},
-                {"llm.hidden", "256"},
-                {"llm.ffn", "512"},
-                {"llm.heads", "8"},
-                {"llm.kv_heads", "2"},
-                {"llm.vocab", "1024"},
-                {"llm.seq", "128"},
-                {"llm.tp", "2"},
-                {"llm.ep", "2"},
-                {"llm.dp", "2"},
-                {"llm.pp", "2"},
-                {"llm.micro_batches", "2"},
-                {"llm.chip_flops", "1e12"}};
-  const auto summary = run(s);
+  const auto summary = run(tiny_moe());
   EXPECT_EQ(value(summary, "workload_complete"), 1);
   EXPECT_EQ(value(summary, "workload_endpoints"), 16);
   const double mfu = value(summary, "mfu");
@@ -155,6 +158,16 @@ TEST(WorkloadRuns, LlmIterationCompletes) {
   EXPECT_LE(mfu, 1);
   EXPECT_GT(value(summary, "workload_critical_compute_ps"), 0);
   EXPECT_GT(value(summary, "exposed_TP_ps"), 0);
+}
+
+// Stopped by sim.end_time, the iteration did not do its FLOPs in the time it reached: no MFU
+// (it was the whole iteration's FLOPs over the time so far: 3,397,578% for GPT-3 cut at 200 us).
+TEST(WorkloadRuns, AnIterationCutShortHasNoMfu) {
+  Settings s = tiny_moe();
+  s.push_back({"sim.end_time", "1us"});
+  const auto summary = run(s);
+  EXPECT_EQ(value(summary, "workload_complete"), 0);
+  for (const SummaryValue& v : summary) EXPECT_NE(v.name, "mfu");
 }
 
 }  // namespace
