@@ -81,7 +81,8 @@ void warn_undefined(const RunResult& r) {
   if (names.empty()) return;
   std::fprintf(stderr,
                "hxsim: warning: /summary %s: NaN, an average over nothing (in a network run: no "
-               "measured packet was delivered, as past saturation); see docs/OUTPUT.md\n",
+               "measured packet was delivered: none sent, a window too short, or past "
+               "saturation); see docs/OUTPUT.md\n",
                names.c_str());
 }
 
