@@ -171,7 +171,7 @@ BuildMemorySample sample_build_memory(const Model& model, uint64_t seed,
     sample.components = sim.component_count();
     // setup() too: workloads generate their first phase's programs and post its sends there,
     // which for a direct all-to-all grows with the square of the endpoints. mallinfo2 walks the
-    // heap's free lists (225 us a call after building 20,000 HammingMesh routers: 4.5 s for
+    // heap's free lists (240 us a call in a sample of 18,436 HammingMesh components: 4.5 s for
     // the sample), so before each component the resident growth since the build stands in for
     // the heap's, and the heap is measured only to confirm a stop. What the resident size
     // misses is memory already resident, which threatens nothing.
