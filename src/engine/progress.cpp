@@ -62,10 +62,17 @@ void Progress::report(SimTime now, uint64_t events, uint64_t work, uint64_t in_p
       work_text += buf;
     }
   }
-  std::fprintf(out_, "%shxsim: t=%s of %s (%.1f%%), %.3g events/s%s, ETA %s%s",
-               mode_ == ProgressMode::kTty ? "\r" : "", format_time(now).c_str(),
-               format_time(end_time_).c_str(), 100.0 * done, rate, work_text.c_str(), eta.c_str(),
-               mode_ == ProgressMode::kTty ? "\033[K" : "\n");
+  // No end (a workload runs until its programs do): no share done or ETA to print.
+  std::string of, until;
+  if (!end_time_.is_infinite()) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " of %s (%.1f%%)", format_time(end_time_).c_str(), 100 * done);
+    of = buf;
+    until = ", ETA " + eta;
+  }
+  std::fprintf(out_, "%shxsim: t=%s%s, %.3g events/s%s%s%s",
+               mode_ == ProgressMode::kTty ? "\r" : "", format_time(now).c_str(), of.c_str(), rate,
+               work_text.c_str(), until.c_str(), mode_ == ProgressMode::kTty ? "\033[K" : "\n");
   std::fflush(out_);
   printed_ = true;
   last_ = t;

@@ -14,9 +14,10 @@ namespace hx {
 namespace {
 
 // Everything one report writes, in line mode.
-std::string line(const std::string& unit, uint64_t work, uint64_t in_progress) {
+std::string line(const std::string& unit, uint64_t work, uint64_t in_progress,
+                 SimTime end = SimTime::infinity()) {
   std::FILE* out = std::tmpfile();
-  Progress p(ProgressMode::kLines, 0, SimTime::infinity(), out);
+  Progress p(ProgressMode::kLines, 0, end, out);
   if (!unit.empty()) p.set_work_unit(unit);
   p.report(SimTime::ps(1'000'000), 500, work, in_progress);
   std::rewind(out);
@@ -36,6 +37,17 @@ TEST(Progress, FlowsDoneAndInFlight) {
   const std::string plain = line("", 0, 0);
   EXPECT_EQ(plain.find("flows"), std::string::npos) << plain;
   EXPECT_NE(plain.find("events/s"), std::string::npos) << plain;
+}
+
+// A known end gives the share done and an ETA; a run without one (a workload) prints neither,
+// rather than "of inf (0.0%)" and "ETA ?".
+TEST(Progress, ShareAndEtaOnlyWithAnEnd) {
+  const std::string ended = line("", 0, 0, SimTime::ps(4'000'000));
+  EXPECT_NE(ended.find("t=1us of 4us (25.0%)"), std::string::npos) << ended;
+  EXPECT_NE(ended.find(", ETA "), std::string::npos) << ended;
+  const std::string endless = line("flows", 1200, 0);
+  EXPECT_EQ(endless.find(" of "), std::string::npos) << endless;
+  EXPECT_EQ(endless.find("ETA"), std::string::npos) << endless;
 }
 
 // The sequential executor's chunks between reports (executor.h): they grow while events are
