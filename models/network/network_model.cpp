@@ -104,6 +104,19 @@ class BuiltNetworkModel final : public NetworkModel {
     pattern.seed = static_cast<uint64_t>(params.sim->integer("seed"));
     pattern_ = make_pattern(pattern, t);
     net_.pattern = pattern_.get();
+    // A pattern can leave every endpoint to itself: a permutation over blocks of 2 is the
+    // identity for half the seeds. Such a run measures nothing (all its means NaN).
+    if (net_.traffic.load > 0) {
+      uint32_t e = 0;
+      while (e < t.num_endpoints() && !pattern_->sends(e)) ++e;
+      if (e == t.num_endpoints()) {
+        throw InputError(
+            "traffic.pattern = \"" + pattern.name + "\"" +
+            (pattern.block > 0 ? " in blocks of " + std::to_string(pattern.block) : std::string()) +
+            ": no endpoint sends to another with sim.seed = " + std::to_string(pattern.seed) +
+            ", so the run would measure nothing; change the seed or the pattern");
+      }
+    }
   }
 
   // /timeseries rows: up to the end of the run (sim.end_time, or for synthetic traffic the
