@@ -346,14 +346,27 @@ std::string instability_warning(const std::vector<SummaryValue>& summary, uint64
       end.ended_early ? " (it ended at " + format_time(end.reached) +
                             ", the first queue sample to find it so: traffic.stop_unstable)"
                       : "";
-  char text[512];
-  std::snprintf(text, sizeof text,
-                "warning: unstable run, the offered load is beyond saturation: the source queues "
-                "grew by %.0f packets through the window%s; %llu packets not offered at "
-                "traffic.source_queue_limit = %llu",
-                std::get<double>(value("queue_growth_packets")), ended.c_str(),
-                static_cast<unsigned long long>(std::get<uint64_t>(value("packets_not_offered"))),
-                static_cast<unsigned long long>(queue_limit));
+  // Either sign can show alone: queues that fill up to their limit early stop growing (then
+  // packets are refused instead), and queues may grow without reaching it.
+  const double growth = std::get<double>(value("queue_growth_packets"));
+  const auto refused = std::get<uint64_t>(value("packets_not_offered"));
+  std::string signs;
+  char part[160];
+  if (growth > 0) {
+    std::snprintf(part, sizeof part, "the source queues grew by %.0f packets through the window",
+                  growth);
+    signs = part;
+  }
+  if (refused > 0) {
+    std::snprintf(part, sizeof part,
+                  "%s%llu packets not offered at a full source queue (traffic.source_queue_limit "
+                  "= %llu)",
+                  signs.empty() ? "" : "; ", static_cast<unsigned long long>(refused),
+                  static_cast<unsigned long long>(queue_limit));
+    signs += part;
+  }
+  const std::string text =
+      "warning: unstable run, the offered load is beyond saturation: " + signs + ended;
   return text;
 }
 

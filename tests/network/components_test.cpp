@@ -17,6 +17,7 @@
 #include "models/network/element.h"
 #include "models/network/network_context.h"
 #include "models/network/network_model.h"
+#include "models/network/network_stats.h"
 #include "models/network/routing.h"
 #include "models/traffic/bernoulli_slots.h"
 #include "network/small_networks.h"
@@ -43,6 +44,28 @@ TEST(BernoulliSlots, GapsBeyondTheTimeRangeMeanNoFurtherMessage) {
     last = t;
   }
   EXPECT_GT(last, SimTime::ns(1000000));
+}
+
+// The warning names the signs the run showed: queues at their limit that did not grow were
+// reported as "grew by 0 packets".
+TEST(InstabilityWarning, NamesOnlyTheSignsSeen) {
+  const auto warning = [](double growth, uint64_t refused) {
+    const std::vector<SummaryValue> summary = {{"unstable", uint64_t{1}, "1", ""},
+                                               {"queue_growth_packets", growth, "1", ""},
+                                               {"packets_not_offered", refused, "1", ""}};
+    return instability_warning(summary, 1000, RunEnd{});
+  };
+  const std::string full = warning(0.0, 5);
+  EXPECT_EQ(full.find("grew"), std::string::npos) << full;
+  EXPECT_NE(full.find("5 packets not offered at a full source queue (traffic.source_queue_limit "
+                      "= 1000)"),
+            std::string::npos)
+      << full;
+  const std::string growing = warning(240.0, 0);
+  EXPECT_NE(growing.find("the source queues grew by 240 packets through the window"),
+            std::string::npos)
+      << growing;
+  EXPECT_EQ(growing.find("not offered"), std::string::npos) << growing;
 }
 
 TEST(LinkProtocol, OnlyARouterCountsAnEndpointsCredits) {
