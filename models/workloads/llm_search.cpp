@@ -2,6 +2,7 @@
 #include "models/workloads/llm_search.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 #include <string>
 
@@ -243,11 +244,12 @@ std::vector<Plan> rank_plans(const LlmConfig& base, const SearchSpace& space,
                      " sequences; llm.* says why for one: " + "run it with hxsim validate)");
   }
   if (plans.empty()) {
+    char gib[32];
+    std::snprintf(gib, sizeof gib, "%g", space.memory.capacity_bytes / double(1ull << 30));
     throw InputError("search.memory_gib: no plan of the " + std::to_string(counts.candidates) +
                      " candidates fits (" + std::to_string(counts.indivisible) +
                      " do not divide the model, cluster or batch; " +
-                     std::to_string(counts.too_big) + " need more than " +
-                     std::to_string(space.memory.capacity_bytes / double(1ull << 30)) + " GiB)");
+                     std::to_string(counts.too_big) + " need more than " + gib + " GiB)");
   }
   std::stable_sort(plans.begin(), plans.end(), [](const Plan& a, const Plan& b) {
     return a.analytic.seconds < b.analytic.seconds;
