@@ -104,6 +104,13 @@ class BuiltNetworkModel final : public NetworkModel {
     pattern.seed = static_cast<uint64_t>(params.sim->integer("seed"));
     pattern_ = make_pattern(pattern, t);
     net_.pattern = pattern_.get();
+    // A source queue that cannot hold one message refuses every message.
+    if (net_.traffic.message_packets > net_.traffic.source_queue_limit) {
+      throw InputError(
+          "traffic.source_queue_limit = " + std::to_string(net_.traffic.source_queue_limit) +
+          " packets: less than one message of traffic.message_packets = " +
+          std::to_string(net_.traffic.message_packets) + ", so every message would be refused");
+    }
     // A pattern can leave every endpoint to itself: a permutation over blocks of 2 is the
     // identity for half the seeds. Such a run measures nothing (all its means NaN).
     if (net_.traffic.load > 0) {
