@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -107,6 +108,23 @@ std::vector<TableSpec> workload_tables(const wl::Workload& workload) {
   return {groups, dims, totals};
 }
 
+namespace {
+
+// Model FLOPs over peak FLOPs for the workload's time; none without a model, or for a run
+// stopped before its programs ended (sim.end_time): it did not do the FLOPs in that time.
+std::optional<double> mfu(const Table& totals, const wl::Workload& workload) {
+  const uint64_t endpoints = totals.u64(kTEndpoints)[0];
+  const int64_t end = totals.i64(kTEnd)[0];
+  if (workload.model_flops() <= 0 || workload.endpoint_flops() <= 0 || end <= 0 ||
+      totals.u64(kTFinished)[0] != endpoints) {
+    return std::nullopt;
+  }
+  const double peak = static_cast<double>(endpoints) * workload.endpoint_flops();
+  return workload.model_flops() / (peak * static_cast<double>(end) * 1e-12);
+}
+
+}  // namespace
+
 std::vector<SummaryValue> summarize_workload(const StatsRegistry& stats,
                                              const wl::Workload& workload) {
   const Table& totals = stats.table("workload_totals");
@@ -142,13 +160,8 @@ std::vector<SummaryValue> summarize_workload(const StatsRegistry& stats,
     v.push_back({"workload_vs_analytic", static_cast<double>(end) / static_cast<double>(analytic),
                  "1", "workload_end_ps / workload_analytic_ps"});
   }
-  // Of a whole iteration only: a run stopped before its programs ended (sim.end_time) did not
-  // do the model's FLOPs in workload_end_ps.
-  if (workload.model_flops() > 0 && workload.endpoint_flops() > 0 && end > 0 &&
-      finished == endpoints) {
-    const double peak = static_cast<double>(endpoints) * workload.endpoint_flops();
-    v.push_back({"mfu", workload.model_flops() / (peak * static_cast<double>(end) * 1e-12), "1",
-                 "model FLOPs / (endpoints x peak FLOP/s x workload_end_ps)"});
+  if (const std::optional<double> m = mfu(totals, workload)) {
+    v.push_back({"mfu", *m, "1", "model FLOPs / (endpoints x peak FLOP/s x workload_end_ps)"});
   }
   return v;
 }
@@ -179,13 +192,9 @@ std::vector<std::string> report_workload(const StatsRegistry& stats, const wl::W
                " " + time(dims.i64(0)[d] / static_cast<int64_t>(std::max<uint64_t>(endpoints, 1)));
   }
   if (!exposed.empty()) lines.push_back("exposed communication per endpoint: " + exposed);
-  if (workload.model_flops() > 0 && workload.endpoint_flops() > 0 && totals.i64(kTEnd)[0] > 0 &&
-      finished == endpoints) {
-    const double mfu =
-        workload.model_flops() / (static_cast<double>(endpoints) * workload.endpoint_flops() *
-                                  static_cast<double>(totals.i64(kTEnd)[0]) * 1e-12);
+  if (const std::optional<double> m = mfu(totals, workload)) {
     char text[64];
-    std::snprintf(text, sizeof text, "MFU %.1f%%", 100 * mfu);
+    std::snprintf(text, sizeof text, "MFU %.1f%%", 100 * *m);
     lines.push_back(text);
   }
   // Each group: simulated span (first start to last end) next to its α–β time.
