@@ -308,7 +308,7 @@ void Fabric::end_due() {
                                                     static_cast<float>(f.footprint->paths)
                                               : 0.0f;
     send(port_to(n.to), kFlowArrived,
-         FlowArrived{f.message, f.bytes, f.created, f.started, f.path_compute, n.peer, hops},
+         FlowArrived{f.message, f.bytes, f.created, f.started, now(), f.path_compute, n.peer, hops},
          extra);
   }
   for (const Notice& n : sent) {

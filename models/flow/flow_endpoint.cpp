@@ -11,6 +11,7 @@
 #include "models/components/state_io.h"
 #include "models/flow/flow_events.h"
 #include "models/flow/folding.h"
+#include "models/flow/packet_arrivals.h"
 #include "models/network/faults.h"
 #include "models/network/network_stats.h"
 
@@ -228,41 +229,69 @@ void FlowEndpoint::handle(const Event& e) {
 void FlowEndpoint::arrived(const FlowArrived& a) {
   const uint64_t n = packets(a.bytes);
   received_ += n;
-  if (net_.in_window(now())) flits_accepted_ += flits(a.bytes);
-  // A message arrives whole: its flits fall in one bin, and each of its packets has its latency.
+  // Its packets arrive spread over the time its bytes took to leave (packet_arrivals.h); the
+  // last packet, which arrives now, may hold fewer flits.
+  const PacketArrivals in(now(), a.sent - a.injected, n);
+  const uint64_t per_packet = net_.traffic.packet_flits;
+  const uint64_t short_by = n * per_packet - flits(a.bytes);
+  const auto flits_of = [&](uint64_t first, uint64_t count) {
+    return count * per_packet - (count > 0 && first + count > n ? short_by : 0);
+  };
+  const uint64_t first_in_window = in.before(net_.window_begin) + 1;
+  flits_accepted_ += flits_of(first_in_window, in.before(net_.window_end) + 1 - first_in_window);
   const bool measured = net_.in_window(a.created);
-  const SimTime latency = now() - a.created;
   if (net_.timeseries_bins > 0) {
-    const uint64_t row = net_.timeseries_row(now());
     using namespace net::series;
-    timeseries_->add_to(row, kFlitsDelivered, members_ * flits(a.bytes));
-    timeseries_->add_to(row, kPacketsDelivered, members_ * n);
-    timeseries_->add_to(row, kLatencySumPs,
-                        members_ * n * static_cast<uint64_t>(latency.count_ps()));
-    timeseries_latency_->add_to(net_.timeseries_latency_row(now(), latency), 0, members_ * n);
+    in.for_each_bin([&](SimTime t) { return net_.timeseries_row_end(t); },
+                    [&](SimTime t, uint64_t first, uint64_t count) {
+                      const uint64_t row = net_.timeseries_row(t);
+                      timeseries_->add_to(row, kFlitsDelivered, members_ * flits_of(first, count));
+                      timeseries_->add_to(row, kPacketsDelivered, members_ * count);
+                      timeseries_->add_to(
+                          row, kLatencySumPs,
+                          members_ * static_cast<uint64_t>(in.sum_since(a.created, first, count)));
+                    });
+    const auto row_or_class_end = [&](SimTime t) {
+      return std::min(net_.timeseries_row_end(t),
+                      a.created + net::NetworkContext::latency_class_end(t - a.created));
+    };
+    in.for_each_bin(row_or_class_end, [&](SimTime t, uint64_t, uint64_t count) {
+      timeseries_latency_->add_to(net_.timeseries_latency_row(t, t - a.created), 0,
+                                  members_ * count);
+    });
   }
   if (measured) {
     measured_delivered_ += n;
-    latency_sum_ += latency.count_ps() * static_cast<int64_t>(n);
-    network_latency_sum_ += (now() - a.injected).count_ps() * static_cast<int64_t>(n);
+    latency_sum_ += in.sum_since(a.created, 1, n);
+    // Packet i entered when packet i - 1's tail had left: each crossed the path's latency
+    // (now - sent) and its own share of the spread.
+    network_latency_sum_ +=
+        (now() - a.sent).count_ps() * static_cast<int64_t>(n) + (a.sent - a.injected).count_ps();
     hops_sum_ += a.mean_hops * static_cast<double>(n);
-    const uint64_t bins = net_.traffic.histogram_bins;
-    const auto bin = std::min<uint64_t>(
-        static_cast<uint64_t>(latency.count_ps() / net_.cycle.count_ps()), bins - 1);
-    histogram_->add_to(bin, 0, n * members_);
+    const int64_t cycle = net_.cycle.count_ps();
+    const uint64_t last_bin = net_.traffic.histogram_bins - 1;
+    std::vector<uint64_t>& histogram = histogram_->u64_mutable(0);
+    uint64_t bin = 0;  // of the run that end_of was last asked about: the one f then gets
+    in.for_each_bin(
+        [&](SimTime t) {
+          bin = std::min<uint64_t>(static_cast<uint64_t>((t - a.created).count_ps() / cycle),
+                                   last_bin);
+          return bin == last_bin ? SimTime::infinity()
+                                 : a.created + SimTime::ps(cycle * static_cast<int64_t>(bin + 1));
+        },
+        [&](SimTime, uint64_t, uint64_t count) { histogram[bin] += count * members_; });
   }
   if (runner_) runner_->message_arrived(a.src, a.message, a.path_compute, now(), *this);
   if (net_.traffic.flows == net::FlowRecords::kNone ||
       (net_.traffic.flows == net::FlowRecords::kMeasured && !measured)) {
     return;
   }
-  // Its first and last arrivals are one time. Folded, every member of the orbit records its
-  // image of the message.
+  // Folded, every member of the orbit records its image of the message.
   for (uint32_t g = 0; g < members_; ++g) {
     flows_->add_owned_row(member(g, index_), flows_recorded_,
                           {uint64_t{member(g, a.src)}, uint64_t{member(g, index_)}, a.message, n,
-                           a.bytes, a.created.count_ps(), now().count_ps(), now().count_ps(),
-                           latency.count_ps(), static_cast<double>(a.mean_hops),
+                           a.bytes, a.created.count_ps(), in.at(1).count_ps(), now().count_ps(),
+                           (now() - a.created).count_ps(), static_cast<double>(a.mean_hops),
                            uint64_t{measured ? 1u : 0u}});
   }
   ++flows_recorded_;

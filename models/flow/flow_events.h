@@ -44,6 +44,7 @@ struct FlowArrived {
   uint64_t bytes = 0;
   SimTime created;
   SimTime injected;  // when the flow entered the fabric
+  SimTime sent;      // when its last byte left the sender
   SimTime path_compute;
   uint32_t src = 0;
   float mean_hops = 0;

@@ -126,15 +126,29 @@ struct NetworkContext {
   /// Latency classes of /timeseries_latency: class 0 holds latencies under 1 ns, class c >= 1
   /// those in [2^(c-1), 2^c) ns, the last class everything longer.
   static constexpr uint32_t kLatencyClasses = 32;
-  /// The /timeseries_latency row of a packet that arrived at `t` after `latency`.
+  /// The end of the /timeseries row holding t (infinity for the last row).
+  SimTime timeseries_row_end(SimTime t) const {
+    const uint64_t row = timeseries_row(t);
+    if (row + 1 == timeseries_bins) return SimTime::infinity();
+    return SimTime::ps(traffic.timeseries_bin.count_ps() * static_cast<int64_t>(row + 1));
+  }
   /// The /timeseries_links row of a packet whose head entered a link of class c at `t`.
   uint64_t timeseries_link_row(SimTime t, uint16_t c) const {
     return timeseries_row(t) * per_flit.size() + c;
   }
+  /// The /timeseries_latency row of a packet that arrived at `t` after `latency`.
   uint64_t timeseries_latency_row(SimTime t, SimTime latency) const {
+    return timeseries_row(t) * kLatencyClasses + latency_class(latency);
+  }
+  static uint32_t latency_class(SimTime latency) {
     const auto ns = static_cast<uint64_t>(std::max<int64_t>(latency.count_ps(), 0)) / 1000;
-    const uint32_t c = ns == 0 ? 0 : std::min<uint32_t>(std::bit_width(ns), kLatencyClasses - 1);
-    return timeseries_row(t) * kLatencyClasses + c;
+    return ns == 0 ? 0 : std::min<uint32_t>(std::bit_width(ns), kLatencyClasses - 1);
+  }
+  /// The end of the latency class holding `latency` (infinity for the last class).
+  static SimTime latency_class_end(SimTime latency) {
+    const uint32_t c = latency_class(latency);
+    if (c + 1 == kLatencyClasses) return SimTime::infinity();
+    return SimTime::ns(int64_t{1} << c);
   }
   /// Length of the window as far as a run that reached `now` has seen it (a workload's window
   /// is open-ended).
