@@ -446,6 +446,9 @@ std::string write_table(const Context& ctx, const Table& table) {
         case ColumnType::kF64:
           write(table.f64(c));
           break;
+        case ColumnType::kWide:  // float64: the exact sum rounded once
+          write(std::vector<double>(table.wide(c).begin(), table.wide(c).end()));
+          break;
       }
     });
   }

@@ -308,7 +308,8 @@ void Endpoint::deliver(PortId port, const Packet& p) {
     const SimTime latency = tail - p.created;
     timeseries_->add_to(row, series::kFlitsDelivered, uint64_t{p.flits});
     timeseries_->add_to(row, series::kPacketsDelivered, uint64_t{1});
-    timeseries_->add_to(row, series::kLatencySumPs, static_cast<uint64_t>(latency.count_ps()));
+    timeseries_->add_to(row, series::kLatencySumPs,
+                        Wide{static_cast<uint64_t>(latency.count_ps())});
     timeseries_latency_->add_to(net_.timeseries_latency_row(tail, latency), 0, uint64_t{1});
   }
   const bool measured = (p.flags & Packet::kMeasured) != 0;
@@ -385,7 +386,8 @@ void Endpoint::finish() {
     timeseries_->add_to(net_.timeseries_bins - 1, series::kPacketsQueued, queued_packets_);
   }
   endpoints_->add_row(index_, {messages_, injected_, received_, flits_offered_, flits_accepted_,
-                               measured_delivered_, latency_sum_, max_queue_, not_offered_});
+                               measured_delivered_, Wide{static_cast<uint64_t>(latency_sum_)},
+                               max_queue_, not_offered_});
   using namespace totals;
   totals_->add_to(0, kPacketsInjected, injected_);
   totals_->add_to(0, kPacketsEjected, received_);
@@ -399,8 +401,8 @@ void Endpoint::finish() {
   totals_->add_to(0, kFlitsAccepted, flits_accepted_);
   totals_->add_to(0, kMeasuredCreated, measured_created_);
   totals_->add_to(0, kMeasuredDelivered, measured_delivered_);
-  totals_->add_to(0, kLatencySumPs, latency_sum_);
-  totals_->add_to(0, kNetworkLatencySumPs, network_latency_sum_);
+  totals_->add_to(0, kLatencySumPs, Wide{static_cast<uint64_t>(latency_sum_)});
+  totals_->add_to(0, kNetworkLatencySumPs, Wide{static_cast<uint64_t>(network_latency_sum_)});
   totals_->add_to(0, kHopsSum, hops_sum_);
   totals_->add_to(0, kSenders, uint64_t{sends_ || runner_ ? 1u : 0u});
 }

@@ -247,9 +247,8 @@ void FlowEndpoint::arrived(const FlowArrived& a) {
                       const uint64_t row = net_.timeseries_row(t);
                       timeseries_->add_to(row, kFlitsDelivered, members_ * flits_of(first, count));
                       timeseries_->add_to(row, kPacketsDelivered, members_ * count);
-                      timeseries_->add_to(
-                          row, kLatencySumPs,
-                          members_ * static_cast<uint64_t>(in.sum_since(a.created, first, count)));
+                      timeseries_->add_to(row, kLatencySumPs,
+                                          Wide{members_} * in.sum_since(a.created, first, count));
                     });
     const auto row_or_class_end = [&](SimTime t) {
       return std::min(net_.timeseries_row_end(t),
@@ -265,8 +264,8 @@ void FlowEndpoint::arrived(const FlowArrived& a) {
     latency_sum_ += in.sum_since(a.created, 1, n);
     // Packet i entered when packet i - 1's tail had left: each crossed the path's latency
     // (now - sent) and its own share of the spread.
-    network_latency_sum_ +=
-        (now() - a.sent).count_ps() * static_cast<int64_t>(n) + (a.sent - a.injected).count_ps();
+    network_latency_sum_ += Wide{static_cast<uint64_t>((now() - a.sent).count_ps())} * n +
+                            static_cast<uint64_t>((a.sent - a.injected).count_ps());
     hops_sum_ += a.mean_hops * static_cast<double>(n);
     const int64_t cycle = net_.cycle.count_ps();
     const uint64_t last_bin = net_.traffic.histogram_bins - 1;
@@ -323,7 +322,6 @@ void FlowEndpoint::finish() {
   }
   using namespace net::totals;
   const uint64_t m = members_;
-  const auto m64 = static_cast<int64_t>(m);
   totals_->add_to(0, kPacketsInjected, m * injected_);
   totals_->add_to(0, kPacketsEjected, m * received_);
   totals_->add_to(0, kLinkSent, m * injected_);
@@ -336,8 +334,8 @@ void FlowEndpoint::finish() {
   totals_->add_to(0, kFlitsAccepted, m * flits_accepted_);
   totals_->add_to(0, kMeasuredCreated, m * measured_created_);
   totals_->add_to(0, kMeasuredDelivered, m * measured_delivered_);
-  totals_->add_to(0, kLatencySumPs, m64 * latency_sum_);
-  totals_->add_to(0, kNetworkLatencySumPs, m64 * network_latency_sum_);
+  totals_->add_to(0, kLatencySumPs, m * latency_sum_);
+  totals_->add_to(0, kNetworkLatencySumPs, m * network_latency_sum_);
   totals_->add_to(0, kHopsSum, m * static_cast<uint64_t>(std::llround(hops_sum_)));
   totals_->add_to(0, kSenders, sends_ || runner_ ? m : uint64_t{0});
 }
@@ -360,9 +358,11 @@ void FlowEndpoint::serialize(StateArchive& ar) {
   ar & rng_ & slots_.slot_index();
   net::serialize_queue(ar, waiting_);
   net::serialize_queue(ar, held_);
-  ar & active_ & messages_ & injected_ & received_ & queued_packets_ & max_queue_ & not_offered_ &
-      flits_offered_ & flits_accepted_ & measured_created_ & measured_delivered_ & latency_sum_ &
-      network_latency_sum_ & hops_sum_ & flows_recorded_;
+  ar& active_& messages_& injected_& received_& queued_packets_& max_queue_& not_offered_&
+      flits_offered_& flits_accepted_& measured_created_& measured_delivered_& hops_sum_&
+          flows_recorded_;
+  ar.bytes(&latency_sum_, sizeof latency_sum_);  // Boost has no 128-bit integers
+  ar.bytes(&network_latency_sum_, sizeof network_latency_sum_);
 }
 
 }  // namespace hx::flow

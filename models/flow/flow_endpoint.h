@@ -85,8 +85,8 @@ class FlowEndpoint final : public Component, private net::ProgramHost {
   uint64_t flits_accepted_ = 0;
   uint64_t measured_created_ = 0;
   uint64_t measured_delivered_ = 0;
-  int64_t latency_sum_ = 0;
-  int64_t network_latency_sum_ = 0;
+  Wide latency_sum_ = 0;  // a long iteration's packets outgrow 64 bits of ps
+  Wide network_latency_sum_ = 0;
   double hops_sum_ = 0;
   uint64_t flows_recorded_ = 0;
   Table* flows_;

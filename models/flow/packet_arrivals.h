@@ -14,10 +14,9 @@
 namespace hx::flow {
 
 class PacketArrivals {
-  __extension__ using U128 = unsigned __int128;  // __extension__: -Wpedantic accepts it
-  __extension__ using I128 = __int128;
-
  public:
+  __extension__ using U128 = unsigned __int128;  // __extension__: -Wpedantic accepts it
+
   /// n packets, the last arriving at `last`, spread over `spread` (>= 0) before it.
   PacketArrivals(SimTime last, SimTime spread, uint64_t n)
       : last_(last), spread_(static_cast<uint64_t>(spread.count_ps())), n_(n) {}
@@ -36,14 +35,15 @@ class PacketArrivals {
     return ceil_mul_div(spread_ - d, n_, spread_) - 1;  // the i with i s < (s - d) n
   }
 
-  /// The sum over packets first..first + count - 1 of (arrival - t), in ps.
-  int64_t sum_since(SimTime t, uint64_t first, uint64_t count) const {
-    // (arrival - t) = (last - t) - s + floor(i s / n).
-    const I128 floors = static_cast<I128>(
-        first == 1 && count == n_ ? all_floors() : floor_sum(first + count) - floor_sum(first));
-    return static_cast<int64_t>(static_cast<I128>(count) *
-                                    ((last_ - t).count_ps() - static_cast<int64_t>(spread_)) +
-                                floors);
+  /// The sum over packets first..first + count - 1 of (arrival - t), in ps; t is no later than
+  /// the first packet's entry (last - spread). 128 bits: a message of 10^9 packets that took
+  /// seconds outgrows 64.
+  U128 sum_since(SimTime t, uint64_t first, uint64_t count) const {
+    // (arrival - t) = (last - spread - t) + floor(i s / n).
+    const auto entry = static_cast<uint64_t>((last_ - t).count_ps()) - spread_;
+    const U128 floors =
+        first == 1 && count == n_ ? all_floors() : floor_sum(first + count) - floor_sum(first);
+    return U128{count} * entry + floors;
   }
 
   /// At most this many runs per message in for_each_bin (plus one).

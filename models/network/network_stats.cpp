@@ -66,7 +66,7 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
           {"flits_offered", T::kU64, "1", "flits created inside the measurement window"},
           {"flits_accepted", T::kU64, "1", "flits delivered to it inside the window"},
           {"measured_delivered", T::kU64, "1", "measured packets delivered to it"},
-          {"latency_sum_ps", T::kI64, "ps", "sum of those packets' latencies"},
+          {"latency_sum_ps", T::kWide, "ps", "sum of those packets' latencies"},
           {"max_queue_packets", T::kU64, "1", "longest source queue seen"},
           {"packets_not_offered", T::kU64, "1",
            "packets refused at a full source queue (traffic.source_queue_limit)"},
@@ -82,8 +82,8 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
       {"flits_accepted", T::kU64, "1", "flits delivered inside the window"},
       {"measured_created", T::kU64, "1", "packets created inside the window"},
       {"measured_delivered", T::kU64, "1", "of those, delivered by the end"},
-      {"latency_sum_ps", T::kI64, "ps", "their creation-to-tail latencies, summed"},
-      {"network_latency_sum_ps", T::kI64, "ps", "their injection-to-tail latencies, summed"},
+      {"latency_sum_ps", T::kWide, "ps", "their creation-to-tail latencies, summed"},
+      {"network_latency_sum_ps", T::kWide, "ps", "their injection-to-tail latencies, summed"},
       {"hops_sum", T::kU64, "1", "their router-to-router hops, summed"},
       {"senders", T::kU64, "1", "endpoints that send under the pattern"},
       {"packets_not_offered", T::kU64, "1", "packets refused at a full source queue"},
@@ -152,7 +152,7 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
        {"flits_injected", T::kU64, "1", "flits whose packet's head left its source"},
        {"packets_dropped", T::kU64, "1", "packets lost to faults (docs/FAULTS.md)"},
        {"packets_delivered", T::kU64, "1", "packets whose tail reached its destination"},
-       {"latency_sum_ps", T::kU64, "ps",
+       {"latency_sum_ps", T::kWide, "ps",
         "sum of those packets' latencies, creation to tail (measured or not)"},
        {"packets_queued", T::kU64, "1",
         "packets in source queues at the bin's end (the last bin: at the run's end)"},
@@ -271,7 +271,11 @@ std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const To
   const uint64_t delivered = total(totals::kMeasuredDelivered);
   // NaN when no measured packet arrived (far beyond saturation, or a pattern with no senders).
   auto mean = [&](std::size_t column) {
-    return delivered ? static_cast<double>(total(column)) / static_cast<double>(delivered)
+    const TableSpec& spec = totals_table.spec();
+    const double sum = spec.columns[column].type == ColumnType::kWide
+                           ? static_cast<double>(totals_table.wide(column)[0])
+                           : static_cast<double>(total(column));
+    return delivered ? sum / static_cast<double>(delivered)
                      : std::numeric_limits<double>::quiet_NaN();
   };
   // Percentile from the one-cycle histogram: the upper edge of the bin where the cumulative

@@ -23,6 +23,13 @@ Table::Table(TableSpec spec) : spec_(std::move(spec)) {
         if (summed) throw std::logic_error("summed table '" + spec_.name + "' has a float column");
         data_.emplace_back(std::vector<double>(rows));
         break;
+      case ColumnType::kWide:
+        if (c.reduce != Reduce::kSum) {
+          throw std::logic_error("table '" + spec_.name + "': wide column '" + c.name +
+                                 "' can only be summed");
+        }
+        data_.emplace_back(std::vector<Wide>(rows));
+        break;
     }
   }
   for (uint64_t i = 0; i < rows; ++i) ids_.push_back(i);
@@ -124,6 +131,9 @@ std::vector<int64_t>& Table::i64_mutable(std::size_t column) {
 std::vector<double>& Table::f64_mutable(std::size_t column) {
   return std::get<std::vector<double>>(data_.at(column));
 }
+std::vector<Wide>& Table::wide_mutable(std::size_t column) {
+  return std::get<std::vector<Wide>>(data_.at(column));
+}
 
 void Table::merge(const Table& other) {
   if (other.spec_.name != spec_.name || other.data_.size() != data_.size()) {
@@ -184,6 +194,9 @@ const std::vector<int64_t>& Table::i64(std::size_t column) const {
 }
 const std::vector<double>& Table::f64(std::size_t column) const {
   return std::get<std::vector<double>>(data_.at(column));
+}
+const std::vector<Wide>& Table::wide(std::size_t column) const {
+  return std::get<std::vector<Wide>>(data_.at(column));
 }
 
 Table& StatsRegistry::declare(const TableSpec& spec) {

@@ -71,6 +71,9 @@ void save_tables(const StatsRegistry& stats, std::ostream& bytes, uint64_t part,
         case ColumnType::kF64:
           save_column(ar, table->f64(c), begin, end);
           break;
+        case ColumnType::kWide:
+          save_column(ar, table->wide(c), begin, end);
+          break;
       }
     }
   }
@@ -121,6 +124,10 @@ void merge_tables(const std::string& record, StatsRegistry& stats, const std::st
         case ColumnType::kF64:
           load_column(ar, saved.f64_mutable(c));
           rows = saved.f64(c).size();
+          break;
+        case ColumnType::kWide:
+          load_column(ar, saved.wide_mutable(c));
+          rows = saved.wide(c).size();
           break;
       }
       if (rows != saved.rows()) throw InputError(where + ": table '" + name + "' is damaged");

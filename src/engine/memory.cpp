@@ -135,7 +135,12 @@ int ranks_on_node(MPI_Comm comm) {
 uint64_t summed_table_bytes(const Model& model) {
   uint64_t bytes = 0;
   for (const TableSpec& t : model.tables()) {
-    if (t.kind == TableKind::kSummed) bytes += t.size * (t.columns.size() + 1) * sizeof(uint64_t);
+    if (t.kind != TableKind::kSummed) continue;
+    uint64_t row = sizeof(uint64_t);  // the id
+    for (const ColumnSpec& c : t.columns) {
+      row += c.type == ColumnType::kWide ? sizeof(Wide) : sizeof(uint64_t);
+    }
+    bytes += t.size * row;
   }
   return bytes;
 }

@@ -32,9 +32,30 @@ void renumber_by_owner(MPI_Comm comm, Table& table) {
   for (uint64_t& key : ids) key = counts[key >> 32] + (key & 0xFFFFFFFFULL);
 }
 
+// A wide column's sums across ranks, exact: each value cut into three limbs of 43 bits, whose
+// sums over fewer than 2^21 ranks fit 64 bits, and put together again.
+void allreduce_wide(MPI_Comm comm, std::vector<Wide>& values) {
+  constexpr int kBits = 43;
+  constexpr uint64_t kMask = (uint64_t{1} << kBits) - 1;
+  std::vector<uint64_t> limbs(3 * values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    limbs[3 * i] = static_cast<uint64_t>(values[i]) & kMask;
+    limbs[3 * i + 1] = static_cast<uint64_t>(values[i] >> kBits) & kMask;
+    limbs[3 * i + 2] = static_cast<uint64_t>(values[i] >> (2 * kBits));
+  }
+  MPI_Allreduce(MPI_IN_PLACE, limbs.data(), static_cast<int>(limbs.size()), MPI_UINT64_T, MPI_SUM,
+                comm);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    values[i] = Wide{limbs[3 * i]} + (Wide{limbs[3 * i + 1]} << kBits) +
+                (Wide{limbs[3 * i + 2]} << (2 * kBits));
+  }
+}
+
 void allreduce(MPI_Comm comm, Table& table, std::size_t c, MPI_Op op) {
   const int n = static_cast<int>(table.spec().size);
-  if (table.spec().columns[c].type == ColumnType::kU64) {
+  if (table.spec().columns[c].type == ColumnType::kWide) {
+    allreduce_wide(comm, table.wide_mutable(c));  // sums only (the table refuses the others)
+  } else if (table.spec().columns[c].type == ColumnType::kU64) {
     MPI_Allreduce(MPI_IN_PLACE, table.u64_mutable(c).data(), n, MPI_UINT64_T, op, comm);
   } else {
     MPI_Allreduce(MPI_IN_PLACE, table.i64_mutable(c).data(), n, MPI_INT64_T, op, comm);

@@ -56,6 +56,27 @@ TEST(Table, MergeAddsSummedTablesCellByCell) {
   EXPECT_EQ(live.i64(1), (std::vector<int64_t>{0, 7, -1}));
 }
 
+// Wide sums carry past 64 bits, merge cell by cell, and take no reduction but the sum.
+TEST(Table, WideColumnsSumPast64Bits) {
+  const TableSpec summed{"w", "row", "", {{"sum", ColumnType::kWide, "ps", ""}}, TableKind::kSummed,
+                         2};
+  Table live(summed), saved(summed);
+  const uint64_t big = uint64_t{1} << 63;
+  for (int i = 0; i < 6; ++i) live.add_to(0, 0, Wide{big});
+  saved.add_to(0, 0, Wide{big} * 4);
+  saved.add_to(1, 0, Wide{3});
+  live.merge(saved);
+  EXPECT_TRUE(live.wide(0)[0] == Wide{big} * 10);  // 5 x 2^64: gtest cannot print 128 bits
+  EXPECT_TRUE(live.wide(0)[1] == 3);
+  EXPECT_THROW(Table(TableSpec{"m",
+                               "row",
+                               "",
+                               {{"least", ColumnType::kWide, "ps", "", Reduce::kMin}},
+                               TableKind::kSummed,
+                               1}),
+               std::logic_error);
+}
+
 TEST(Table, MergeRejectsAnotherLayout) {
   Table live(spec());
   Table other(TableSpec{"t", "id", "", {{"n", ColumnType::kU64, "1", ""}}});

@@ -50,18 +50,31 @@ TEST(FlowVsPacket, RingAllReduceOnATorusTakesTheSameTime) {
   EXPECT_NEAR(f, testing::summary_value(flow, "workload_analytic_ps"), 0.01 * p);
 }
 
-// Runs the trace `csv` (one file for all ranks, named after rank 0's process) on the network
-// `net` (key, value pairs) at packet and at flow level: each completes, and the flow level takes
-// the packet level's time within 1%.
+// The trace `csv` in one file for all ranks, named after rank 0's process; rank 0 removes it
+// when the returned guard goes.
+struct SharedTrace {
+  std::string path;
+  int rank = 0;
+  SharedTrace(const char* name, const std::string& csv) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    long pid = static_cast<long>(::getpid());
+    MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    path = ::testing::TempDir() + name + std::to_string(pid) + ".csv";
+    if (rank == 0) std::ofstream(path) << "id,src,dst,bytes,start,deps\n" << csv;
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  ~SharedTrace() {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) std::remove(path.c_str());
+  }
+};
+
+// Runs the trace `csv` on the network `net` (key, value pairs) at packet and at flow level: each
+// completes, and the flow level takes the packet level's time within 1%.
 void expect_trace_takes_the_same_time(const char* name, const std::string& csv,
                                       const std::vector<std::pair<std::string, std::string>>& net) {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  long pid = static_cast<long>(::getpid());
-  MPI_Bcast(&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-  const std::string path = ::testing::TempDir() + name + std::to_string(pid) + ".csv";
-  if (rank == 0) std::ofstream(path) << "id,src,dst,bytes,start,deps\n" << csv;
-  MPI_Barrier(MPI_COMM_WORLD);
+  const SharedTrace trace(name, csv);
+  const std::string& path = trace.path;
   double end[2];
   int i = 0;
   for (const char* fidelity : {"packet", "flow"}) {
@@ -75,8 +88,6 @@ void expect_trace_takes_the_same_time(const char* name, const std::string& csv,
     end[i++] = testing::summary_value(s, "workload_end_ps");
   }
   EXPECT_NEAR(end[1], end[0], 0.01 * end[0]);
-  MPI_Barrier(MPI_COMM_WORLD);
-  if (rank == 0) std::remove(path.c_str());
 }
 
 TEST(FlowVsPacket, ATraceWithASendToItselfTakesTheSameTime) {
@@ -155,6 +166,28 @@ TEST(FlowVsPacket, PacketsOfAMessageHaveTheirOwnLatencies) {
   for (const char* mean : {"latency_mean_ps", "network_latency_mean_ps"}) {
     EXPECT_NEAR(v(1, mean), v(0, mean), 0.1 * v(0, mean)) << mean;
   }
+}
+
+// One message of 1 TB between the two endpoints of a 2 x 1 mesh (256-byte flits, so that one
+// message may carry it), alone on its links: about a billion packets whose latencies, spread
+// over the 3.9 s the bytes take, sum to about 1.9 x 10^21 ps, past 64 bits. The mean latency is
+// half the spread (within 0.1%; the path latency is nanoseconds): wide sums (stats.h, kWide)
+// keep it, where int64 sums wrapped (a mean of 15 ms).
+TEST(FlowLevel, LatencySumsOfBillionsOfPacketsDoNotOverflow) {
+  const SharedTrace trace("flow_huge_", "1,0,1,1TB,0,\n");
+  Config c;
+  c.set("sim.model", "mesh", "test");
+  c.set("sim.fidelity", "flow", "test");
+  c.set("mesh.k", "2", "test");
+  c.set("mesh.n", "1", "test");
+  c.set("router.flit_size", "256B", "test");
+  c.set("workload.kind", "trace", "test");
+  c.set("workload.trace", trace.path, "test");
+  const auto s = testing::run_summary(test::registry(), c);
+  ASSERT_EQ(testing::summary_value(s, "workload_complete"), 1);
+  const double end = testing::summary_value(s, "workload_end_ps");
+  EXPECT_GT(end, 1e12);  // over a second
+  EXPECT_NEAR(testing::summary_value(s, "latency_mean_ps"), end / 2, 1e-3 * end / 2);
 }
 
 // Folding: TP4 x DP4 x PP2 on the 32 GPUs of a rail-optimized fat tree folds (16 endpoints per
