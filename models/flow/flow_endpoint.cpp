@@ -227,13 +227,14 @@ void FlowEndpoint::handle(const Event& e) {
 }
 
 void FlowEndpoint::arrived(const FlowArrived& a) {
-  const uint64_t n = packets(a.bytes);
-  received_ += n;
   // Its packets arrive spread over the time its bytes took to leave (packet_arrivals.h); the
   // last packet, which arrives now, may hold fewer flits.
-  const PacketArrivals in(now(), a.sent - a.injected, n);
   const uint64_t per_packet = net_.traffic.packet_flits;
-  const uint64_t short_by = n * per_packet - flits(a.bytes);
+  const uint64_t flit_count = flits(a.bytes);
+  const uint64_t n = (flit_count + per_packet - 1) / per_packet;
+  received_ += n;
+  const PacketArrivals in(now(), a.sent - a.injected, n);
+  const uint64_t short_by = n * per_packet - flit_count;
   const auto flits_of = [&](uint64_t first, uint64_t count) {
     return count * per_packet - (count > 0 && first + count > n ? short_by : 0);
   };
@@ -269,14 +270,17 @@ void FlowEndpoint::arrived(const FlowArrived& a) {
     hops_sum_ += a.mean_hops * static_cast<double>(n);
     const int64_t cycle = net_.cycle.count_ps();
     const uint64_t last_bin = net_.traffic.histogram_bins - 1;
+    const SimTime open_from = a.created + SimTime::ps(cycle * static_cast<int64_t>(last_bin));
     std::vector<uint64_t>& histogram = histogram_->u64_mutable(0);
     uint64_t bin = 0;  // of the run that end_of was last asked about: the one f then gets
     in.for_each_bin(
         [&](SimTime t) {
-          bin = std::min<uint64_t>(static_cast<uint64_t>((t - a.created).count_ps() / cycle),
-                                   last_bin);
-          return bin == last_bin ? SimTime::infinity()
-                                 : a.created + SimTime::ps(cycle * static_cast<int64_t>(bin + 1));
+          if (t >= open_from) {  // most runs but a message's first (no division)
+            bin = last_bin;
+            return SimTime::infinity();
+          }
+          bin = static_cast<uint64_t>((t - a.created).count_ps() / cycle);
+          return a.created + SimTime::ps(cycle * static_cast<int64_t>(bin + 1));
         },
         [&](SimTime, uint64_t, uint64_t count) { histogram[bin] += count * members_; });
   }
@@ -289,9 +293,9 @@ void FlowEndpoint::arrived(const FlowArrived& a) {
   for (uint32_t g = 0; g < members_; ++g) {
     flows_->add_owned_row(member(g, index_), flows_recorded_,
                           {uint64_t{member(g, a.src)}, uint64_t{member(g, index_)}, a.message, n,
-                           a.bytes, a.created.count_ps(), in.at(1).count_ps(), now().count_ps(),
-                           (now() - a.created).count_ps(), static_cast<double>(a.mean_hops),
-                           uint64_t{measured ? 1u : 0u}});
+                           a.bytes, a.created.count_ps(), (n > 0 ? in.at(1) : now()).count_ps(),
+                           now().count_ps(), (now() - a.created).count_ps(),
+                           static_cast<double>(a.mean_hops), uint64_t{measured ? 1u : 0u}});
   }
   ++flows_recorded_;
 }
