@@ -5,9 +5,9 @@
 // gives the same figures, so every rank checks them.
 #include <gtest/gtest.h>
 #include <mpi.h>
-
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -107,6 +107,20 @@ TEST(FlowVsPacket, EndpointsPastTheWidestPortTakeTheSameTime) {
       {{"sim.model", "torus"}, {"torus.k", "257"}, {"torus.n", "2"}});
 }
 
+// The summaries of one network (key, value pairs) at packet level [0] and at flow level [1].
+std::array<std::vector<SummaryValue>, 2> at_both_fidelities(
+    const std::vector<std::pair<std::string, std::string>>& settings) {
+  std::array<std::vector<SummaryValue>, 2> s;
+  int i = 0;
+  for (const char* fidelity : {"packet", "flow"}) {
+    Config c;
+    for (const auto& [key, value] : settings) c.set(key, value, "test");
+    c.set("sim.fidelity", fidelity, "test");
+    s[i++] = testing::run_summary(test::registry(), c);
+  }
+  return s;
+}
+
 // Synthetic traffic below saturation (uniform at 0.3 on the 8x8 mesh, dimension order): both
 // fidelities draw the same messages from the same random stream (offered load equal to the
 // bit), both carry all of it (accepted = offered within 1%, the definition of below
@@ -114,20 +128,13 @@ TEST(FlowVsPacket, EndpointsPastTheWidestPortTakeTheSameTime) {
 // design (docs/VALIDATION.md: measured +13.5% at flow level); both stay above the zero-load
 // latency of the mean path.
 TEST(FlowVsPacket, SyntheticTrafficBelowSaturationCarriesTheSameMessages) {
-  std::vector<SummaryValue> s[2];
-  int i = 0;
-  for (const char* fidelity : {"packet", "flow"}) {
-    Config c;
-    c.set("sim.model", "mesh", "test");
-    c.set("sim.fidelity", fidelity, "test");
-    c.set("mesh.k", "8", "test");
-    c.set("mesh.n", "2", "test");
-    c.set("traffic.pattern", "uniform", "test");
-    c.set("traffic.load", "0.3", "test");
-    c.set("traffic.warmup", "1000cycles", "test");
-    c.set("traffic.measure", "3000cycles", "test");
-    s[i++] = testing::run_summary(test::registry(), c);
-  }
+  const auto s = at_both_fidelities({{"sim.model", "mesh"},
+                                     {"mesh.k", "8"},
+                                     {"mesh.n", "2"},
+                                     {"traffic.pattern", "uniform"},
+                                     {"traffic.load", "0.3"},
+                                     {"traffic.warmup", "1000cycles"},
+                                     {"traffic.measure", "3000cycles"}});
   const auto v = [&](int k, const char* name) { return testing::summary_value(s[k], name); };
   EXPECT_EQ(v(1, "offered_load"), v(0, "offered_load"));
   for (int k = 0; k < 2; ++k) {
@@ -143,25 +150,18 @@ TEST(FlowVsPacket, SyntheticTrafficBelowSaturationCarriesTheSameMessages) {
 // its own latency, and both means agree with the packet level's within 10% (measured +3.6% and
 // +1.7%; with every packet at its message's latency they were +35% and +88%).
 TEST(FlowVsPacket, PacketsOfAMessageHaveTheirOwnLatencies) {
-  std::vector<SummaryValue> s[2];
-  int i = 0;
-  for (const char* fidelity : {"packet", "flow"}) {
-    Config c;
-    c.set("sim.model", "torus", "test");
-    c.set("sim.fidelity", fidelity, "test");
-    c.set("sim.seed", "3", "test");
-    c.set("torus.k", "4", "test");
-    c.set("torus.n", "2", "test");
-    c.set("torus.c", "2", "test");
-    c.set("torus.routing", "dor", "test");
-    c.set("router.buffer_flits", "8", "test");
-    c.set("traffic.pattern", "tornado", "test");
-    c.set("traffic.load", "0.1", "test");
-    c.set("traffic.message_packets", "3", "test");
-    c.set("traffic.warmup", "300cycles", "test");
-    c.set("traffic.measure", "1200cycles", "test");
-    s[i++] = testing::run_summary(test::registry(), c);
-  }
+  const auto s = at_both_fidelities({{"sim.model", "torus"},
+                                     {"sim.seed", "3"},
+                                     {"torus.k", "4"},
+                                     {"torus.n", "2"},
+                                     {"torus.c", "2"},
+                                     {"torus.routing", "dor"},
+                                     {"router.buffer_flits", "8"},
+                                     {"traffic.pattern", "tornado"},
+                                     {"traffic.load", "0.1"},
+                                     {"traffic.message_packets", "3"},
+                                     {"traffic.warmup", "300cycles"},
+                                     {"traffic.measure", "1200cycles"}});
   const auto v = [&](int k, const char* name) { return testing::summary_value(s[k], name); };
   for (const char* mean : {"latency_mean_ps", "network_latency_mean_ps"}) {
     EXPECT_NEAR(v(1, mean), v(0, mean), 0.1 * v(0, mean)) << mean;
