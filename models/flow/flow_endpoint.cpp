@@ -11,7 +11,6 @@
 #include "models/components/state_io.h"
 #include "models/flow/flow_events.h"
 #include "models/flow/folding.h"
-#include "models/flow/packet_arrivals.h"
 #include "models/network/faults.h"
 #include "models/network/network_stats.h"
 
@@ -268,21 +267,7 @@ void FlowEndpoint::arrived(const FlowArrived& a) {
     network_latency_sum_ += Wide{static_cast<uint64_t>((now() - a.sent).count_ps())} * n +
                             static_cast<uint64_t>((a.sent - a.injected).count_ps());
     hops_sum_ += a.mean_hops * static_cast<double>(n);
-    const int64_t cycle = net_.cycle.count_ps();
-    const uint64_t last_bin = net_.traffic.histogram_bins - 1;
-    const SimTime open_from = a.created + SimTime::ps(cycle * static_cast<int64_t>(last_bin));
-    std::vector<uint64_t>& histogram = histogram_->u64_mutable(0);
-    uint64_t bin = 0;  // of the run that end_of was last asked about: the one f then gets
-    in.for_each_bin(
-        [&](SimTime t) {
-          if (t >= open_from) {  // most runs but a message's first (no division)
-            bin = last_bin;
-            return SimTime::infinity();
-          }
-          bin = static_cast<uint64_t>((t - a.created).count_ps() / cycle);
-          return a.created + SimTime::ps(cycle * static_cast<int64_t>(bin + 1));
-        },
-        [&](SimTime, uint64_t, uint64_t count) { histogram[bin] += count * members_; });
+    count_in_histogram(in, a.created);
   }
   if (runner_) runner_->message_arrived(a.src, a.message, a.path_compute, now(), *this);
   if (net_.traffic.flows == net::FlowRecords::kNone ||
@@ -298,6 +283,25 @@ void FlowEndpoint::arrived(const FlowArrived& a) {
                            static_cast<double>(a.mean_hops), uint64_t{measured ? 1u : 0u}});
   }
   ++flows_recorded_;
+}
+
+// The packets' latencies in /latency_histogram's one-cycle bins, the last open-ended.
+void FlowEndpoint::count_in_histogram(const PacketArrivals& in, SimTime created) {
+  const int64_t cycle = net_.cycle.count_ps();
+  const uint64_t last_bin = net_.traffic.histogram_bins - 1;
+  const SimTime open_from = created + SimTime::ps(cycle * static_cast<int64_t>(last_bin));
+  std::vector<uint64_t>& histogram = histogram_->u64_mutable(0);
+  uint64_t bin = 0;  // of the run that end_of was last asked about: the one f then gets
+  in.for_each_bin(
+      [&](SimTime t) {
+        if (t >= open_from) {  // most runs but a message's first (no division)
+          bin = last_bin;
+          return SimTime::infinity();
+        }
+        bin = static_cast<uint64_t>((t - created).count_ps() / cycle);
+        return created + SimTime::ps(cycle * static_cast<int64_t>(bin + 1));
+      },
+      [&](SimTime, uint64_t, uint64_t count) { histogram[bin] += count * members_; });
 }
 
 void FlowEndpoint::observe(uint32_t k) {
@@ -362,11 +366,11 @@ void FlowEndpoint::serialize(StateArchive& ar) {
   ar & rng_ & slots_.slot_index();
   net::serialize_queue(ar, waiting_);
   net::serialize_queue(ar, held_);
+  ar.bytes(&latency_sum_, sizeof(Wide));  // Boost has no 128-bit integers
+  ar.bytes(&network_latency_sum_, sizeof(Wide));
   ar& active_& messages_& injected_& received_& queued_packets_& max_queue_& not_offered_&
       flits_offered_& flits_accepted_& measured_created_& measured_delivered_& hops_sum_&
           flows_recorded_;
-  ar.bytes(&latency_sum_, sizeof latency_sum_);  // Boost has no 128-bit integers
-  ar.bytes(&network_latency_sum_, sizeof network_latency_sum_);
 }
 
 }  // namespace hx::flow

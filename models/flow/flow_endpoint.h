@@ -18,6 +18,7 @@
 #include "models/components/program_runner.h"
 #include "models/components/ring_queue.h"
 #include "models/flow/flow_events.h"
+#include "models/flow/packet_arrivals.h"
 #include "models/network/network_context.h"
 #include "models/traffic/bernoulli_slots.h"
 
@@ -46,6 +47,7 @@ class FlowEndpoint final : public Component, private net::ProgramHost {
   void schedule_next_message();
   void generate();
   void arrived(const FlowArrived& a);
+  void count_in_histogram(const PacketArrivals& in, SimTime created);
   void start(const FlowStart& s);
   void enter(const FlowStart& s);
   bool held(uint32_t dst, SimTime& until) const;
