@@ -273,6 +273,21 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
       next_checkpoint = next_multiple_after(window_start, control.checkpoint_every);
       first_window = false;
     }
+    // Observations passed in an idle stretch all see the state at its start, as they would one
+    // by one; those before a checkpoint's time are made before it, since a run restarted from
+    // it makes only those from that time on. True when one ends the run.
+    const auto observe_up_to = [&](SimTime limit, bool at_limit_too) {
+      for (; observation < control.observe_at.size() &&
+             (control.observe_at[observation] < limit ||
+              (at_limit_too && control.observe_at[observation] == limit));
+           ++observation) {
+        if (!control.observe(observation)) continue;
+        stats.ended_early = true;
+        stats.reached = observation_time(control, observation);
+        return true;
+      }
+      return false;
+    };
     // Windows end on scheduled checkpoint times, so nothing at or after one has been handled
     // when the next window would start past it.
     bool checkpointed = false;
@@ -280,29 +295,24 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
       // With no work left before the end (an observation still due), it would only record a
       // finished run.
       if (SimTime::ps(work) < end) {
+        if (observe_up_to(next_checkpoint, false)) break;
         take_checkpoint(control, next_checkpoint, stats);
         checkpointed = true;
       }
       next_checkpoint = next_multiple_after(window_start, control.checkpoint_every);
     }
     if (flags & (kCheckpointRequest | kStopRequest)) {
-      if (!checkpointed) take_checkpoint(control, window_start, stats);
+      if (!checkpointed) {
+        if (observe_up_to(window_start, false)) break;
+        take_checkpoint(control, window_start, stats);
+      }
       if (flags & kStopRequest) {
         stats.interrupted = true;
         stats.reached = window_start;
         break;
       }
     }
-    // Observations passed in an idle stretch all see the state at its start, as they would
-    // one by one.
-    for (; observation < control.observe_at.size() && control.observe_at[observation] <= window_start;
-         ++observation) {
-      if (!control.observe(observation)) continue;
-      stats.ended_early = true;
-      stats.reached = observation_time(control, observation);
-      break;
-    }
-    if (stats.ended_early) break;
+    if (observe_up_to(window_start, true)) break;
     // Up to the others' earliest event, never short of the common window [start, start +
     // lookahead): a rank that ran up to others + lookahead would leave them behind by as much,
     // and the ranks would then take turns instead of working side by side.
