@@ -15,7 +15,7 @@
 namespace hx {
 
 /// kWide: an unsigned sum held in 128 bits, for sums that outgrow 64 bits (the latencies of the
-/// 10^14 packets of a 131,072-GPU iteration, in ps, add up to about 10^25). Summed exactly, so
+/// 10^14 packets of a 131,072-GPU iteration, in ps, add up to about 6 x 10^21). Summed exactly, so
 /// in any order; written to HDF5 as float64 (the exact sum rounded once). Reduce::kSum only.
 enum class ColumnType { kU64, kI64, kF64, kWide };
 __extension__ using Wide = unsigned __int128;  // __extension__: -Wpedantic accepts it
