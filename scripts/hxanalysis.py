@@ -205,13 +205,21 @@ def plot_link_heatmap(path, link_class, ax):
 
 
 def plot_latency_histogram(path, ax):
-    """Latency of the measured packets (/latency_histogram), up to the last non-empty bin."""
-    counts = table(path, "latency_histogram")["packets"].to_numpy()
-    bin_ns = summary(path)["histogram_bin_ps"] / 1000.0
+    """Latency of the measured packets (/latency_histogram), up to the last non-empty bin. Bins
+    are one cycle wide, then 1/64 of an octave: drawn as packets per nanosecond of each bin,
+    so that wide bins do not tower over narrow ones."""
+    frame = table(path, "latency_histogram")
+    counts = frame["packets"].to_numpy()
     last = int(np.nonzero(counts)[0].max()) + 1 if counts.any() else 1
-    ax.bar(np.arange(last) * bin_ns, counts[:last], width=bin_ns, align="edge")
+    lower = frame["lower_ps"].to_numpy()[:last] / 1000.0
+    upper = frame["upper_ps"].to_numpy()[:last] / 1000.0
+    if last == len(counts):  # the last bin reaches the largest time: draw it as the one before
+        upper[-1] = lower[-1] + (lower[-1] - lower[-2] if last > 1 else 1.0)
+    width = upper - lower
+    uniform = np.allclose(width, width[0])
+    ax.bar(lower, counts[:last] / (1.0 if uniform else width), width=width, align="edge")
     ax.set_xlabel("packet latency, creation to tail arrival (ns)")
-    ax.set_ylabel("measured packets")
+    ax.set_ylabel("measured packets" if uniform else "measured packets per ns")
 
 
 def plot_flow_cdf(path, ax):

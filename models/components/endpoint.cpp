@@ -319,10 +319,7 @@ void Endpoint::deliver(PortId port, const Packet& p) {
     latency_sum_ += latency.count_ps();
     network_latency_sum_ += (tail - p.injected).count_ps();
     hops_sum_ += p.hops;
-    const uint64_t bins = net_.traffic.histogram_bins;
-    const auto bin = std::min<uint64_t>(
-        static_cast<uint64_t>(latency.count_ps() / net_.cycle.count_ps()), bins - 1);
-    histogram_->add_to(bin, 0, uint64_t{1});
+    histogram_->add_to(net_.latency_bins.of(latency), histogram::kPackets, uint64_t{1});
   }
   // Whole messages matter to the workload program and to the flow table.
   if (!runner_ && (net_.traffic.flows == FlowRecords::kNone ||

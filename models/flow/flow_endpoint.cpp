@@ -285,23 +285,15 @@ void FlowEndpoint::arrived(const FlowArrived& a) {
   ++flows_recorded_;
 }
 
-// The packets' latencies in /latency_histogram's one-cycle bins, the last open-ended.
+// The packets' latencies in /latency_histogram's bins, each run of them in the bin of its
+// middle packet.
 void FlowEndpoint::count_in_histogram(const PacketArrivals& in, SimTime created) {
-  const int64_t cycle = net_.cycle.count_ps();
-  const uint64_t last_bin = net_.traffic.histogram_bins - 1;
-  const SimTime open_from = created + SimTime::ps(cycle * static_cast<int64_t>(last_bin));
-  std::vector<uint64_t>& histogram = histogram_->u64_mutable(0);
-  uint64_t bin = 0;  // of the run that end_of was last asked about: the one f then gets
-  in.for_each_bin(
-      [&](SimTime t) {
-        if (t >= open_from) {  // most runs but a message's first (no division)
-          bin = last_bin;
-          return SimTime::infinity();
-        }
-        bin = static_cast<uint64_t>((t - created).count_ps() / cycle);
-        return created + SimTime::ps(cycle * static_cast<int64_t>(bin + 1));
-      },
-      [&](SimTime, uint64_t, uint64_t count) { histogram[bin] += count * members_; });
+  std::vector<uint64_t>& histogram = histogram_->u64_mutable(net::histogram::kPackets);
+  const net::LatencyBins& bins = net_.latency_bins;
+  const uint64_t members = members_;  // not reloaded after each store to the histogram
+  in.for_each_run([&](SimTime t, uint64_t, uint64_t count) {
+    histogram[bins.of(t - created)] += count * members;
+  });
 }
 
 void FlowEndpoint::observe(uint32_t k) {

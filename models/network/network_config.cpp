@@ -90,8 +90,9 @@ std::vector<ParamSpec> traffic_params() {
       ParamSpec::choice("flows", "measured", {"none", "measured", "all"},
                         "which messages get a row in /flows"),
       ParamSpec::integer("histogram_bins", 10000,
-                         "latency histogram bins of one cycle each; the last is open-ended")
-          .range(2, 1e7),
+                         "/latency_histogram bins of one cycle each; latencies beyond them fall "
+                         "in bins 1/64 of an octave wide")
+          .range(1, 1e7),
       ParamSpec::time("timeseries_bin", "0ps",
                       "width of the /timeseries bins (flits delivered and injected, packets "
                       "lost, per bin over the whole run); 0: no time series"),

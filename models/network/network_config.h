@@ -40,7 +40,7 @@ struct TrafficConfig {
   uint32_t ring_unit = 1;  // rings: units of this many endpoints, in ring_order (pattern.h)
   std::string ring_order;
   FlowRecords flows = FlowRecords::kMeasured;
-  uint32_t histogram_bins = 0;  // latency histogram: bins of one cycle, the last one open-ended
+  uint32_t histogram_bins = 0;  // latency histogram: bins of one cycle, then LatencyBins' octaves
   SimTime timeseries_bin;       // /timeseries bin width; zero: none
 };
 

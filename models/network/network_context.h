@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "models/network/element.h"
+#include "models/network/latency_bins.h"
 #include "models/network/network_config.h"
 #include "models/network/routing.h"
 #include "models/network/topology.h"
@@ -81,6 +82,7 @@ struct NetworkContext {
   RouterConfig router;
   TrafficConfig traffic;
   SimTime cycle;
+  LatencyBins latency_bins{SimTime::ps(1), 1};  // of /latency_histogram, from cycle and traffic
   uint32_t injection_queues = 1;  // messages an endpoint injects at once, taking turns
   bool traffic_matrix = false;    // workloads: endpoints write /traffic_matrix rows
   std::vector<SimTime> per_flit;  // per link class: serialisation time of one flit

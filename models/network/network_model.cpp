@@ -49,6 +49,7 @@ class BuiltNetworkModel final : public NetworkModel {
     net_.cycle = params.sim->time("cycle_time");
     if (net_.cycle <= SimTime::zero())
       throw InputError("sim.cycle_time = 0ps: network models need a cycle");
+    net_.latency_bins = LatencyBins(net_.cycle, net_.traffic.histogram_bins);
     if (net_.traffic.packet_flits > net_.router.buffer_flits) {
       throw InputError(
           "traffic.packet_flits = " + std::to_string(net_.traffic.packet_flits) +
@@ -246,7 +247,7 @@ class BuiltNetworkModel final : public NetworkModel {
     if (const auto port = fabric_port(node.index)) out.push_back({fabric(), *port, latency, 0});
   }
   std::vector<TableSpec> tables() const override {
-    std::vector<TableSpec> tables = network_tables(topology(), net_.traffic.histogram_bins,
+    std::vector<TableSpec> tables = network_tables(topology(), net_.latency_bins,
                                                    faults_.actions().size(), net_.timeseries_bins);
     if (workload_) {
       for (TableSpec& t : workload_tables(*workload_)) tables.push_back(std::move(t));
@@ -429,7 +430,7 @@ std::vector<TableSpec> table_descriptions() {
    private:
     std::vector<wl::OpGroup> groups_;
   };
-  std::vector<TableSpec> tables = network_tables(Empty(), 1, 0, 0);
+  std::vector<TableSpec> tables = network_tables(Empty(), LatencyBins(SimTime::ps(1), 1), 0, 0);
   std::vector<TableSpec> workload = workload_tables(NoWork());
   workload.push_back(traffic_matrix_table(0));
   for (TableSpec& t : workload) {

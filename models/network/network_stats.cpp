@@ -11,7 +11,7 @@
 
 namespace hx::net {
 
-std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogram_bins,
+std::vector<TableSpec> network_tables(const Topology& topology, const LatencyBins& bins,
                                       uint64_t fault_actions, uint64_t timeseries_bins) {
   using T = ColumnType;
   TableSpec links{
@@ -96,10 +96,21 @@ std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogr
   TableSpec histogram{
       "latency_histogram",
       "bin",
-      "measured packets by latency: bin b holds [b, b+1) cycles; the last bin is open-ended",
-      {{"packets", T::kU64, "1", "delivered measured packets in the bin"}},
+      "measured packets by latency, in [lower_ps, upper_ps): one cycle wide below "
+      "traffic.histogram_bins cycles, 1/64 of an octave beyond",
+      {{"packets", T::kU64, "1", "delivered measured packets in the bin"},
+       {"lower_ps", T::kI64, "ps", "where the bin starts", Reduce::kMax},
+       {"upper_ps", T::kI64, "ps", "where it ends (INT64_MAX for the last bin)", Reduce::kMax}},
       TableKind::kSummed,
-      histogram_bins};
+      bins.size()};
+  histogram.start = [bins](Table& t) {
+    std::vector<int64_t>& lower = t.i64_mutable(histogram::kLowerPs);
+    std::vector<int64_t>& upper = t.i64_mutable(histogram::kUpperPs);
+    for (uint64_t b = 0; b < bins.size(); ++b) {
+      lower[b] = bins.lower(b).count_ps();
+      upper[b] = bins.upper(b).count_ps();
+    }
+  };
   TableSpec queue_samples{
       "queue_samples",
       "sample",
@@ -263,7 +274,7 @@ std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const To
                : static_cast<uint64_t>(totals_table.i64(column)[0]);
   };
   const Table& histogram = stats.table("latency_histogram");
-  const std::vector<uint64_t>& bins = histogram.u64(0);
+  const std::vector<uint64_t>& bins = histogram.u64(histogram::kPackets);
 
   const double endpoints = topology.num_endpoints();
   const double cycles =
@@ -278,20 +289,19 @@ std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const To
     return delivered ? sum / static_cast<double>(delivered)
                      : std::numeric_limits<double>::quiet_NaN();
   };
-  // Percentile from the one-cycle histogram: the upper edge of the bin where the cumulative
-  // count reaches the fraction (the open last bin reports its lower edge).
+  // Percentile from the histogram: the upper edge of the bin where the cumulative count
+  // reaches the fraction (the last bin, which reaches the largest time, reports its lower edge).
+  const std::vector<int64_t>& lower = histogram.i64(histogram::kLowerPs);
+  const std::vector<int64_t>& upper = histogram.i64(histogram::kUpperPs);
   auto percentile = [&](double fraction) -> int64_t {
     if (delivered == 0) return -1;
     const auto target = static_cast<uint64_t>(fraction * static_cast<double>(delivered) + 0.5);
     uint64_t seen = 0;
     for (std::size_t b = 0; b < bins.size(); ++b) {
       seen += bins[b];
-      if (seen >= std::max<uint64_t>(target, 1)) {
-        const int64_t edge = static_cast<int64_t>(b + (b + 1 < bins.size() ? 1 : 0));
-        return edge * cycle.count_ps();
-      }
+      if (seen >= std::max<uint64_t>(target, 1)) return b + 1 < bins.size() ? upper[b] : lower[b];
     }
-    return static_cast<int64_t>(bins.size()) * cycle.count_ps();
+    return lower.back();
   };
 
   std::string classes;
@@ -319,12 +329,12 @@ std::vector<SummaryValue> summarize_network(const StatsRegistry& stats, const To
       {"measured_created", total(totals::kMeasuredCreated), "1", ""},
       {"measured_delivered", delivered, "1", ""},
       {"latency_mean_ps", mean(totals::kLatencySumPs), "ps", "creation to tail arrival"},
-      {"latency_p50_ps", percentile(0.50), "ps", "one-cycle resolution"},
-      {"latency_p99_ps", percentile(0.99), "ps", "one-cycle resolution"},
+      {"latency_p50_ps", percentile(0.50), "ps", "upper edge of its latency_histogram bin"},
+      {"latency_p99_ps", percentile(0.99), "ps", "upper edge of its latency_histogram bin"},
       {"network_latency_mean_ps", mean(totals::kNetworkLatencySumPs), "ps",
        "head injection to tail arrival"},
       {"hops_mean", mean(totals::kHopsSum), "1", "router-to-router hops"},
-      {"histogram_bin_ps", cycle.count_ps(), "ps", "latency_histogram bin width"},
+      {"histogram_bin_ps", cycle.count_ps(), "ps", "width of the one-cycle latency_histogram bins"},
       {"link_classes", classes, "", "names of /links/link_class values"},
       {"layout_group", topology.picture_group(), "", "what a /layout group is"},
       {"packets_not_offered", total(totals::kPacketsNotOffered), "1",

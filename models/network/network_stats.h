@@ -9,6 +9,7 @@
 #include "core/model.h"
 #include "core/stats.h"
 #include "core/units.h"
+#include "models/network/latency_bins.h"
 #include "models/network/topology.h"
 
 namespace hx::net {
@@ -52,6 +53,11 @@ enum : std::size_t {
 enum : std::size_t { kLinkFlits, kLinkBusyPs, kLinkPacketsBuffered };
 }  // namespace series
 
+// /latency_histogram columns.
+namespace histogram {
+enum : std::size_t { kPackets, kLowerPs, kUpperPs };
+}  // namespace histogram
+
 /// The source queues are sampled at the ends of this many equal parts of the measurement window
 /// (the queue_samples table, at the model's observations) to tell a stable run from one whose
 /// queues keep growing.
@@ -69,8 +75,9 @@ SimTime queue_sample_time(SimTime window_begin, SimTime window_end, uint32_t k);
 /// ending a sweep point early.
 bool queues_unstable(const StatsRegistry& stats, std::size_t taken);
 
-/// `fault_actions`: rows of /faults (the schedule's actions); `timeseries_bins`: of /timeseries.
-std::vector<TableSpec> network_tables(const Topology& topology, uint32_t histogram_bins,
+/// `bins`: of /latency_histogram; `fault_actions`: rows of /faults (the schedule's actions);
+/// `timeseries_bins`: of /timeseries.
+std::vector<TableSpec> network_tables(const Topology& topology, const LatencyBins& bins,
                                       uint64_t fault_actions, uint64_t timeseries_bins);
 
 /// A packet's head entered a link of class `link_class` at `head` and its tail left at `tail`:

@@ -47,6 +47,7 @@ Table::Table(TableSpec spec) : spec_(std::move(spec)) {
         },
         data_[c]);
   }
+  if (spec_.start) spec_.start(*this);
 }
 
 Cell Table::cell(std::size_t column, uint64_t row) const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -48,6 +49,8 @@ enum class TableKind {
               // engine numbers them by owner then seq, so ids do not depend on the partition
 };
 
+class Table;
+
 struct TableSpec {
   std::string name;     // HDF5 group path relative to the root, e.g. "lps" or "links"
   std::string id_name;  // name of the id dimension scale, e.g. "id"
@@ -55,6 +58,9 @@ struct TableSpec {
   std::vector<ColumnSpec> columns;
   TableKind kind = TableKind::kById;
   uint64_t size = 0;  // kSummed: number of rows; kPerOwner: number of owners
+  // kSummed: sets cells every rank's table starts from, the same on each (a histogram's bin
+  // edges, in kMax columns); nothing when empty.
+  std::function<void(Table&)> start = {};
 };
 
 /// A run-level result a model derives from its reduced tables (written to /summary).

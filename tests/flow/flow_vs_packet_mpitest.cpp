@@ -172,7 +172,11 @@ TEST(FlowVsPacket, PacketsOfAMessageHaveTheirOwnLatencies) {
 // message may carry it), alone on its links: about a billion packets whose latencies, spread
 // over the 3.9 s the bytes take, sum to about 1.9 x 10^21 ps, past 64 bits. The mean latency is
 // half the spread (within 0.1%; the path latency is nanoseconds): wide sums (stats.h, kWide)
-// keep it, where int64 sums wrapped (a mean of 15 ms).
+// keep it, where int64 sums wrapped (a mean of 15 ms). The histogram holds seconds in its
+// octaves' bins: the packets in 8 runs, each at its middle packet's latency, reach half of
+// them with the fourth run, at 3.5/8 of the spread, and 99% with the eighth, at 7.5/8; each
+// percentile is the upper edge of a bin at most 1/64 of its latency wide (an open last bin
+// from 10 us on read 10 us).
 TEST(FlowLevel, LatencySumsOfBillionsOfPacketsDoNotOverflow) {
   const SharedTrace trace("flow_huge_", "1,0,1,1TB,0,\n");
   Config c;
@@ -188,6 +192,12 @@ TEST(FlowLevel, LatencySumsOfBillionsOfPacketsDoNotOverflow) {
   const double end = testing::summary_value(s, "workload_end_ps");
   EXPECT_GT(end, 1e12);  // over a second
   EXPECT_NEAR(testing::summary_value(s, "latency_mean_ps"), end / 2, 1e-3 * end / 2);
+  for (const auto& [name, share] :
+       {std::pair{"latency_p50_ps", 3.5 / 8}, {"latency_p99_ps", 7.5 / 8}}) {
+    const double p = testing::summary_value(s, name);
+    EXPECT_GE(p, share * end * (1 - 1e-3)) << name;
+    EXPECT_LE(p, share * end * (1 + 1.0 / 64) * (1 + 1e-3)) << name;
+  }
 }
 
 // Folding: TP4 x DP4 x PP2 on the 32 GPUs of a rail-optimized fat tree folds (16 endpoints per
