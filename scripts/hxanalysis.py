@@ -205,20 +205,33 @@ def plot_link_heatmap(path, link_class, ax):
 
 
 def plot_latency_histogram(path, ax):
-    """Latency of the measured packets (/latency_histogram), up to the last non-empty bin. Bins
-    are one cycle wide, then 1/64 of an octave: drawn as packets per nanosecond of each bin,
-    so that wide bins do not tower over narrow ones."""
+    """Latency of the measured packets (/latency_histogram), from the first to the last
+    non-empty bin. The file's bins are one cycle wide, then 1/64 of an octave. Latencies that
+    span more than two decades are drawn on a log scale, the bins gathered into sixteenths of
+    an octave; others in the file's bins, as packets per nanosecond where their widths differ."""
     frame = table(path, "latency_histogram")
     counts = frame["packets"].to_numpy()
-    last = int(np.nonzero(counts)[0].max()) + 1 if counts.any() else 1
-    lower = frame["lower_ps"].to_numpy()[:last] / 1000.0
-    upper = frame["upper_ps"].to_numpy()[:last] / 1000.0
-    if last == len(counts):  # the last bin reaches the largest time: draw it as the one before
-        upper[-1] = lower[-1] + (lower[-1] - lower[-2] if last > 1 else 1.0)
+    filled = np.nonzero(counts)[0]
+    first, last = (int(filled.min()), int(filled.max()) + 1) if filled.size else (0, 1)
+    counts = counts[first:last]
+    lower = frame["lower_ps"].to_numpy()[first:last] / 1000.0
+    upper = frame["upper_ps"].to_numpy()[first:last] / 1000.0
+    if last == len(frame):  # the last bin reaches the largest time: draw it as the one before
+        upper[-1] = lower[-1] + (lower[-1] - lower[-2] if len(lower) > 1 else 1.0)
+    ax.set_xlabel("packet latency, creation to tail arrival (ns)")
+    if lower[0] > 0 and upper[-1] / lower[0] > 100:
+        octaves = np.log2(upper[-1] / lower[0])
+        edges = lower[0] * 2.0 ** (np.arange(int(np.ceil(octaves * 16)) + 1) / 16.0)
+        # Through the cumulative count, linear within each of the file's bins: sixteenths
+        # narrower than a cycle get their share of it, not all or nothing.
+        cumulative = np.interp(edges, np.append(lower, upper[-1]), np.append(0, np.cumsum(counts)))
+        ax.stairs(np.diff(cumulative), edges, fill=True)
+        ax.set_xscale("log")
+        ax.set_ylabel("measured packets per 1/16 octave")
+        return
     width = upper - lower
     uniform = np.allclose(width, width[0])
-    ax.bar(lower, counts[:last] / (1.0 if uniform else width), width=width, align="edge")
-    ax.set_xlabel("packet latency, creation to tail arrival (ns)")
+    ax.stairs(counts / (1.0 if uniform else width), np.append(lower, upper[-1]), fill=True)
     ax.set_ylabel("measured packets" if uniform else "measured packets per ns")
 
 

@@ -47,7 +47,7 @@ class FlowEndpoint final : public Component, private net::ProgramHost {
   void schedule_next_message();
   void generate();
   void arrived(const FlowArrived& a);
-  void count_in_histogram(const PacketArrivals& in, SimTime created);
+  void count_in_histogram(const PacketArrivals& in, const FlowArrived& a);
   void start(const FlowStart& s);
   void enter(const FlowStart& s);
   bool held(uint32_t dst, SimTime& until) const;

@@ -51,18 +51,15 @@ class PacketArrivals {
   /// At most this many runs per message in for_each_bin (plus one) and for_each_run.
   static constexpr uint64_t kMaxRuns = 8;
 
-  /// Calls f(arrival of the run's middle packet, first packet, count) for each of at most
-  /// kMaxRuns runs of ceil(n / kMaxRuns) packets (the last run may be shorter), in order; the
-  /// middle packet of packets first..first + count - 1 is first + count / 2. Each run's bounds
-  /// are known without the previous run's, so a run costs a product, not a division: the
-  /// latency histogram places every message's packets so, its runs' latencies unbiased.
+  /// Calls f(first packet, count) for each of at most kMaxRuns runs of ceil(n / kMaxRuns)
+  /// packets (the last run may be shorter), in order. Each run's bounds are known without the
+  /// previous run's, so the runs cost no division: the latency histogram places every
+  /// message's packets so.
   template <typename F>
   void for_each_run(F f) const {
     const uint64_t per_run = (n_ + kMaxRuns - 1) / kMaxRuns;
-    for (uint64_t first = 1; first <= n_; first += per_run) {
-      const uint64_t count = std::min(per_run, n_ - first + 1);
-      f(at(first + count / 2), first, count);
-    }
+    for (uint64_t first = 1; first <= n_; first += per_run)
+      f(first, std::min(per_run, n_ - first + 1));
   }
 
   /// Calls f(first arrival, first packet, count) for each run of packets that `end_of(t)`, the

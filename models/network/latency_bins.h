@@ -44,10 +44,12 @@ class LatencyBins {
     const uint64_t from = base << octave;
     // (x - from) kPerOctave / from, as ((x - from) kPerOctave / 2^octave) / base_ (floors of
     // floors are exact), < kPerOctave. The product outgrows 64 bits only for latencies past
-    // 2^57 ps.
-    const U128 scaled = (U128{x - from} * kPerOctave) >> octave;
-    const auto sub = static_cast<uint64_t>(
-        scaled >> 64 == 0 ? base_.divide(static_cast<uint64_t>(scaled)) : scaled / base_.divisor());
+    // 2^57 ps (40 hours).
+    const uint64_t above = x - from;
+    const uint64_t sub =
+        above >> 57 == 0
+            ? base_.divide((above * kPerOctave) >> octave)
+            : static_cast<uint64_t>(((U128{above} * kPerOctave) >> octave) / base_.divisor());
     return linear_ + octave * kPerOctave + sub;
   }
 

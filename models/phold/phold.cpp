@@ -51,8 +51,8 @@ class PholdLp final : public Component {
     const auto payload = e.payload_as<PholdPayload>();
     ++events_;
     last_event_ = e.time();
-    checksum_ = mix(checksum_ ^ static_cast<uint64_t>(e.time().count_ps()) ^
-                    (static_cast<uint64_t>(e.key.src) << 40) ^ payload.hops);
+    checksum_ = mix64(checksum_ ^ static_cast<uint64_t>(e.time().count_ps()) ^
+                      (static_cast<uint64_t>(e.key.src) << 40) ^ payload.hops);
 
     const PholdPayload next{payload.hops + 1};
     if (num_ports() > 0 && rng_.bernoulli(config_.remote_probability)) {
@@ -83,11 +83,6 @@ class PholdLp final : public Component {
     const double x = rng_.exponential(mean);
     const auto whole = static_cast<int64_t>(x);
     return SimTime::ps(whole + (x - static_cast<double>(whole) >= 0.5 ? 1 : 0));
-  }
-  static uint64_t mix(uint64_t x) {  // splitmix64 finaliser
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
   }
 
   const PholdConfig& config_;  // the model's; the engine keeps the model alive past finish()

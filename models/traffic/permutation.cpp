@@ -7,14 +7,10 @@
 
 #include <bit>
 
+#include "core/rng.h"
+
 namespace hx::net {
 namespace {
-
-uint64_t mix(uint64_t x) {  // splitmix64 finaliser
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 uint64_t low_mask(uint32_t bits) { return (uint64_t{1} << bits) - 1; }  // bits <= 32
 
@@ -38,7 +34,7 @@ RandomPermutation::RandomPermutation(uint32_t n, uint64_t seed)
   uint64_t state = seed ^ 0x7065726d75746174ULL;  // "permutat"
   for (auto& key : keys_) {
     state += 0x9e3779b97f4a7c15ULL;
-    key = mix(state);
+    key = mix64(state);
   }
 }
 
@@ -51,7 +47,7 @@ uint64_t RandomPermutation::feistel(uint64_t x) const {
     const uint32_t hi_bits = bits_ - lo_bits;
     const uint64_t lo = x & low_mask(lo_bits);
     const uint64_t hi = x >> lo_bits;
-    x = (lo << hi_bits) | (hi ^ (mix(key ^ lo) & low_mask(hi_bits)));
+    x = (lo << hi_bits) | (hi ^ (mix64(key ^ lo) & low_mask(hi_bits)));
     lo_bits = hi_bits;
   }
   return x;

@@ -11,16 +11,10 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/rng.h"
+
 namespace hx::net {
 namespace {
-
-uint64_t mix(uint64_t x) {  // splitmix64's finaliser: cheap and scatters dense ids well
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ULL;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
 
 // An open-addressing set of 128-bit keys. clear() is O(1): a slot counts only if it carries the
 // current generation, so the per-pair state set costs nothing to reset a million times.
@@ -48,7 +42,7 @@ class KeySet {
 
   bool place(uint64_t a, uint64_t b, uint32_t c) {
     const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = mix((a * 0x9E3779B97F4A7C15ULL ^ b) + c) & mask;; i = (i + 1) & mask) {
+    for (std::size_t i = mix64((a * 0x9E3779B97F4A7C15ULL ^ b) + c) & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
       if (s.generation != generation_) {
         s = Slot{a, b, c, generation_};

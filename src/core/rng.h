@@ -10,6 +10,14 @@
 
 namespace hx {
 
+/// splitmix64's output function: a bijection on 64-bit words with good avalanche, for hashes
+/// of ids that must not depend on the partition.
+inline uint64_t mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 class Rng {
  public:
   Rng() = default;
