@@ -168,6 +168,18 @@ TEST(FlowVsPacket, PacketsOfAMessageHaveTheirOwnLatencies) {
   }
 }
 
+// A flow-level run of the trace at `path` on a 2 x 1 mesh: two endpoints, one link each way.
+Config trace_between_two_endpoints(const std::string& path) {
+  Config c;
+  c.set("sim.model", "mesh", "test");
+  c.set("sim.fidelity", "flow", "test");
+  c.set("mesh.k", "2", "test");
+  c.set("mesh.n", "1", "test");
+  c.set("workload.kind", "trace", "test");
+  c.set("workload.trace", path, "test");
+  return c;
+}
+
 // One message of 1 TB between the two endpoints of a 2 x 1 mesh (256-byte flits, so that one
 // message may carry it), alone on its links: about a billion packets whose latencies, spread
 // over the 3.9 s the bytes take, sum to about 1.9 x 10^21 ps, past 64 bits. The mean latency is
@@ -179,14 +191,8 @@ TEST(FlowVsPacket, PacketsOfAMessageHaveTheirOwnLatencies) {
 // wide (an open last bin from 10 us on read 10 us).
 TEST(FlowLevel, LatencySumsOfBillionsOfPacketsDoNotOverflow) {
   const SharedTrace trace("flow_huge_", "1,0,1,1TB,0,\n");
-  Config c;
-  c.set("sim.model", "mesh", "test");
-  c.set("sim.fidelity", "flow", "test");
-  c.set("mesh.k", "2", "test");
-  c.set("mesh.n", "1", "test");
+  Config c = trace_between_two_endpoints(trace.path);
   c.set("router.flit_size", "256B", "test");
-  c.set("workload.kind", "trace", "test");
-  c.set("workload.trace", trace.path, "test");
   const auto s = testing::run_summary(test::registry(), c);
   ASSERT_EQ(testing::summary_value(s, "workload_complete"), 1);
   const double end = testing::summary_value(s, "workload_end_ps");
@@ -204,22 +210,15 @@ TEST(FlowLevel, LatencySumsOfBillionsOfPacketsDoNotOverflow) {
 // latency plus half of it. The histogram counts each of a message's 8 runs at one packet,
 // (2v + 1) / 16 of the way through the run for a v in 0..7 by a hash of the message: half the
 // packets are counted by the end of the fourth run, at most 1/16 of a run (1/128 of the
-// spread) before the middle. So the median lies within 1/64 of the spread below it, plus the
-// bin of 1/64 of the latency above it; counted at each run's middle packet (3.5 / 8 of the
-// spread) or its first it would be 1/16 or 1/8 of the spread short.
+// spread) before the middle. So the p50 lies at most 1/128 of the spread below the median, or
+// up to the bin's 1/64 of the latency above it; counted at each run's middle packet (3.5 / 8
+// of the spread) or its first it would be 1/16 or 1/8 of the spread short.
 TEST(FlowLevel, EqualMessagesSpreadOverTheHistogram) {
   std::string csv;
   for (int m = 1; m <= 256; ++m)
     csv += std::to_string(m) + ",0,1,4MB," + std::to_string(m) + "ms,\n";
   const SharedTrace trace("flow_equal_", csv);
-  Config c;
-  c.set("sim.model", "mesh", "test");
-  c.set("sim.fidelity", "flow", "test");
-  c.set("mesh.k", "2", "test");
-  c.set("mesh.n", "1", "test");
-  c.set("workload.kind", "trace", "test");
-  c.set("workload.trace", trace.path, "test");
-  const auto s = testing::run_summary(test::registry(), c);
+  const auto s = testing::run_summary(test::registry(), trace_between_two_endpoints(trace.path));
   ASSERT_EQ(testing::summary_value(s, "workload_complete"), 1);
   // Uniform latencies: the median is the mean (exact, from the sums), and the spread at most
   // twice it, so 1/128 of the spread is at most 1/64 of the median.
