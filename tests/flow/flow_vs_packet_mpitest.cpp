@@ -188,7 +188,7 @@ Config trace_between_two_endpoints(const std::string& path) {
 // octaves' bins: the packets in 8 runs, each at the latency of one of its packets, reach half
 // of them with the fourth run, between 3/8 and 4/8 of the spread, and 99% with the eighth,
 // between 7/8 and 8/8; each percentile is the upper edge of a bin at most 1/64 of its latency
-// wide (an open last bin from 10 us on read 10 us).
+// wide (an open last bin from 10 us on read 9,999 ns).
 TEST(FlowLevel, LatencySumsOfBillionsOfPacketsDoNotOverflow) {
   const SharedTrace trace("flow_huge_", "1,0,1,1TB,0,\n");
   Config c = trace_between_two_endpoints(trace.path);
