@@ -61,6 +61,54 @@ std::string latency_text(int64_t ps) {
   return ps % 1000 == 0 ? std::to_string(ps / 1000) + "ns" : std::to_string(ps) + "ps";
 }
 
+// METIS k-way over the clusters: vertices weighted by `weights` (of `total`), edges by the
+// links between clusters. The part of each cluster; `cut` the links cut.
+std::vector<idx_t> metis_parts(const std::vector<Link>& links, const std::vector<uint32_t>& cluster,
+                               const std::vector<uint64_t>& weights, uint64_t total, int ranks,
+                               idx_t& cut) {
+  // The cluster graph in CSR form, each pair of clusters one edge weighted by its links.
+  std::vector<std::pair<uint32_t, uint32_t>> ends;
+  for (const Link& l : links) {
+    const uint32_t a = cluster[l.a], b = cluster[l.b];
+    if (a == b) continue;
+    ends.emplace_back(a, b);
+    ends.emplace_back(b, a);
+  }
+  std::sort(ends.begin(), ends.end());
+  const std::size_t nc = weights.size();
+  std::vector<idx_t> xadj(nc + 1, 0), adjncy, adjwgt, vwgt(nc);
+  for (std::size_t i = 0; i < ends.size();) {
+    std::size_t j = i;
+    while (j < ends.size() && ends[j] == ends[i]) ++j;
+    adjncy.push_back(static_cast<idx_t>(ends[i].second));
+    adjwgt.push_back(static_cast<idx_t>(j - i));
+    ++xadj[ends[i].first + 1];
+    i = j;
+  }
+  for (std::size_t c = 0; c < nc; ++c) xadj[c + 1] += xadj[c];
+  // METIS takes idx_t weights: scale them down if the total would not fit.
+  const uint64_t scale = total / (uint64_t{1} << 30) + 1;
+  for (std::size_t c = 0; c < nc; ++c) vwgt[c] = static_cast<idx_t>(weights[c] / scale + 1);
+
+  std::vector<idx_t> part(nc, 0);
+  cut = 0;
+  if (ranks == 1) return part;
+  idx_t nvtxs = static_cast<idx_t>(nc), ncon = 1, nparts = ranks;
+  idx_t options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_SEED] = 1;  // every rank computes the same partition
+  options[METIS_OPTION_NUMBERING] = 0;
+  const int status =
+      METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.empty() ? nullptr : adjncy.data(),
+                          vwgt.data(), nullptr, adjwgt.empty() ? nullptr : adjwgt.data(), &nparts,
+                          nullptr, nullptr, options, &cut, part.data());
+  if (status != METIS_OK) {
+    throw std::runtime_error("METIS_PartGraphKway failed (status " + std::to_string(status) +
+                             ") on " + std::to_string(nc) + " clusters");
+  }
+  return part;
+}
+
 }  // namespace
 
 MetisPartition::MetisPartition(const Model& model, int ranks) : MappedPartition(ranks) {
@@ -99,62 +147,26 @@ MetisPartition::MetisPartition(const Model& model, int ranks) : MappedPartition(
     const std::size_t mid = (lo + hi) / 2;
     (fits(latencies[mid]) ? lo : hi) = mid;
   }
-  const int64_t kept = latencies.empty() ? 0 : latencies[lo];  // shorter links stay whole
-  const std::vector<uint32_t> cluster = cluster_ids(n, links, kept, component_w, weights);
-
-  // The cluster graph in CSR form, each pair of clusters one edge weighted by its links.
-  std::vector<std::pair<uint32_t, uint32_t>> ends;
-  for (const Link& l : links) {
-    const uint32_t a = cluster[l.a], b = cluster[l.b];
-    if (a == b) continue;
-    ends.emplace_back(a, b);
-    ends.emplace_back(b, a);
-  }
-  std::sort(ends.begin(), ends.end());
-  const std::size_t nc = weights.size();
-  std::vector<idx_t> xadj(nc + 1, 0), adjncy, adjwgt, vwgt(nc);
-  for (std::size_t i = 0; i < ends.size();) {
-    std::size_t j = i;
-    while (j < ends.size() && ends[j] == ends[i]) ++j;
-    adjncy.push_back(static_cast<idx_t>(ends[i].second));
-    adjwgt.push_back(static_cast<idx_t>(j - i));
-    ++xadj[ends[i].first + 1];
-    i = j;
-  }
-  for (std::size_t c = 0; c < nc; ++c) xadj[c + 1] += xadj[c];
-  // METIS takes idx_t weights: scale them down if the total would not fit.
-  const uint64_t scale = total / (uint64_t{1} << 30) + 1;
-  for (std::size_t c = 0; c < nc; ++c) vwgt[c] = static_cast<idx_t>(weights[c] / scale + 1);
-
-  std::vector<idx_t> part(nc, 0);
-  idx_t objval = 0;
-  if (ranks > 1) {
-    idx_t nvtxs = static_cast<idx_t>(nc), ncon = 1, nparts = ranks;
-    idx_t options[METIS_NOPTIONS];
-    METIS_SetDefaultOptions(options);
-    options[METIS_OPTION_SEED] = 1;  // every rank computes the same partition
-    options[METIS_OPTION_NUMBERING] = 0;
-    const int status =
-        METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.empty() ? nullptr : adjncy.data(),
-                            vwgt.data(), nullptr, adjwgt.empty() ? nullptr : adjwgt.data(), &nparts,
-                            nullptr, nullptr, options, &objval, part.data());
-    if (status != METIS_OK) {
-      throw std::runtime_error("METIS_PartGraphKway failed (status " + std::to_string(status) +
-                               ") on " + std::to_string(nc) + " clusters");
+  // Every rank needs a component (the engine's rule), and METIS may leave a part empty when
+  // the clusters are few (4 equal ones over 3 ranks): then one latency fewer is kept whole, for
+  // more, smaller clusters, down to none kept.
+  for (std::size_t at = lo;; --at) {
+    const int64_t kept = latencies.empty() ? 0 : latencies[at];  // shorter links stay whole
+    const std::vector<uint32_t> cluster = cluster_ids(n, links, kept, component_w, weights);
+    idx_t cut = 0;
+    const std::vector<idx_t> part = metis_parts(links, cluster, weights, total, ranks, cut);
+    std::vector<int32_t> rank(n);
+    for (ComponentId id = 0; id < n; ++id) rank[id] = static_cast<int32_t>(part[cluster[id]]);
+    const std::string description =
+        "metis: " + std::to_string(weights.size()) + " clusters" +
+        (at > 0 ? " (links under " + latency_text(kept) + " kept whole)" : "") + ", k-way, " +
+        std::to_string(cut) + " links cut";
+    if (assign(std::move(rank), description)) return;
+    if (at == 0) {
+      throw InputError("sim.partitioner = metis: METIS left a rank without components (" +
+                       std::to_string(weights.size()) + " clusters over " + std::to_string(ranks) +
+                       " ranks); use fewer ranks or the group partitioner");
     }
-  }
-  // Every rank needs a component (the engine's rule): METIS may leave a part empty on a graph
-  // of few clusters.
-  std::vector<int32_t> rank(n);
-  for (ComponentId id = 0; id < n; ++id) rank[id] = static_cast<int32_t>(part[cluster[id]]);
-  const std::string description =
-      "metis: " + std::to_string(nc) + " clusters" +
-      (lo > 0 ? " (links under " + latency_text(kept) + " kept whole)" : "") + ", k-way, " +
-      std::to_string(objval) + " links cut";
-  if (!assign(std::move(rank), description)) {
-    throw InputError("sim.partitioner = metis: METIS left a rank without components (" +
-                     std::to_string(nc) + " clusters over " + std::to_string(ranks) +
-                     " ranks); use fewer ranks or the group partitioner");
   }
 }
 

@@ -24,6 +24,8 @@ class BernoulliSlots {
     slot_ = SimTime::ps(cycle.count_ps() / static_cast<int64_t>(slots));
     probability_ = per_cycle / slots;
     log_miss_ = std::log1p(-probability_);
+    // Within the range by a wide margin, so that the times next() returns cannot overflow.
+    last_slot_ = static_cast<double>(kNoMore) / static_cast<double>(slot_.count_ps());
   }
 
   /// Whether any message is ever started.
@@ -36,9 +38,7 @@ class BernoulliSlots {
   SimTime next(Rng& rng) {
     double gap = 1;
     if (probability_ < 1.0) gap += std::floor(std::log1p(-rng.uniform()) / log_miss_);
-    // Within the range by a wide margin, so that the times below cannot overflow.
-    const double last = static_cast<double>(kNoMore) / static_cast<double>(slot_.count_ps());
-    if (next_slot_ == kNoMore || static_cast<double>(next_slot_) + gap >= last) {
+    if (next_slot_ == kNoMore || static_cast<double>(next_slot_) + gap >= last_slot_) {
       next_slot_ = kNoMore;
       return SimTime::infinity();
     }
@@ -53,6 +53,7 @@ class BernoulliSlots {
   SimTime slot_;
   double probability_ = 0;  // of a new message in each slot
   double log_miss_ = 0;     // log(1 - probability_): the geometric gap's scale
+  double last_slot_ = 0;    // no slot from this one on
   int64_t next_slot_ = 0;
 };
 

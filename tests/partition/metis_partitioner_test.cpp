@@ -54,6 +54,20 @@ TEST(MetisPartition, CutsShortLinksWhenWholeSegmentsCannotBalance) {
   EXPECT_EQ(p->describe().find("kept whole"), std::string::npos) << p->describe();
 }
 
+// Segments of 4 fit the ranks' room, but on so few of them METIS k-way leaves a part empty (it
+// did so for each of these, and for 4 RailX nodes over 3 ranks): then no link is kept whole,
+// and every rank gets components.
+TEST(MetisPartition, CutsTheClustersWhenMetisLeavesARankEmpty) {
+  for (const auto& [segments, ranks] : {std::pair{2, 2}, {4, 3}, {4, 4}, {7, 6}}) {
+    SCOPED_TRACE(std::to_string(segments) + " segments over " + std::to_string(ranks));
+    RingModel model(4 * segments, 1, 1, SimTime::ns(1));
+    model.use_long_links(4, SimTime::ns(10));
+    const auto p = make_partition("metis", model, ranks);
+    expect_consistent(*p, 4 * segments);
+    EXPECT_EQ(p->describe().find("kept whole"), std::string::npos) << p->describe();
+  }
+}
+
 TEST(MetisPartition, IsTheSameEveryTimeAndOnOneRankKeepsEverything) {
   RingModel model(120, 4, 5, SimTime::ns(10));
   model.use_uneven_weights();
