@@ -109,6 +109,28 @@ std::vector<idx_t> metis_parts(const std::vector<Link>& links, const std::vector
   return part;
 }
 
+// Gives every empty rank a component: the highest-id one of the rank holding the most (the
+// lowest such rank). METIS's last resort, when even single components leave a part empty (a
+// hub far heavier than the rest). make_partition has checked that there are enough. Returns
+// how many moved.
+std::size_t fill_empty_ranks(std::vector<int32_t>& rank, int ranks) {
+  std::vector<std::size_t> count(static_cast<std::size_t>(ranks), 0);
+  for (const int32_t r : rank) ++count[static_cast<std::size_t>(r)];
+  std::size_t moved = 0;
+  for (std::size_t empty = 0; empty < count.size(); ++empty) {
+    if (count[empty] > 0) continue;
+    const auto most =
+        static_cast<int32_t>(std::max_element(count.begin(), count.end()) - count.begin());
+    std::size_t id = rank.size() - 1;
+    while (rank[id] != most) --id;
+    rank[id] = static_cast<int32_t>(empty);
+    --count[static_cast<std::size_t>(most)];
+    count[empty] = 1;
+    ++moved;
+  }
+  return moved;
+}
+
 }  // namespace
 
 MetisPartition::MetisPartition(const Model& model, int ranks) : MappedPartition(ranks) {
@@ -149,7 +171,7 @@ MetisPartition::MetisPartition(const Model& model, int ranks) : MappedPartition(
   }
   // Every rank needs a component (the engine's rule), and METIS may leave a part empty when
   // the clusters are few (4 equal ones over 3 ranks): then one latency fewer is kept whole, for
-  // more, smaller clusters, down to none kept.
+  // more, smaller clusters, down to none kept, and then components move to the empty ranks.
   for (std::size_t at = lo;; --at) {
     const int64_t kept = latencies.empty() ? 0 : latencies[at];  // shorter links stay whole
     const std::vector<uint32_t> cluster = cluster_ids(n, links, kept, component_w, weights);
@@ -157,16 +179,16 @@ MetisPartition::MetisPartition(const Model& model, int ranks) : MappedPartition(
     const std::vector<idx_t> part = metis_parts(links, cluster, weights, total, ranks, cut);
     std::vector<int32_t> rank(n);
     for (ComponentId id = 0; id < n; ++id) rank[id] = static_cast<int32_t>(part[cluster[id]]);
-    const std::string description =
+    std::string description =
         "metis: " + std::to_string(weights.size()) + " clusters" +
         (at > 0 ? " (links under " + latency_text(kept) + " kept whole)" : "") + ", k-way, " +
         std::to_string(cut) + " links cut";
-    if (assign(std::move(rank), description)) return;
     if (at == 0) {
-      throw InputError("sim.partitioner = metis: METIS left a rank without components (" +
-                       std::to_string(weights.size()) + " clusters over " + std::to_string(ranks) +
-                       " ranks); use fewer ranks or the group partitioner");
+      const std::size_t moved = fill_empty_ranks(rank, ranks);
+      if (moved > 0) description += ", then " + std::to_string(moved) + " moved to empty ranks";
     }
+    if (assign(std::move(rank), description)) return;
+    if (at == 0) throw std::logic_error("MetisPartition: a rank left empty");
   }
 }
 

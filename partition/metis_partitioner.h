@@ -4,7 +4,8 @@
 // plus 10%, at least `ranks` of them). METIS's k-way partitioning then splits the cluster graph,
 // vertices weighted by component weight (Model::weight) and edges by the links they stand for,
 // so it balances the work and cuts as few of the remaining links as it can. Where it leaves a
-// rank empty (few clusters), the next shorter latency is the threshold, down to none.
+// rank empty (few clusters), the next shorter latency is the threshold, down to none; and if
+// single components still leave one empty, the fullest ranks give up a component each.
 //
 // Unlike the group partitioner, every rank holds the component graph while partitioning and two
 // integers per component afterwards (12 bytes): about 12 bytes per link end at build time. It suits

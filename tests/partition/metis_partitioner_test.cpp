@@ -68,6 +68,18 @@ TEST(MetisPartition, CutsTheClustersWhenMetisLeavesARankEmpty) {
   }
 }
 
+// A ring of 3 or 4 single components over as many ranks: METIS k-way puts them in fewer parts,
+// and the fullest ranks then give up a component each to the empty ones.
+TEST(MetisPartition, MovesComponentsToRanksThatMetisLeftEmpty) {
+  for (const int n : {3, 4}) {
+    SCOPED_TRACE(n);
+    RingModel model(n, 1, 1, SimTime::ns(1));
+    const auto p = make_partition("metis", model, n);
+    expect_consistent(*p, n);
+    EXPECT_NE(p->describe().find("moved to empty ranks"), std::string::npos) << p->describe();
+  }
+}
+
 TEST(MetisPartition, IsTheSameEveryTimeAndOnOneRankKeepsEverything) {
   RingModel model(120, 4, 5, SimTime::ns(10));
   model.use_uneven_weights();
