@@ -6,22 +6,26 @@ own and, for synthetic traffic, [traffic]) is set in turn to edge values of its 
 of its range, 0, -1 and in-range odd values for numbers, every choice and a bogus one, zero,
 negative and huge times, sizes and bandwidths, values with no unit. Each value is one run of
 `hxsim run CONFIG --set KEY=VALUE`, cut at --end, under an address-space limit (--memory), so a
-run that cannot fit fails to allocate instead of waking the OOM killer.
+run that cannot fit fails to allocate instead of waking the OOM killer. With --ranks N each run
+is N ranks through scripts/mpirun.sh (e.g. with --set sim.partitioner=metis), so paths that only
+several ranks take are swept too.
 
 A run goes wrong when it:
   - exits other than 0 (ran), 2 (refused the input), 4 (deadlock) or 6 (out of memory);
   - prints "internal error", or a C++ "terminate called";
-  - exits 2 with nothing on stderr, or leaves its output file behind;
+  - exits 2 without a word from hxsim on stderr, or leaves its output file behind;
   - exceeds --timeout (some are only slow: a model grown to its largest size).
 Those are printed, one per line: exit code (T for a timeout), config, KEY=VALUE, the last line
 of stderr. docs/VALIDATION.md ("Edge values of every parameter") has the current results.
 
-  scripts/param_sweep.py [--hxsim H] [--end T] [--set K=V ...] [--only KEY ...] CONFIG...
+  scripts/param_sweep.py [--hxsim H] [--ranks N] [--end T] [--set K=V ...] [--only KEY ...]
+                         CONFIG...
 """
 import argparse
 import concurrent.futures
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -94,23 +98,40 @@ def settings(params, config, only):
                 yield f'{key}={value}'
 
 
+MPIRUN = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'mpirun.sh')
+
+
 def run(args, scratch, config, setting, index):
     output = os.path.join(scratch, f'{index}.h5')
     cmd = [args.hxsim, 'run', config, '--progress', 'off', '-o', output, '--set', setting]
+    if args.ranks > 1:
+        cmd = ['bash', MPIRUN, '-n', str(args.ranks)] + cmd
     if not setting.startswith('sim.end_time='):
         cmd += ['--set', f'sim.end_time={args.end}']
     for extra in args.set:
         cmd += ['--set', extra]
     limited = ['bash', '-c', f'ulimit -v {args.memory * 1024 * 1024} && exec "$@"', '_'] + cmd
+    # In a session of its own, so that a timeout can end it all: SIGTERM first, which mpirun
+    # passes on to its ranks (they are not in its process group), then SIGKILL.
+    p = subprocess.Popen(limited, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
     try:
-        p = subprocess.run(limited, capture_output=True, text=True, timeout=args.timeout)
-        code, err = p.returncode, p.stderr
-        last = (err.strip().splitlines() or [''])[-1]
+        _, err = p.communicate(timeout=args.timeout)
+        code = p.returncode
+        # Under mpirun, the launcher's own lines come after hxsim's.
+        said = [line for line in err.strip().splitlines() if line.startswith('hxsim')]
+        last = (said or err.strip().splitlines() or [''])[-1]
         wrong = (code not in ACCEPTED or 'internal error' in err or 'terminate called' in err
-                 or (code == 2 and not err.strip()))
+                 or (code == 2 and not said))
         if code != 0 and os.path.exists(output):
             wrong, last = True, 'output left behind: ' + last
     except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGTERM)
+        try:
+            p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
         code, wrong, last = 'T', True, 'timeout'
     if os.path.exists(output):
         os.remove(output)
@@ -126,10 +147,15 @@ def main():
                         help='also set this in every run (e.g. sim.fidelity=flow)')
     parser.add_argument('--only', action='append', default=[], metavar='KEY',
                         help='only keys that start with this (e.g. router. or mesh.k)')
-    parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    parser.add_argument('--ranks', type=int, default=1,
+                        help='MPI ranks per run, through scripts/mpirun.sh (default 1)')
+    parser.add_argument('--jobs', type=int,
+                        help='runs at once (default: the cores over the ranks, at least 1)')
     parser.add_argument('--timeout', type=float, default=15, help='seconds per run (default 15)')
     parser.add_argument('--memory', type=int, default=6, help='GiB of address space per run')
     args = parser.parse_args()
+    if args.jobs is None:
+        args.jobs = max(1, (os.cpu_count() or 1) // args.ranks)
     params = parameters(args.hxsim)
     jobs = [(c, s) for c in args.configs for s in settings(params, c, args.only)]
     print(f'{len(jobs)} runs', file=sys.stderr)
