@@ -16,7 +16,7 @@ A run goes wrong when it:
   - exits 2 without a word from hxsim on stderr, or leaves its output file behind;
   - exceeds --timeout (some are only slow: a model grown to its largest size).
 Those are printed, one per line: exit code (T for a timeout), config, KEY=VALUE, the last line
-of stderr. docs/VALIDATION.md ("Edge values of every parameter") has the current results.
+hxsim wrote on stderr (else the last line there). docs/VALIDATION.md ("Edge values of every parameter") has the current results.
 
   scripts/param_sweep.py [--hxsim H] [--ranks N] [--end T] [--set K=V ...] [--only KEY ...]
                          CONFIG...
