@@ -75,6 +75,9 @@ uint64_t hash_bytes(std::string_view bytes) {
 
 // The stream a rank record is written through: 64 KiB at a time to the rank file, hashed on
 // the way, so the record is never held whole in memory.
+//
+// It never throws: a Boost archive syncs its buffer in its destructor, where an exception ends
+// the process. The first failed write is kept in error() and the rest of the record dropped.
 class RecordBuf final : public std::streambuf {
  public:
   explicit RecordBuf(std::function<void(std::string_view)> sink) : sink_(std::move(sink)) {
@@ -82,11 +85,16 @@ class RecordBuf final : public std::streambuf {
   }
   uint64_t hash() const { return hash_.value(); }
   uint64_t length() const { return length_; }
+  const std::string& error() const { return error_; }
   int sync() override {
     const std::size_t n = static_cast<std::size_t>(pptr() - pbase());
-    if (n > 0) {
+    if (n > 0 && error_.empty()) {
       hash_.add(pbase(), n);
-      sink_({pbase(), n});
+      try {
+        sink_({pbase(), n});
+      } catch (const OutputError& e) {
+        error_ = e.what();
+      }
       length_ += n;
     }
     setp(buffer_, buffer_ + sizeof buffer_);
@@ -105,6 +113,7 @@ class RecordBuf final : public std::streambuf {
 
  private:
   std::function<void(std::string_view)> sink_;
+  std::string error_;
   RecordHash hash_;
   uint64_t length_ = 0;
   char buffer_[1 << 16];
@@ -315,10 +324,10 @@ void CheckpointRankWriter::add_rank_record(const std::function<void(std::ostream
   auto buf = std::make_unique<RecordBuf>([this](std::string_view bytes) { append(bytes); });
   {
     std::ostream out(buf.get());
-    out.exceptions(std::ios::badbit);  // an OutputError from append leaves the stream as is
     write(out);
     out.flush();
   }
+  if (!buf->error().empty()) throw OutputError(buf->error());
   rank_records_.push_back({rank_records_.size(), offset, buf->length(), buf->hash()});
 }
 

@@ -4,9 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/archive/binary_oarchive.hpp>
+#include <boost/serialization/string.hpp>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
+#include "core/error.h"
 #include "support/input_error.h"
 
 namespace hx {
@@ -72,6 +77,31 @@ TEST_F(CheckpointFiles, RankRecordStreamsAndHashesAsOneRecord) {
   ASSERT_EQ(reader.rank_records(), 1u);
   EXPECT_EQ(reader.rank_record(0), record);
   EXPECT_EQ(reader.component(1), "one");
+}
+
+// A disk that fills while a Boost archive writes a rank record (the stats tables): the write
+// fails with an OutputError naming the file, whether it fails within the record or at its end,
+// where the archive's destructor flushes the stream and an exception would end the process.
+// /dev/full stands in for the full disk.
+TEST_F(CheckpointFiles, AFullDiskUnderAnArchiveIsAnOutputError) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const std::string bin = dir_ + "/rank-00000.bin";
+  fs::create_symlink("/dev/full", bin);
+  for (std::size_t size : {std::size_t{16} << 10, std::size_t{200} << 10}) {
+    CheckpointRankWriter writer(dir_, 0);
+    std::string error;
+    try {
+      writer.add_rank_record([size](std::ostream& out) {
+        boost::archive::binary_oarchive ar(out, boost::archive::no_header);
+        const std::string bytes(size, 'x');
+        ar << bytes;
+      });
+    } catch (const OutputError& e) {
+      error = e.what();
+    }
+    EXPECT_CONTAINS(error, "cannot write '" + bin + "'") << size << " bytes";
+    EXPECT_CONTAINS(error, std::strerror(ENOSPC)) << size << " bytes";
+  }
 }
 
 TEST(CheckpointManifest, RoundTripsThroughText) {
