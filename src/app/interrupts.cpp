@@ -1,6 +1,7 @@
 // Signal handlers and wall-clock durations.
 #include "app/interrupts.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -18,6 +19,14 @@ volatile std::sig_atomic_t g_stop = 0;
 volatile std::sig_atomic_t g_stopping = 0;  // a stop was requested: the next one is fatal
 SignalAction g_usr1 = SignalAction::kCheckpoint;
 SignalAction g_usr2 = SignalAction::kStop;
+sigset_t g_started_mask;  // the mask the process started with, for release_signals
+
+sigset_t handled_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : {SIGTERM, SIGINT, SIGUSR1, SIGUSR2}) sigaddset(&set, sig);
+  return set;
+}
 
 extern "C" void on_signal(int sig) {
   const SignalAction action = sig == SIGUSR1   ? g_usr1
@@ -44,6 +53,13 @@ SignalAction parse_signal_action(const std::string& text, const std::string& opt
   throw InputError(option + " = '" + text + "': expected checkpoint, stop or ignore");
 }
 
+void hold_signals() {
+  const sigset_t set = handled_signals();
+  pthread_sigmask(SIG_BLOCK, &set, &g_started_mask);
+}
+
+void release_signals() { pthread_sigmask(SIG_SETMASK, &g_started_mask, nullptr); }
+
 void install_signal_handlers(SignalAction usr1, SignalAction usr2) {
   g_usr1 = usr1;
   g_usr2 = usr2;
@@ -52,6 +68,8 @@ void install_signal_handlers(SignalAction usr1, SignalAction usr2) {
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;  // MPI and file calls resume instead of failing with EINTR
   for (int sig : {SIGTERM, SIGINT, SIGUSR1, SIGUSR2}) sigaction(sig, &sa, nullptr);
+  const sigset_t set = handled_signals();
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
 }
 
 unsigned take_signal_requests() {

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "app/commands.h"
+#include "app/interrupts.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "core/version.h"
@@ -269,6 +270,9 @@ int dispatch(int argc, char** argv, Mpi& mpi, std::chrono::steady_clock::time_po
     throw hx::InputError(e.what() + std::string(" (see hxsim --help)"));
   }
 
+  // Only a run handles the signals held since main began (hold_signals); the other commands
+  // take them as they would have.
+  if (!*run_cmd) hx::release_signals();
   if (*run_cmd || *bench_cmd || *sweep_cmd || *search_cmd) mpi.start();
   run.started = started;
   run.mpi_init_s = mpi.init_s();
@@ -297,6 +301,7 @@ int dispatch(int argc, char** argv, Mpi& mpi, std::chrono::steady_clock::time_po
 
 int main(int argc, char** argv) {
   const auto started = std::chrono::steady_clock::now();
+  hx::hold_signals();  // before MPI_Init, which an MPI launcher's ranks run at once
   Mpi mpi(argc, argv);
   int code = static_cast<int>(hx::ExitCode::kOk);
   try {

@@ -4,6 +4,8 @@
 #                     checkpoint that restarts to the same result as an uninterrupted run
 #   SIGINT + SIGTERM  the second stop signal exits at once with 128 + its number
 #   SIGUSR1           a checkpoint, and the run goes on to an unchanged result (exit 0)
+#   a signal before the handlers are installed: acted on at the first window, as --on-sigusr1
+#                     says, not fatal
 #   --exit-after      exit 5 with a checkpoint
 #   --checkpoint-every wall:T   checkpoints every T of wall time, the newest --checkpoint-keep kept
 #   SIGUSR2 (mpirun)  2 ranks stop with a checkpoint written by both
@@ -101,6 +103,36 @@ if [ "$rc" = 0 ] && [ "$(attr usr1.h5 / complete)" = 1 ] &&
 else
   fail "SIGUSR1: exit $rc"; cat usr1.log
 fi
+
+# --- Signals that arrive before the handlers are installed -----------------------------------
+# One sent during MPI's start-up or the config's resolution waits for the run's handlers. Made
+# certain here: hxsim starts with the signal already pending (blocked, sent, then exec).
+early() {  # early SIGNAL NAME ARGS...: runs hxsim with SIGNAL pending from its start; sets $rc
+  local sig=$1 name=$2
+  shift 2
+  rc=0
+  /usr/bin/python3 -c 'import os, signal, sys
+s = getattr(signal, "SIG" + sys.argv[1])
+signal.pthread_sigmask(signal.SIG_BLOCK, {s})
+os.kill(os.getpid(), s)
+os.execv(sys.argv[2], sys.argv[2:])' "$sig" "$hxsim" run long.toml --set sim.end_time=2us \
+    -o "$name.h5" --progress off "$@" > "$name.log" 2>&1 || rc=$?
+}
+early TERM early_term
+[ "$rc" = 5 ] && [ "$(attr early_term.h5 / complete)" = 0 ] && [ -f early_term.ckpt/latest ] &&
+  pass "SIGTERM before the handlers: exit 5 with a checkpoint at the first window" ||
+  { fail "SIGTERM before the handlers: exit $rc"; cat early_term.log; }
+early USR1 early_usr1
+if [ "$rc" = 0 ] && [ -f early_usr1.ckpt/latest ] &&
+    /usr/bin/python3 "$h5compare" usr1_reference.h5 early_usr1.h5 > /dev/null; then
+  pass "SIGUSR1 before the handlers: a checkpoint, results unchanged"
+else
+  fail "SIGUSR1 before the handlers: exit $rc"; cat early_usr1.log
+fi
+early USR1 early_ignored --on-sigusr1 ignore
+[ "$rc" = 0 ] && [ ! -e early_ignored.ckpt ] &&
+  pass "SIGUSR1 before the handlers, --on-sigusr1 ignore: no checkpoint" ||
+  { fail "SIGUSR1 before the handlers with --on-sigusr1 ignore: exit $rc"; cat early_ignored.log; }
 
 # --- --exit-after ---------------------------------------------------------------------------
 rc=0
