@@ -507,7 +507,7 @@ void write_output(MPI_Comm comm, const std::string& path, const OutputContent& c
     }
     // Attributes last, so that they can decorate groups and datasets written above. They are
     // small: the metadata allowance of one dataset covers them all.
-    if (error.empty()) error = check_room(ctx, 0, "the attributes");
+    if (error.empty()) error = check_room(ctx, 0, "writing the attributes");
     for (const Attribute& attribute : content.attributes) {
       if (error.empty()) error = step(comm, [&] { write_attribute(ctx, attribute); });
     }
