@@ -168,16 +168,25 @@ std::string read_small_file(const std::string& path) {
   return text.str();
 }
 
-// Removes all but the newest `keep` checkpoints in `dir` (names sort by time).
+// Removes all but the newest `keep` checkpoints in `dir` (names sort by time), and what a run
+// killed while writing one left (a batch system's SIGKILL after its grace period): by now this
+// run's own partial directory has been renamed, so any other is stale, and as large as a
+// checkpoint.
 void prune(const std::string& dir, int keep) {
-  std::vector<std::string> names;
+  std::vector<std::string> names, stale;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind("ckpt-", 0) == 0 && entry.is_directory()) names.push_back(name);
+    if (!entry.is_directory()) continue;
+    if (name.starts_with("ckpt-")) names.push_back(name);
+    if (name.starts_with(".ckpt-") && name.ends_with(".partial")) stale.push_back(name);
   }
   std::sort(names.begin(), names.end());
-  for (std::size_t i = 0; i + static_cast<std::size_t>(keep) < names.size(); ++i) {
-    fs::remove_all(fs::path(dir) / names[i]);
+  if (names.size() > static_cast<std::size_t>(keep))
+    names.resize(names.size() - keep);
+  else
+    names.clear();
+  for (const auto* list : {&names, &stale}) {
+    for (const std::string& name : *list) fs::remove_all(fs::path(dir) / name);
   }
 }
 
