@@ -8,30 +8,15 @@
 #include <vector>
 
 #include "io/checkpoint.h"
+#include "support/mpi_world.h"
 
 namespace hx {
 namespace {
 
 namespace fs = std::filesystem;
-
-int comm_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int comm_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
-// ctest passes the build's scratch directory; the rank count keeps np1..np4 apart.
-std::string scratch(const std::string& name) {
-  const std::vector<std::string> argv = ::testing::internal::GetArgvs();
-  const std::string dir = argv.size() > 1 ? argv[1] : fs::temp_directory_path().string();
-  return dir + "/" + name + "_np" + std::to_string(comm_size());
-}
+using testing::comm_rank;
+using testing::comm_size;
+using testing::scratch;
 
 std::string write_at(const std::string& dir, int64_t time_ps, int keep) {
   CheckpointManifest m = this_build_identity();

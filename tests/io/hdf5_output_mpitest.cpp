@@ -17,31 +17,19 @@
 #include "core/error.h"
 #include "core/stats.h"
 #include "io/hdf5_output.h"
+#include "support/mpi_world.h"
 
 namespace hx {
 namespace {
 
 namespace fs = std::filesystem;
 
-int comm_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+using testing::comm_rank;
+using testing::comm_size;
 
-int comm_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
-// ctest passes the build's scratch directory; the rank count in the name keeps np1..np4 apart
-// when ctest runs them in parallel, and lets check_readable.py compare their files.
-std::string scratch(const std::string& name) {
-  const std::vector<std::string> argv = ::testing::internal::GetArgvs();
-  const std::string dir = argv.size() > 1 ? argv[1] : fs::temp_directory_path().string();
-  return dir + "/" + name + "_np" + std::to_string(comm_size()) + ".h5";
-}
+// The file of test `name` in the scratch directory: check_readable.py compares the files the
+// np1..np4 runs leave there.
+std::string scratch(const std::string& name) { return testing::scratch(name) + ".h5"; }
 
 // The partial files of `path` there are: `<path>.<8 hex digits>.partial`.
 std::vector<std::string> partials(const std::string& path) {
