@@ -4,7 +4,10 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
+#include <cstdint>
+#include <ctime>
 
 #include "core/error.h"
 #include "engine/executor.h"
@@ -17,6 +20,14 @@ namespace {
 volatile std::sig_atomic_t g_checkpoint = 0;
 volatile std::sig_atomic_t g_stop = 0;
 volatile std::sig_atomic_t g_stopping = 0;  // a stop was requested: the next one is fatal
+// The first stop's signal and time (ms, CLOCK_MONOTONIC). The same signal again within
+// kSameStopMs is the same request delivered twice, not a user insisting: GNU timeout signals
+// its child and then its whole process group, and a run whose instant takes seconds has
+// handled the first by the time the second comes.
+volatile std::sig_atomic_t g_stop_signal = 0;
+std::atomic<int64_t> g_stop_ms{0};
+static_assert(std::atomic<int64_t>::is_always_lock_free, "used in a signal handler");
+constexpr int64_t kSameStopMs = 1000;
 SignalAction g_usr1 = SignalAction::kCheckpoint;
 SignalAction g_usr2 = SignalAction::kStop;
 sigset_t g_started_mask;  // the mask the process started with, for release_signals
@@ -34,12 +45,18 @@ extern "C" void on_signal(int sig) {
                                                : SignalAction::kStop;
   if (action == SignalAction::kCheckpoint) g_checkpoint = 1;
   if (action != SignalAction::kStop) return;
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);  // async-signal-safe
+  const int64_t now_ms = int64_t{now.tv_sec} * 1000 + now.tv_nsec / 1000000;
+  if (g_stopping && sig == g_stop_signal && now_ms - g_stop_ms.load() < kSameStopMs) return;
   if (g_stopping) {
     static const char message[] = "hxsim: second stop signal: exiting at once\n";
     const ssize_t ignored = ::write(STDERR_FILENO, message, sizeof message - 1);
     (void)ignored;
     ::_exit(128 + sig);
   }
+  g_stop_signal = sig;
+  g_stop_ms.store(now_ms);
   g_stopping = 1;
   g_stop = 1;
 }

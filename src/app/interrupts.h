@@ -1,7 +1,8 @@
 // What interrupts a run from outside the simulation: signals from a batch system or a user
 // (docs/OPERATIONS.md).
 //   SIGTERM, SIGINT   stop at the next window boundary: checkpoint, partial results, exit code 5;
-//                     a second one exits at once (code 128 + signal)
+//                     a second one exits at once (code 128 + signal), unless it is the same
+//                     signal within 1 s (one request delivered twice)
 //   SIGUSR1, SIGUSR2  what --on-sigusr1 / --on-sigusr2 say (default: checkpoint and continue /
 //                     stop like SIGTERM; mpirun forwards these two but kills on SIGTERM)
 #pragma once

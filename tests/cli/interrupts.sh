@@ -3,6 +3,7 @@
 #   SIGTERM           exit 5, a readable output marked complete = 0 with the time reached, and a
 #                     checkpoint that restarts to the same result as an uninterrupted run
 #   SIGINT + SIGTERM  the second stop signal exits at once with 128 + its number
+#   SIGTERM twice at once (GNU timeout: the child, then its process group): one stop, exit 5
 #   SIGUSR1           a checkpoint, and the run goes on to an unchanged result (exit 0)
 #   a signal before the handlers are installed: acted on at the first window, as --on-sigusr1
 #                     says, not fatal
@@ -88,6 +89,30 @@ finish
 [[ "$rc" = 130 || "$rc" = 143 ]] && grep -q "second stop signal" twice.log &&
   pass "SIGINT then SIGTERM: exit $rc (128 + the second signal)" ||
   { fail "second signal: exit $rc"; cat twice.log; }
+
+# --- The same stop signal twice at once is one request ----------------------------------------
+# GNU timeout signals its child and then its whole process group, so the run gets SIGTERM twice;
+# when the first has been handled before the second comes (an instant that takes a while), the
+# second must not exit at once. 200,000 LPs take seconds to stop (checkpoint and output).
+sed 's/^lps = 2000$/lps = 200000/' long.toml > big.toml
+"$hxsim" run big.toml -o dup.h5 --progress lines --progress-interval 0.2 > dup.log 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q "events/s" dup.log && break; sleep 0.1; done
+kill -TERM "$pid"
+for _ in $(seq 400); do  # until the first is no longer pending: its handler has run
+  pending=$(awk '/^(ShdPnd|SigPnd)/ {print $2}' "/proc/$pid/status" 2>/dev/null | sort -u)
+  [[ "$pending" == 0000000000000000 ]] && break
+  sleep 0.005
+done
+sent=0
+kill -TERM "$pid" 2>/dev/null && sent=1
+finish
+if [ "$sent" = 1 ] && [ "$rc" = 5 ] && ! grep -q "second stop signal" dup.log &&
+    [ -f dup.ckpt/latest ]; then
+  pass "SIGTERM twice at once (as GNU timeout sends it): one stop, exit 5 with a checkpoint"
+else
+  fail "SIGTERM twice at once: exit $rc (second sent: $sent)"; cat dup.log
+fi
 
 # --- SIGUSR1: checkpoint and go on ---------------------------------------------------------------
 "$hxsim" run long.toml --set sim.end_time=2us -o usr1_reference.h5 --progress off > /dev/null
