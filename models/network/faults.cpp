@@ -230,7 +230,12 @@ class FaultScheduleBuilder {
     std::string unit = w.size() == 3 ? w[2] : "";
     uint64_t n = 0;
     std::vector<std::string> known = {"routers", "endpoints"};
-    for (const GroupLevel& level : t_.group_levels()) known.push_back(level.name + "s");
+    for (const GroupLevel& level : t_.group_levels()) {
+      // A topology may call a level "router" (a torus's), already in the list.
+      if (std::find(known.begin(), known.end(), level.name + "s") == known.end()) {
+        known.push_back(level.name + "s");
+      }
+    }
     if (unit == "routers" || unit == "router") {
       unit = "router", n = t_.num_routers();
     } else if (unit == "endpoints" || unit == "endpoint") {
