@@ -55,8 +55,11 @@ class Reader {
   Reader(std::string origin, bool lines) : origin_(std::move(origin)), lines_(lines) {}
 
   // Adds `node` under `key` to `out`: a table's keys one by one, anything else as one entry.
+  // An empty table below a section sets nothing, so it stays one entry: refused by name as an
+  // unknown key or as a table where a parameter wants a value, never silently left out.
   void add(const toml::node& node, const std::string& key, std::vector<Config::Entry>& out) const {
-    if (const toml::table* t = node.as_table()) {
+    const toml::table* t = node.as_table();
+    if (t != nullptr && (!t->empty() || key.find('.') == std::string::npos)) {
       for (const auto& [k, n] : in_file_order(*t)) add(*n, key.empty() ? k : key + "." + k, out);
       return;
     }

@@ -59,6 +59,18 @@ TEST(ParseConfigText, TopLevelAndDottedKeys) {
   EXPECT_EQ(c.entries().size(), 3u);
 }
 
+// An empty table below a section would otherwise set nothing and leave the parameter at its
+// default: it stays an entry, which resolving a section refuses by name.
+TEST(ParseConfigText, AnEmptyTableBelowASectionIsAnEntry) {
+  const Config c = parse_config_text("[router]\nflit_size = {}\n[empty]\n[a.b]\n", "t.toml");
+  ASSERT_NE(c.find("router.flit_size"), nullptr);
+  EXPECT_EQ(c.find("router.flit_size")->value.kind, ConfigValue::Kind::kTable);
+  EXPECT_EQ(c.find("router.flit_size")->value.origin, "t.toml:2");
+  ASSERT_NE(c.find("a.b"), nullptr);
+  EXPECT_EQ(c.find("empty"), nullptr);  // an empty section: nothing to set
+  EXPECT_EQ(c.entries().size(), 2u);
+}
+
 TEST(ParseConfigText, EmptyConfigIsAnError) {
   EXPECT_EQ(error_of([] { parse_config_text("", "e.toml"); }),
             "e.toml: the config is empty: it sets no keys (a config names at least its model, "
