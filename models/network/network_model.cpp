@@ -462,9 +462,9 @@ void register_network_family(Registry& registry, TopologyFamily family, const In
   info.closed_forms = family.closed_forms;
   // The /summary values of network_stats.cpp; traffic.load is the [traffic] section's.
   info.sweep = {
-      "traffic.load",   "offered_load",         "accepted_load",           "latency_mean_ps",
-      "latency_p50_ps", "latency_p99_ps",       "network_latency_mean_ps", "hops_mean",
-      "unstable",       "traffic.stop_unstable"};
+      "traffic.load",   "offered_load",          "accepted_load",           "latency_mean_ps",
+      "latency_p50_ps", "latency_p99_ps",        "network_latency_mean_ps", "hops_mean",
+      "unstable",       "traffic.stop_unstable", "workload.kind=synthetic"};
   registry.add(std::move(info));
 }
 

@@ -49,6 +49,20 @@ int command_sweep(MPI_Comm comm, const Registry& registry, const SweepArgs& args
     throw InputError("hxsim sweep needs a network model (it varies the offered load); model '" +
                      base.info->name + "' is not one");
   }
+  if (const auto eq = metrics.load_applies.find('='); eq != std::string::npos) {
+    const std::string key = metrics.load_applies.substr(0, eq);
+    const std::string wanted = metrics.load_applies.substr(eq + 1);
+    const std::string section = key.substr(0, key.find('.'));
+    for (const ParamSet& set : base.sections) {
+      if (set.section() != section) continue;
+      const std::string& value = set.text(key.substr(section.size() + 1));
+      if (value != wanted) {
+        throw InputError("hxsim sweep varies " + metrics.load + ", which only " + key + " = '" +
+                         wanted + "' uses; this config has " + key + " = '" + value +
+                         "', whose runs would not change with it");
+      }
+    }
+  }
   const std::string output = args.output.empty()
                                  ? std::filesystem::path(args.config).stem().string() + "_sweep.h5"
                                  : args.output;

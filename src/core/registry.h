@@ -41,6 +41,9 @@ struct SweepMetrics {
   std::string latency_p50, latency_p99, network_latency_mean, hops_mean;  // reported per point
   std::string unstable;       // summary value, non-zero when the run was unstable (saturated)
   std::string stop_unstable;  // a flag parameter the sweep sets: an unstable run ends sooner
+  // The choice under which `load` is the offered load, as "section.key=value" (empty: always):
+  // under any other value the runs would not depend on it, so the sweep refuses the config.
+  std::string load_applies = {};
 };
 
 struct ModelInfo {
