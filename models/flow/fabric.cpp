@@ -514,6 +514,31 @@ void Fabric::finish() {
   }
 }
 
+// A restart may end at another time than the run that wrote the checkpoint
+// (docs/OPERATIONS.md), so its time series may have other rows. What the flows carried up to
+// the checkpoint lies in the rows both have, except that the last row takes all beyond its start,
+// as in record_series, so rows past this run's last are added to it.
+void Fabric::serialize_series(StateArchive& ar) {
+  uint64_t stored = series_bytes_.size();
+  ar& stored;
+  if (!ar.loading() || stored == series_bytes_.size()) {
+    ar.bytes(series_bytes_.data(), series_bytes_.size() * sizeof(u128));
+    return;
+  }
+  const std::size_t classes = net_.topology->link_classes().size();
+  if (stored % classes != 0 || series_bytes_.empty() != (stored == 0)) {
+    throw InputError("fabric: the checkpoint's time series has " + std::to_string(stored) +
+                     " rows of link classes, not whole bins of this network's " +
+                     std::to_string(classes) + " classes");
+  }
+  std::vector<u128> rows(stored);
+  ar.bytes(rows.data(), rows.size() * sizeof(u128));
+  const std::size_t last = series_bytes_.size() - classes;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    series_bytes_[std::min(i, last + i % classes)] += rows[i];
+  }
+}
+
 void Fabric::serialize(StateArchive& ar) {
   // The checkpoint holds no flow's uncounted bytes: counting them now changes no sum.
   if (!ar.loading()) {
@@ -539,7 +564,7 @@ void Fabric::serialize(StateArchive& ar) {
                      std::to_string(link_bytes_.size()));
   }
   ar.bytes(link_bytes_.data(), link_bytes_.size() * sizeof(u128));
-  ar.bytes(series_bytes_.data(), series_bytes_.size() * sizeof(u128));
+  serialize_series(ar);
   if (!ar.loading()) return;
   // The solver is rebuilt from the flows: its rates depend only on the flows present. Their
   // footprints are those of the fault state they were computed in (view_.at).

@@ -80,6 +80,7 @@ class Fabric final : public Component {
   void start(const FlowStart& s);
   void record_series(const Flow& f, SimTime from, SimTime to);
   void write_series();
+  void serialize_series(StateArchive& ar);
   void on_fault_change();
   void lose(uint32_t slot, const Footprint* old);
   uint64_t lost_on(const Footprint* old, uint32_t src, uint32_t dst) const;

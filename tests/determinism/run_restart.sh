@@ -4,9 +4,12 @@
 # uninterrupted 1-rank run (scripts/h5compare.py: every dataset and attribute but the per-rank
 # /engine and /partition). Pairs W->R: 1->1, 2->2, 2->3, 4->1. The runs that write the
 # checkpoints go on to the end, so they also show that taking a checkpoint changes nothing.
-# Usage: run_restart.sh HXSIM MPIRUN_SH H5COMPARE CONFIG CHECKPOINT_TIME SCRATCH_DIR
+# With END_TIMES (comma-separated), the 1-rank checkpoint is also restarted with each as
+# sim.end_time (a run on further, or less far, than planned; its /timeseries has other rows)
+# and must equal an uninterrupted run to that end.
+# Usage: run_restart.sh HXSIM MPIRUN_SH H5COMPARE CONFIG CHECKPOINT_TIME SCRATCH_DIR [END_TIMES]
 set -euo pipefail
-hxsim=$1 mpirun_sh=$2 h5compare=$3 config=$4 at=$5 scratch=$6
+hxsim=$1 mpirun_sh=$2 h5compare=$3 config=$4 at=$5 scratch=$6 end_times=${7:-}
 rm -rf "$scratch" && mkdir -p "$scratch"
 
 run() {  # run NAME RANKS ARGS...: fails the test with the log if hxsim fails
@@ -16,8 +19,8 @@ run() {  # run NAME RANKS ARGS...: fails the test with the log if hxsim fails
     { echo "$name failed:"; cat "$scratch/$name.log"; exit 1; }
 }
 failed=0
-compare() {  # compare NAME
-  if /usr/bin/python3 "$h5compare" "$scratch/reference.h5" "$scratch/$1.h5"; then
+compare() {  # compare NAME [REFERENCE]
+  if /usr/bin/python3 "$h5compare" "$scratch/${2:-reference}.h5" "$scratch/$1.h5"; then
     echo "PASS $1"
   else
     echo "FAIL $1"; failed=$((failed + 1))
@@ -37,5 +40,11 @@ for pair in 1:1 2:2 2:3 4:1; do
   grep -q "^ranks = $writers$" "$first/manifest" || { echo "FAIL $first: not written by $writers"; exit 1; }
   run "restart${writers}to$ranks" "$ranks" --restart "$first" -o "$scratch/restart${writers}to$ranks.h5"
   compare "restart${writers}to$ranks"
+done
+first=$(ls -d "$scratch/ckpt1"/ckpt-* | head -1)
+for end in ${end_times//,/ }; do
+  run "reference_$end" 1 "$config" -o "$scratch/reference_$end.h5" --set "sim.end_time=$end"
+  run "restart_$end" 1 --restart "$first" -o "$scratch/restart_$end.h5" --set "sim.end_time=$end"
+  compare "restart_$end" "reference_$end"
 done
 [ "$failed" -eq 0 ]
