@@ -108,14 +108,20 @@ EngineStats run_sequential(Simulation& sim, SimTime end, Progress* progress,
     if (sim.stop_requested()) break;
     bool checkpointed = false;
     const bool at_target = sim.next_time() >= target;
-    // A checkpoint after the last event would only record a finished run.
-    if (at_target && target == next_checkpoint && sim.next_work_time() < end) {
-      take_checkpoint(control, target, stats);
-      checkpointed = true;
+    if (at_target && target == next_checkpoint) {
+      // With no work left before the end (an observation still due), it would only record a
+      // finished run. The next one is due after the next event either way, as run_windows has
+      // it: left at this time, the run would come back to it for ever.
+      if (sim.next_work_time() < end) {
+        take_checkpoint(control, target, stats);
+        checkpointed = true;
+      }
       next_checkpoint = next_multiple_after(sim.next_time(), control.checkpoint_every);
     }
+    // Taken while observations remain too, as run_windows does: 10^7 bins of a time series
+    // take a while, and a stop must not wait for them.
     const unsigned requests = control.poll ? control.poll() : 0;
-    if (requests != 0 && sim.next_work_time() < end) {
+    if (requests != 0) {
       // A chunk may end inside an instant: finish it, so that the state is at a boundary.
       SimTime boundary = target;
       if (!at_target) {

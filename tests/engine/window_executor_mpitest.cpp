@@ -213,6 +213,41 @@ TEST_P(WindowExecutor, MakesTheObservationsAfterTheLastWorkBeforeTheEnd) {
   EXPECT_EQ(made, (std::vector<std::size_t>{0, 1, 2}));
 }
 
+// A checkpoint time with no work after it before the end, but observations still due, is
+// passed without a checkpoint by both executors (the sequential one came back to it for ever):
+// the tokens' last hop before the end (60 ns) is at 57 ns, checkpoints are due every 29 ns.
+TEST_P(WindowExecutor, PassesACheckpointTimeWithOnlyObservationsAfterIt) {
+  const auto [partitioner, shared] = GetParam();
+  RunControl control;
+  control.checkpoint_every = SimTime::ns(29);
+  std::vector<SimTime> checkpoints;
+  control.checkpoint = [&checkpoints](SimTime at, uint64_t) { checkpoints.push_back(at); };
+  control.observe_at = {SimTime::ns(59), SimTime::ns(60)};
+  std::vector<std::size_t> made;
+  control.observe = [&made](std::size_t i) {
+    made.push_back(i);
+    return false;
+  };
+  const testing::TokenRing ring(24, 2, 50, SimTime::ns(3));
+  uint64_t total = 0;
+  const EngineStats windows =
+      run_token_ring(ring, partitioner, shared, control, SimTime::ns(60), total);
+  EXPECT_EQ(windows.reached, SimTime::ns(60));
+  EXPECT_EQ(checkpoints, std::vector<SimTime>{SimTime::ns(29)});
+  EXPECT_EQ(made, (std::vector<std::size_t>{0, 1}));
+
+  checkpoints.clear();
+  made.clear();
+  const auto whole = make_partition("group", ring, 1);
+  StatsRegistry stats;
+  Simulation sim(ring, *whole, 0, 1, stats);
+  sim.setup();
+  const EngineStats s = run_sequential(sim, SimTime::ns(60), nullptr, control);
+  EXPECT_EQ(s.reached, SimTime::ns(60));
+  EXPECT_EQ(checkpoints, std::vector<SimTime>{SimTime::ns(29)});
+  EXPECT_EQ(made, (std::vector<std::size_t>{0, 1}));
+}
+
 // A rank that the others wait on (they have nothing at all) may run the rest of the run in one
 // window; it still comes to a meeting after a chunk of events, where requests (signals) are
 // heard. A stop asked for at the second meeting stops the run long before its end.
