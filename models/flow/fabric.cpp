@@ -517,7 +517,8 @@ void Fabric::finish() {
 // A restart may end at another time than the run that wrote the checkpoint
 // (docs/OPERATIONS.md), so its time series may have other rows. What the flows carried up to
 // the checkpoint lies in the rows both have, except that the last row takes all beyond its start,
-// as in record_series, so rows past this run's last are added to it.
+// as in record_series: rows past this run's last are added to it, and a last row of the
+// checkpoint's that holds anything cannot be split over this run's later rows.
 void Fabric::serialize_series(StateArchive& ar) {
   uint64_t stored = series_bytes_.size();
   ar& stored;
@@ -533,6 +534,14 @@ void Fabric::serialize_series(StateArchive& ar) {
   }
   std::vector<u128> rows(stored);
   ar.bytes(rows.data(), rows.size() * sizeof(u128));
+  if (stored < series_bytes_.size() &&
+      std::any_of(rows.end() - static_cast<std::ptrdiff_t>(classes), rows.end(),
+                  [](u128 b) { return b != 0; })) {
+    throw InputError(
+        "fabric: the checkpoint's time series holds traffic past the start of its "
+        "last bin, which a restart with a later end cannot place in its own bins; "
+        "restart it with an end time no later than its run's");
+  }
   const std::size_t last = series_bytes_.size() - classes;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     series_bytes_[std::min(i, last + i % classes)] += rows[i];

@@ -170,7 +170,9 @@ std::vector<TableSpec> network_tables(const Topology& topology, const LatencyBin
        {"packets_buffered", T::kU64, "1",
         "packets in router buffers at the bin's end (0 at flow level, which has none)"}},
       TableKind::kSummed,
-      timeseries_bins};
+      timeseries_bins,
+      {},
+      1};
   const auto classes = static_cast<uint64_t>(topology.link_classes().size());
   TableSpec timeseries_links{
       "timeseries_links",
@@ -185,7 +187,9 @@ std::vector<TableSpec> network_tables(const Topology& topology, const LatencyBin
         "packets in router input buffers that came over links of the class, at the bin's end "
         "(the last bin: at the run's end; 0 at flow level)"}},
       TableKind::kSummed,
-      timeseries_bins * classes};
+      timeseries_bins * classes,
+      {},
+      classes};
   TableSpec timeseries_latency{
       "timeseries_latency",
       "cell",
@@ -193,7 +197,9 @@ std::vector<TableSpec> network_tables(const Topology& topology, const LatencyBin
       "`bin` in latency class c (0: under 1 ns; c >= 1: [2^(c-1), 2^c) ns; 31: longer)",
       {{"packets", T::kU64, "1", "packets delivered in the bin with a latency in the class"}},
       TableKind::kSummed,
-      timeseries_bins * NetworkContext::kLatencyClasses};
+      timeseries_bins * NetworkContext::kLatencyClasses,
+      {},
+      NetworkContext::kLatencyClasses};
   return {links,
           flows,
           endpoints,

@@ -142,10 +142,13 @@ void Table::merge(const Table& other) {
                            "' of another layout");
   }
   if (spec_.kind == TableKind::kSummed) {
+    const uint64_t k = spec_.bin_rows;
+    const uint64_t last = rows() - std::min<uint64_t>(k, rows());  // the last bin's first row
+    const uint64_t upto = k > 0 && rows() >= k ? other.rows() : std::min(rows(), other.rows());
     std::vector<Cell> row(data_.size());
-    for (uint64_t r = 0; r < std::min(rows(), other.rows()); ++r) {
+    for (uint64_t r = 0; r < upto; ++r) {
       for (std::size_t c = 0; c < data_.size(); ++c) row[c] = other.cell(c, r);
-      combine_row(r, row);
+      combine_row(r < rows() ? r : last + r % k, row);
     }
     return;
   }

@@ -61,6 +61,10 @@ struct TableSpec {
   // kSummed: sets cells every rank's table starts from, the same on each (a histogram's bin
   // edges, in kMax columns); nothing when empty.
   std::function<void(Table&)> start = {};
+  // kSummed time series: rows per bin, the last bin also taking what comes after it (0: not a
+  // time series). A table merged into one of fewer bins (a restart that ends earlier) adds its
+  // rows past the last bin to that bin, as recording them there would have.
+  uint64_t bin_rows = 0;
 };
 
 /// A run-level result a model derives from its reduced tables (written to /summary).

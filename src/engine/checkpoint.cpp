@@ -89,6 +89,34 @@ class RecordView final : public std::streambuf {
   }
 };
 
+// True when every cell of rows [begin, end) is 0.
+bool rows_are_zero(const Table& t, uint64_t begin, uint64_t end) {
+  for (std::size_t c = 0; c < t.spec().columns.size(); ++c) {
+    const auto zero = [&](const auto& column) {
+      return std::all_of(column.begin() + static_cast<std::ptrdiff_t>(begin),
+                         column.begin() + static_cast<std::ptrdiff_t>(end),
+                         [](const auto& v) { return v == std::decay_t<decltype(v)>{}; });
+    };
+    bool ok = true;
+    switch (t.spec().columns[c].type) {
+      case ColumnType::kU64:
+        ok = zero(t.u64(c));
+        break;
+      case ColumnType::kI64:
+        ok = zero(t.i64(c));
+        break;
+      case ColumnType::kF64:
+        ok = zero(t.f64(c));
+        break;
+      case ColumnType::kWide:
+        ok = zero(t.wide(c));
+        break;
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
 void merge_tables(const std::string& record, StatsRegistry& stats, const std::string& where) {
   RecordView view(record);
   std::istream bytes(&view);
@@ -131,6 +159,16 @@ void merge_tables(const std::string& record, StatsRegistry& stats, const std::st
           break;
       }
       if (rows != saved.rows()) throw InputError(where + ": table '" + name + "' is damaged");
+    }
+    // A time series' last bin holds what its run recorded past that bin's start (a packet's
+    // flits cut ahead of time): a restart with more bins cannot tell which of them it belongs to.
+    const uint64_t k = into.spec().bin_rows;
+    if (k > 0 && saved.rows() >= k && saved.rows() < into.rows() &&
+        !rows_are_zero(saved, saved.rows() - k, saved.rows())) {
+      throw InputError(where + ": table '" + name +
+                       "' holds traffic its run recorded past the "
+                       "start of its last bin, which a restart with a later end cannot place in "
+                       "its own bins; restart it with an end time no later than its run's");
     }
     if (!direct) into.merge(saved);
   }

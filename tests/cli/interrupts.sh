@@ -10,7 +10,8 @@
 #   --exit-after      exit 5 with a checkpoint
 #   --checkpoint-every wall:T   checkpoints every T of wall time, the newest --checkpoint-keep kept
 #   SIGUSR2 (mpirun)  2 ranks stop with a checkpoint written by both
-#   damaged or foreign checkpoints, and an end time before the checkpoint's: refused with exit 2
+#   damaged or foreign checkpoints, an end time before the checkpoint's, and a later end from a
+#                     checkpoint whose time series' last bin holds traffic: refused with exit 2
 #                     and a message saying why, on every rank
 # Usage: interrupts.sh HXSIM MPIRUN_SH H5COMPARE SCRATCH_DIR
 set -euo pipefail
@@ -222,6 +223,13 @@ refused "another config" "belongs to another config" 1 long.toml --set phold.lps
 refused "a missing checkpoint" "neither a checkpoint" 1 --restart no_such_dir
 refused "an end time before the checkpoint's" "is before the time of checkpoint" 1 \
   --restart "$good" --set sim.end_time=1ns
+# The quickstart with 1 ns bins, checkpointed 1 ns before its end: its last bin (from 600 ns)
+# already holds flits cut ahead of time, which a later end would have to split over its bins.
+"$hxsim" run --progress off -o near_end.h5 --set sim.end_time=600ns \
+  --set traffic.timeseries_bin=1ns --checkpoint-every 599ns > near_end.log 2>&1 ||
+  fail "the quickstart to 600 ns: exit $?"
+refused "a later end from a time series' last bin" "past the start of its last bin" 1 \
+  --restart near_end.ckpt --set sim.end_time=700ns
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

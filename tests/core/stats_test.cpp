@@ -56,6 +56,28 @@ TEST(Table, MergeAddsSummedTablesCellByCell) {
   EXPECT_EQ(live.i64(1), (std::vector<int64_t>{0, 7, -1}));
 }
 
+// A time series' last bin takes what comes after it: merged into a table of fewer bins (a
+// restart that ends earlier), the rows past its last bin go to that bin, class by class.
+TEST(Table, MergeFoldsATimeSeriesRowsPastTheLastBinIntoIt) {
+  const auto series = [](uint64_t bins) {
+    return TableSpec{"s",      "cell", "", {{"n", ColumnType::kU64, "1", ""}}, TableKind::kSummed,
+                     bins * 2, {},     2};  // 2 classes per bin
+  };
+  Table live(series(2)), saved(series(4));
+  for (uint64_t r = 0; r < 8; ++r) saved.add_to(r, 0, uint64_t{1} << r);
+  live.merge(saved);
+  EXPECT_EQ(live.u64(0), (std::vector<uint64_t>{1, 2, 4 + 16 + 64, 8 + 32 + 128}));
+  // Not a time series: the rows past the end are not this table's.
+  TableSpec plain = series(2);
+  plain.bin_rows = 0;
+  TableSpec longer = series(4);
+  longer.bin_rows = 0;
+  Table kept(plain), more(longer);
+  for (uint64_t r = 0; r < 8; ++r) more.add_to(r, 0, uint64_t{1} << r);
+  kept.merge(more);
+  EXPECT_EQ(kept.u64(0), (std::vector<uint64_t>{1, 2, 4, 8}));
+}
+
 // Wide sums carry past 64 bits, merge cell by cell, and take no reduction but the sum.
 TEST(Table, WideColumnsSumPast64Bits) {
   const TableSpec summed{"w", "row", "", {{"sum", ColumnType::kWide, "ps", ""}}, TableKind::kSummed,
