@@ -110,6 +110,16 @@ EngineStats run_token_ring(const testing::TokenRing& model, const std::string& p
   return s;
 }
 
+// The same on this rank alone, by the sequential executor.
+EngineStats run_token_ring_sequential(const testing::TokenRing& model, const RunControl& control,
+                                      SimTime end) {
+  const auto whole = make_partition("group", model, 1);
+  StatsRegistry stats;
+  Simulation sim(model, *whole, 0, 1, stats);
+  sim.setup();
+  return run_sequential(sim, end, nullptr, control);
+}
+
 // (partitioner, ranks meet in shared memory)
 class WindowExecutor : public ::testing::TestWithParam<std::tuple<std::string, bool>> {};
 
@@ -204,11 +214,7 @@ TEST_P(WindowExecutor, MakesTheObservationsAfterTheLastWorkBeforeTheEnd) {
   EXPECT_EQ(made, (std::vector<std::size_t>{0, 1, 2}));
 
   made.clear();
-  const auto whole = make_partition("group", ring, 1);
-  StatsRegistry stats;
-  Simulation sim(ring, *whole, 0, 1, stats);
-  sim.setup();
-  const EngineStats s = run_sequential(sim, SimTime::ns(60), nullptr, control);
+  const EngineStats s = run_token_ring_sequential(ring, control, SimTime::ns(60));
   EXPECT_EQ(s.reached, SimTime::ns(60));
   EXPECT_EQ(made, (std::vector<std::size_t>{0, 1, 2}));
 }
@@ -238,11 +244,7 @@ TEST_P(WindowExecutor, PassesACheckpointTimeWithOnlyObservationsAfterIt) {
 
   checkpoints.clear();
   made.clear();
-  const auto whole = make_partition("group", ring, 1);
-  StatsRegistry stats;
-  Simulation sim(ring, *whole, 0, 1, stats);
-  sim.setup();
-  const EngineStats s = run_sequential(sim, SimTime::ns(60), nullptr, control);
+  const EngineStats s = run_token_ring_sequential(ring, control, SimTime::ns(60));
   EXPECT_EQ(s.reached, SimTime::ns(60));
   EXPECT_EQ(checkpoints, std::vector<SimTime>{SimTime::ns(29)});
   EXPECT_EQ(made, (std::vector<std::size_t>{0, 1}));
