@@ -110,6 +110,13 @@ std::vector<std::string> words(const std::string& s) {
   return out;
 }
 
+// Words [from, to) joined by single spaces: a level's name may have several ("board row").
+std::string unwords(const std::vector<std::string>& w, std::size_t from, std::size_t to) {
+  std::string out;
+  for (std::size_t i = from; i < to; ++i) out += (i == from ? "" : " ") + w[i];
+  return out;
+}
+
 bool number(const std::string& s, uint64_t& out) {
   if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return false;
@@ -227,7 +234,7 @@ class FaultScheduleBuilder {
       return {links->size(), [links, &t](uint64_t i) { return link_name(t, (*links)[i]); }};
     }
     // 'routers', 'endpoints' or a partitioning level, singular or plural.
-    std::string unit = w.size() == 3 ? w[2] : "";
+    std::string unit = unwords(w, 2, w.size());
     uint64_t n = 0;
     std::vector<std::string> known = {"routers", "endpoints"};
     for (const GroupLevel& level : t_.group_levels()) {
@@ -485,13 +492,13 @@ class FaultScheduleBuilder {
       if (std::find(names.begin(), names.end(), levels[level].name + " N") == names.end()) {
         names.push_back(levels[level].name + " N");
       }
-      if (w.size() != 2 || w[0] != levels[level].name) continue;
+      if (w.size() < 2 || unwords(w, 0, w.size() - 1) != levels[level].name) continue;
       uint64_t g = 0;
-      if (!number(w[1], g) || g >= levels[level].count) {
-        fail(r, "names " + w[0] + " " + w[1] + "; this topology has " +
+      if (!number(w.back(), g) || g >= levels[level].count) {
+        fail(r, "names " + levels[level].name + " " + w.back() + "; this topology has " +
                     std::to_string(levels[level].count) + " of them");
       }
-      canonical_ = w[0] + " " + w[1];
+      canonical_ = levels[level].name + " " + w.back();
       const ComponentRange range = t_.group_range(level, g);
       for (ComponentId c = range.begin; c < range.end; ++c) add_component(c, cover);
       return cover;

@@ -178,6 +178,36 @@ TEST(Faults, RandomPicksOfComponentsAndGroups) {
   EXPECT_EQ(g.actions()[0].element.rfind("router ", 0), 0u);
 }
 
+// Every partitioning level of every family can be named and picked, including levels whose
+// names have several words (HammingMesh's "board row").
+TEST(Faults, EveryFamilysLevelsCanBeNamedAndPicked) {
+  for (const test::SmallNetwork& n : test::small_networks()) {
+    SCOPED_TRACE(n.family);
+    const ResolvedConfig r = resolve_config(test::registry(), test::small_network_config(n));
+    const Topology& t = as_network(*r.model)->topology();
+    const std::vector<GroupLevel> levels = t.group_levels();
+    for (std::size_t level = 0; level < levels.size(); ++level) {
+      const std::string& name = levels[level].name;
+      SCOPED_TRACE(name);
+      if (name == "router") continue;  // 'router N' names the component, not its group
+      const uint64_t last = levels[level].count - 1;
+      const std::string one = name + " " + std::to_string(last);
+      const Faults f =
+          schedule(t, "faults.actions = [{at = \"1ns\", element = \"" + one +
+                          "\"}, {at = \"2ns\", action = \"repair\", element = \"" + one +
+                          "\"}, {at = \"3ns\", element = \"1 random " + name + "s\"}]");
+      ASSERT_EQ(f.actions().size(), 3u);
+      EXPECT_EQ(f.actions()[0].element, one);
+      EXPECT_EQ(f.actions()[2].element.rfind(name + " ", 0), 0u) << f.actions()[2].element;
+      const ComponentRange range = t.group_range(level, last);
+      for (ComponentId c = range.begin; c < range.end; ++c) {
+        EXPECT_FALSE(f.component_up(c, SimTime::ns(1)));
+        EXPECT_TRUE(f.component_up(c, SimTime::ns(2)));
+      }
+    }
+  }
+}
+
 // Random picks name each link by its port; for every family that name must cover the link
 // picked (link ids ascend with component ids, which the naming relies on).
 TEST(Faults, EveryFamilysLinksAreNamedByTheirPort) {
