@@ -437,10 +437,12 @@ DependencyCollector::DependencyCollector(const Topology& topology, const Routing
     : explorer_(std::make_unique<ChannelExplorer>(topology, routing, vcs)) {}
 DependencyCollector::~DependencyCollector() = default;
 
-void DependencyCollector::explore(uint32_t first, uint32_t last, uint32_t stride) {
+void DependencyCollector::explore(uint32_t first, uint32_t last, uint32_t stride,
+                                  const std::function<void()>& after_source) {
   if (stride == 0) throw std::invalid_argument("DependencyCollector::explore: stride 0");
   for (uint64_t src = first; src < last && src < explorer_->num_endpoints(); src += stride) {
     explorer_->explore_source(static_cast<uint32_t>(src));
+    if (after_source) after_source();
   }
 }
 

@@ -6,14 +6,15 @@
 
 #include <compare>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "models/verification/route_explorer.h"
 #include "models/network/routing.h"
 #include "models/network/topology.h"
+#include "models/verification/route_explorer.h"
 
 namespace hx::net {
 
@@ -98,8 +99,10 @@ class DependencyCollector {
 
   /// Explores the paths from sources first, first + stride, ... (< last) to every other
   /// endpoint. Throws BrokenRouting like check_channel_graph(); the first broken source of a
-  /// slice gives the same message whichever slice it is explored in.
-  void explore(uint32_t first, uint32_t last, uint32_t stride = 1);
+  /// slice gives the same message whichever slice it is explored in. `after_source`, if
+  /// given, is called after each source (hxsim verify's progress line).
+  void explore(uint32_t first, uint32_t last, uint32_t stride = 1,
+               const std::function<void()>& after_source = {});
   /// Explores from now on over the links `view` has up (nullptr: all, the default): as the
   /// routers do under faults (docs/FAULTS.md), candidates on failed links are left out, the
   /// routing's route_around is asked where none is left, and a state with no live way on is a

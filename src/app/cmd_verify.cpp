@@ -3,8 +3,10 @@
 // cycle (models/verification/channel_graph.h). Exploring N^2 pairs is the cost, so the sources are
 // dealt out over the ranks; rank 0 combines the dependencies, looks for a cycle and prints.
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
@@ -15,6 +17,7 @@
 #include "app/commands.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "engine/progress.h"
 #include "engine/run.h"
 #include "io/config_file.h"
 #include "models/network/faults.h"
@@ -52,10 +55,55 @@ net::ChannelDependencies combine(MPI_Comm comm, net::DependencyCollector& local)
   return all;
 }
 
+// Rank 0's share of the sources explored so far, as a live line on a terminal or a line every
+// `interval_s` in a batch log: a 16K-endpoint network takes a minute or more. Rank 0 stands
+// for all: the sources are dealt round-robin, so every rank's share advances alike.
+class VerifyProgress {
+ public:
+  VerifyProgress(ProgressMode mode, double interval_s, uint64_t total)
+      : mode_(mode), interval_s_(interval_s), total_(total) {
+    if (mode_ == ProgressMode::kAuto) {
+      mode_ = isatty(fileno(stderr)) ? ProgressMode::kTty : ProgressMode::kLines;
+    }
+    if (mode_ == ProgressMode::kTty) interval_s_ = 0.5;
+  }
+  void source_done() {
+    ++done_;
+    if (mode_ == ProgressMode::kOff) return;
+    const Clock::time_point now = Clock::now();
+    if (std::chrono::duration<double>(now - last_).count() < interval_s_) return;
+    last_ = now;
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double share = static_cast<double>(done_) / static_cast<double>(total_);
+    const auto eta = static_cast<int64_t>(elapsed * (1 - share) / share);
+    std::fprintf(stderr,
+                 "%shxsim verify: %.1f%% of the sources explored, %.0f s, ETA %d:%02d:%02d%s",
+                 mode_ == ProgressMode::kTty ? "\r" : "", 100 * share, elapsed,
+                 static_cast<int>(eta / 3600), static_cast<int>(eta / 60 % 60),
+                 static_cast<int>(eta % 60), mode_ == ProgressMode::kTty ? "" : "\n");
+    std::fflush(stderr);
+    printed_ = true;
+  }
+  void finish() {
+    if (printed_ && mode_ == ProgressMode::kTty) std::fputc('\n', stderr);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  ProgressMode mode_;
+  double interval_s_;
+  uint64_t total_;
+  uint64_t done_ = 0;
+  Clock::time_point start_ = Clock::now();
+  Clock::time_point last_ = start_;
+  bool printed_ = false;
+};
+
 }  // namespace
 
 int command_verify(MPI_Comm comm, const Registry& registry, const std::string& path,
-                   const std::vector<std::string>& overrides) {
+                   const std::vector<std::string>& overrides, ProgressMode progress,
+                   double progress_interval_s) {
   Config config = load_config_file(path);
   for (const std::string& s : overrides) apply_override(config, s);
   const ResolvedConfig resolved = resolve_config(registry, config);
@@ -79,14 +127,19 @@ int command_verify(MPI_Comm comm, const Registry& registry, const std::string& p
     }
   }
   net::DependencyCollector local(topology, routing, vcs);
+  const uint64_t sources = topology.num_endpoints();
+  const uint64_t share = sources / size + (static_cast<uint64_t>(rank) < sources % size ? 1 : 0);
+  VerifyProgress meter(rank == 0 ? progress : ProgressMode::kOff, progress_interval_s,
+                       std::max<uint64_t>(1, share * states.size()));
   uint32_t broken_source = std::numeric_limits<uint32_t>::max();
   try {
     for (const SimTime t : states) {
       const net::LinksAt view(network->faults(), t);
       local.set_view(network->faults() ? &view : nullptr);
       local.explore(static_cast<uint32_t>(rank), topology.num_endpoints(),
-                    static_cast<uint32_t>(size));
+                    static_cast<uint32_t>(size), [&meter] { meter.source_done(); });
     }
+    meter.finish();
     local.set_view(nullptr);
   } catch (const net::BrokenRouting& e) {
     broken_source = e.src;

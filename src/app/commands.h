@@ -85,7 +85,8 @@ struct SearchArgs {
 int command_search(MPI_Comm comm, const Registry& registry, const SearchArgs& args);
 
 int command_verify(MPI_Comm comm, const Registry& registry, const std::string& config,
-                   const std::vector<std::string>& overrides);
+                   const std::vector<std::string>& overrides, ProgressMode progress,
+                   double progress_interval_s);
 
 /// Prints the closed forms the configured model registers (a table, or JSON): the report of
 /// ClosedFormsSpec::flag `report` ("": the default one); InputError for a model without it.

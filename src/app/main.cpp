@@ -217,6 +217,17 @@ int dispatch(int argc, char** argv, Mpi& mpi, std::chrono::steady_clock::time_po
   verify_cmd->add_option("config", verify_config, "TOML config file of a network model")
       ->required();
   verify_cmd->add_option("--set", verify_overrides, "override a config value")->take_all();
+  std::string verify_progress = "auto";
+  double verify_interval_s = 10.0;
+  verify_cmd
+      ->add_option("--progress", verify_progress,
+                   "share of the sources explored: auto, tty, lines or off")
+      ->capture_default_str();
+  verify_cmd
+      ->add_option("--progress-interval", verify_interval_s,
+                   "seconds between progress lines in batch logs")
+      ->capture_default_str()
+      ->check(kPositive);
 
   std::string topo_config;
   std::vector<std::string> topo_overrides;
@@ -285,7 +296,10 @@ int dispatch(int argc, char** argv, Mpi& mpi, std::chrono::steady_clock::time_po
   }
   if (*sweep_cmd) return hx::command_sweep(comm, registry, sweep);
   if (*search_cmd) return hx::command_search(comm, registry, search);
-  if (*verify_cmd) return hx::command_verify(comm, registry, verify_config, verify_overrides);
+  if (*verify_cmd) {
+    return hx::command_verify(comm, registry, verify_config, verify_overrides,
+                              hx::parse_progress_mode(verify_progress), verify_interval_s);
+  }
   if (*topo_cmd) {
     std::string report;
     for (const auto& [flag, set] : topo_reports) {

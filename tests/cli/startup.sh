@@ -54,4 +54,18 @@ for command in "list" "verify $mesh" "topo $railx"; do
   bash "$MPIRUN" -n 2 "$HXSIM" $command >launched.txt
   cmp -s alone.txt launched.txt || fail "hxsim $command prints differently on 2 ranks"
 done
+# verify's progress lines (stderr, rank 0 only) leave its answer (stdout) as it was. The torus's
+# 262,144 pairs take far longer than the 1 ms between lines on any machine.
+torus=$CONFIGS/torus_8x8x8.toml
+"$HXSIM" verify "$torus" --progress off >quiet.txt 2>quiet.err
+[[ ! -s quiet.err ]] || fail "verify --progress off printed: $(cat quiet.err)"
+for launcher in "" "bash $MPIRUN -n 2"; do
+  # shellcheck disable=SC2086
+  $launcher "$HXSIM" verify "$torus" --progress lines --progress-interval 0.001 >lines.txt 2>lines.err
+  cmp -s quiet.txt lines.txt || fail "verify's answer changed with progress lines ($launcher)"
+  grep -q '^hxsim verify: [0-9.]*% of the sources explored, [0-9]* s, ETA ' lines.err ||
+    fail "verify printed no progress line ($launcher): $(head -3 lines.err)"
+  ! grep -v 'of the sources explored' lines.err | grep -q . ||
+    fail "verify printed more than progress lines ($launcher): $(head -3 lines.err)"
+done
 echo "startup.sh: ok"
