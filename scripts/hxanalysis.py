@@ -98,9 +98,26 @@ def tables(path):
     return found
 
 
+# What writes the tables a run may lack, for the message when one is asked for.
+_WRITTEN_BY = {
+    "sweep": "hxsim sweep",
+    "traffic_matrix": "workload runs with workload.traffic_matrix on",
+    "traffic_types": "workload runs with workload.traffic_matrix on",
+    "workload_groups": "workload runs",
+    "flows": "runs with traffic.flows",
+    "timeseries": "runs with traffic.timeseries_bin",
+    "faults": "runs with a [faults] schedule",
+}
+
+
 def table(path, name):
-    """Table `name` as a DataFrame indexed by its id (e.g. `link`, `flow`, `rank`)."""
+    """Table `name` as a DataFrame indexed by its id (e.g. `link`, `flow`, `rank`). A file
+    without it is a ValueError that says what writes it and which tables the file has."""
     with h5py.File(path, "r") as f:
+        if name not in f:
+            by = " (written by %s)" % _WRITTEN_BY[name] if name in _WRITTEN_BY else ""
+            raise ValueError("%s has no /%s table%s; its tables: %s"
+                             % (path, name, by, ", ".join(sorted(tables(path))) or "none"))
         group = f[name]
         columns = {key: group[key][()] for key in group}
         # The id is the HDF5 dimension scale attached to every column.

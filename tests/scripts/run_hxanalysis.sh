@@ -50,7 +50,7 @@ bash "$mpirun_sh" -n 2 "$hxsim" run -o "$scratch/run.h5" "${short[@]}" --set tra
 for bad in "report $scratch/sweep.h5 -o $scratch/bad.png" "report $scratch/run.h5 -o bad.pdf" \
   "table $scratch/run.h5 no_such_table" "faults $scratch/run.h5 -o $scratch/bad.png" \
   "traffic $scratch/run.h5 -o $scratch/bad.png" "traffic $scratch/llm.h5 -o $scratch/bad.png --type XX" \
-  "traffic-types $scratch/run.h5"; do
+  "traffic-types $scratch/run.h5" "curve $scratch/run.h5 -o $scratch/bad.png"; do
   code=0
   # shellcheck disable=SC2086  # the words of $bad are the arguments
   "$python" "$analysis" $bad 2>"$scratch/bad.txt" || code=$?
@@ -61,6 +61,10 @@ for bad in "report $scratch/sweep.h5 -o $scratch/bad.png" "report $scratch/run.h
     exit 1
   fi
 done
+# A missing table is named with what writes it and the tables the file has.
+"$python" "$analysis" traffic "$scratch/run.h5" -o "$scratch/bad.png" 2>"$scratch/bad.txt" || true
+grep -q 'has no /traffic_matrix table (written by workload runs with workload.traffic_matrix on); its tables: .*links' \
+  "$scratch/bad.txt" || { cat "$scratch/bad.txt" >&2; exit 1; }
 
 "$python" - "$analysis" "$scratch" <<'PY'
 import base64
