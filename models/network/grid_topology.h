@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
+#include "core/params.h"
+#include "core/units.h"
 #include "models/network/concentrated_topology.h"
 #include "models/network/layout.h"
 
@@ -84,5 +87,23 @@ class GridTopology : public ConcentratedTopology {
   std::vector<uint32_t> strides_;
   uint32_t routers_ = 1;
 };
+
+// A grid family's two link classes, "terminal" and "network", from its section's
+// terminal_/link_ latency and speed, each checked positive ("torus.link_speed = 0: ...").
+inline std::vector<LinkClass> grid_link_classes(const ParamSet& p, const std::string& family) {
+  for (const char* key : {"link_latency", "terminal_latency"}) {
+    if (p.time(key) <= SimTime::zero()) {
+      throw InputError(family + "." + key + " = " + format_time(p.time(key)) +
+                       ": expected a time > 0");
+    }
+  }
+  for (const char* key : {"link_speed", "terminal_speed"}) {
+    if (!(p.real(key) > 0)) {
+      throw InputError(family + "." + key + " = " + std::to_string(p.real(key)) + ": expected > 0");
+    }
+  }
+  return {{"terminal", p.time("terminal_latency"), p.real("terminal_speed")},
+          {"network", p.time("link_latency"), p.real("link_speed")}};
+}
 
 }  // namespace hx::net

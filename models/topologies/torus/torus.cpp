@@ -226,18 +226,7 @@ Network make_cube(const ParamSet& p, bool wrap) {
   }
   s.routers = static_cast<uint32_t>(routers);
 
-  for (const char* key : {"link_latency", "terminal_latency"}) {
-    if (p.time(key) <= SimTime::zero()) {
-      throw bad(key, format_time(p.time(key)), "expected a time > 0");
-    }
-  }
-  for (const char* key : {"link_speed", "terminal_speed"}) {
-    if (!(p.real(key) > 0)) throw bad(key, std::to_string(p.real(key)), "expected > 0");
-  }
-  std::vector<LinkClass> classes = {
-      {"terminal", p.time("terminal_latency"), p.real("terminal_speed")},
-      {"network", p.time("link_latency"), p.real("link_speed")},
-  };
+  std::vector<LinkClass> classes = grid_link_classes(p, family);
 
   const std::string& routing = p.text("routing");
   bool dateline = false;
