@@ -138,8 +138,11 @@ class BuiltNetworkModel final : public NetworkModel {
       throw InputError("traffic.timeseries_bin = " + format_time(bin) +
                        ": a workload run's time series needs sim.end_time (its last bin)");
     }
-    const uint64_t rows =
-        static_cast<uint64_t>((end.count_ps() + bin.count_ps() - 1) / bin.count_ps()) + 1;
+    // The last row is the bin holding the end (from the end itself when it is a bin's end):
+    // its queue observation is the run's end, and it takes what lies beyond. A bin wholly
+    // after the end would hold only that, and the one before it would end after the run,
+    // unobserved.
+    const uint64_t rows = static_cast<uint64_t>(end.count_ps() / bin.count_ps()) + 1;
     if (rows > 10'000'000) {
       throw InputError("traffic.timeseries_bin = " + format_time(bin) + ": " +
                        std::to_string(rows) + " bins up to " + format_time(end) +

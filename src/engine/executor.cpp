@@ -282,7 +282,9 @@ EngineStats run_windows(Simulation& sim, MPI_Comm comm, SimTime lookahead, SimTi
     // Observations passed in an idle stretch all see the state at its start, as they would one
     // by one; those before a checkpoint's time are made before it, since a run restarted from
     // it makes only those from that time on. True when one ends the run.
+    // None after the end: the run stops there (the sequential executor never reaches one).
     const auto observe_up_to = [&](SimTime limit, bool at_limit_too) {
+      if (limit > end) limit = end, at_limit_too = true;
       for (; observation < control.observe_at.size() &&
              (control.observe_at[observation] < limit ||
               (at_limit_too && control.observe_at[observation] == limit));

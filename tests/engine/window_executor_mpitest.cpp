@@ -219,6 +219,31 @@ TEST_P(WindowExecutor, MakesTheObservationsAfterTheLastWorkBeforeTheEnd) {
   EXPECT_EQ(made, (std::vector<std::size_t>{0, 1, 2}));
 }
 
+// An observation after the end is never made, even when the next work lies past it too: the
+// tokens hop every 3 ns, so after 57 ns the next work is at 60 ns, past the end at 59 ns, where
+// one observation (58 ns) is still due and one (60 ns) is not. The window executor made both.
+TEST_P(WindowExecutor, MakesNoObservationAfterTheEnd) {
+  const auto [partitioner, shared] = GetParam();
+  RunControl control;
+  control.observe_at = {SimTime::ns(58), SimTime::ns(60)};
+  std::vector<std::size_t> made;
+  control.observe = [&made](std::size_t i) {
+    made.push_back(i);
+    return false;
+  };
+  uint64_t total = 0;
+  const testing::TokenRing ring(24, 2, 50, SimTime::ns(3));
+  const EngineStats windows =
+      run_token_ring(ring, partitioner, shared, control, SimTime::ns(59), total);
+  EXPECT_EQ(windows.reached, SimTime::ns(59));
+  EXPECT_EQ(made, std::vector<std::size_t>{0});
+
+  made.clear();
+  const EngineStats s = run_token_ring_sequential(ring, control, SimTime::ns(59));
+  EXPECT_EQ(s.reached, SimTime::ns(59));
+  EXPECT_EQ(made, std::vector<std::size_t>{0});
+}
+
 // A checkpoint time with no work after it before the end, but observations still due, is
 // passed without a checkpoint by both executors (the sequential one came back to it for ever):
 // the tokens' last hop before the end (60 ns) is at 57 ns, checkpoints are due every 29 ns.

@@ -114,6 +114,21 @@ TEST(NetworkStability, StopUnstableAddsUpTwoTablesAtQueueSamplesOnly) {
   EXPECT_EQ(r.reached, SimTime::ns(2500));  // as without the time series
 }
 
+// An end that is no bin's end lies in the last /timeseries bin, which its queue observation
+// at the run's end closes: the bins before it are observed at their ends, all before the end,
+// and no bin lies wholly after it (whose predecessor would end after the run, unobserved).
+TEST(NetworkStability, TheLastTimeSeriesBinHoldsTheEnd) {
+  Config c = mesh("0.3");
+  c.set("sim.end_time", "1000ns", "test");
+  c.set("traffic.timeseries_bin", "333ns", "test");
+  const ResolvedConfig r = resolve_config(registry(), c);
+  std::vector<SimTime> bin_ends;
+  for (const SimTime t : r.model->observation_times()) {
+    if (t.count_ps() % SimTime::ns(333).count_ps() == 0) bin_ends.push_back(t);
+  }
+  EXPECT_EQ(bin_ends, (std::vector<SimTime>{SimTime::ns(333), SimTime::ns(666), SimTime::ns(999)}));
+}
+
 TEST(NetworkStability, StopUnstableLeavesAStableRunWhole) {
   Config c = mesh("0.3");
   c.set("traffic.stop_unstable", "true", "test");
