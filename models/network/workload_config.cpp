@@ -277,7 +277,8 @@ std::vector<ParamSpec> workload_params() {
                       "kind = chakra: FLOP/s of a chip, for compute nodes that give num_ops but "
                       "no duration; 0: such nodes are refused")
           .range(0, 1e20),
-      ParamSpec::choice("chakra_all_to_all", "direct", algorithms,
+      ParamSpec::choice("chakra_all_to_all", "direct",
+                        wl::algorithm_names_for(wl::Collective::kAllToAll, false),
                         "kind = chakra: the all-to-all algorithm (workload.algorithm is the "
                         "reduce-scatter, all-gather and all-reduce one)"),
       ParamSpec::tables("chakra_groups",

@@ -57,6 +57,15 @@ const std::vector<std::string>& algorithm_names() {
   return names;
 }
 
+std::vector<std::string> algorithm_names_for(Collective op, bool with_local) {
+  if (op == Collective::kAllToAll) {
+    if (with_local) return {"hierarchical", "direct", "pairwise", "binary_exchange"};
+    return {"direct", "pairwise", "binary_exchange"};
+  }
+  if (with_local) return {"ring", "bidir_ring", "ring_2d", "hierarchical", "direct"};
+  return {"ring", "bidir_ring", "ring_2d", "direct"};
+}
+
 void check_collective(const CollectiveSpec& spec, const std::string& what) {
   auto fail = [&](const std::string& msg) { throw InputError(what + ": " + msg); };
   const uint32_t p = size_of(spec);

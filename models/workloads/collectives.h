@@ -32,6 +32,10 @@ const char* collective_name(Collective c);
 const char* algorithm_name(Algorithm a);
 const std::vector<std::string>& collective_names();
 const std::vector<std::string>& algorithm_names();
+/// The algorithms that implement `op` without keys of a collective's own (rows, cols; `local`
+/// only where `with_local`): the choices of a key that names one algorithm for many
+/// collectives (an LLM's TP, EP and DP, a Chakra trace's all-to-alls).
+std::vector<std::string> algorithm_names_for(Collective op, bool with_local);
 
 struct CollectiveSpec {
   Collective op = Collective::kAllReduce;

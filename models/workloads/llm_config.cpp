@@ -159,10 +159,12 @@ std::vector<ParamSpec> llm_params() {
       ParamSpec::real("expert_imbalance", 0,
                       "(max - min) / max of the tokens an MoE layer's experts receive, drawn per "
                       "layer and micro-batch (InfiniteHBD Table 4); 0: balanced"),
-      ParamSpec::choice("tp_algorithm", "bidir_ring", algorithm_names(),
+      ParamSpec::choice("tp_algorithm", "bidir_ring",
+                        algorithm_names_for(Collective::kReduceScatter, false),
                         "TP reduce-scatter/all-gather algorithm"),
-      ParamSpec::choice("ep_algorithm", "direct", algorithm_names(), "EP all-to-all algorithm"),
-      ParamSpec::choice("dp_algorithm", "ring", algorithm_names(),
+      ParamSpec::choice("ep_algorithm", "direct", algorithm_names_for(Collective::kAllToAll, false),
+                        "EP all-to-all algorithm"),
+      ParamSpec::choice("dp_algorithm", "ring", algorithm_names_for(Collective::kAllReduce, true),
                         "DP all-reduce algorithm; hierarchical: the rail-only two-stage "
                         "all-reduce, rings inside each HB domain and along the rails"),
       ParamSpec::integer("dp_local", 0,
