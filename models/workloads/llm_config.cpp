@@ -33,10 +33,14 @@ void check_llm(const LlmConfig& c, uint32_t ranks) {
   const Parallelism& p = c.par;
   require(m.layers > 0 && m.hidden > 0 && m.ffn > 0 && m.vocab > 0 && m.seq > 0, "preset",
           "layers, hidden, ffn, vocab and seq must be positive");
-  require(m.heads > 0 && m.hidden % m.heads == 0, "heads", "must divide hidden");
-  require(m.kv_heads > 0 && m.heads % m.kv_heads == 0, "kv_heads", "must divide heads");
+  require(m.heads > 0 && m.hidden % m.heads == 0, "heads",
+          std::to_string(m.heads) + " must divide hidden (" + std::to_string(m.hidden) + ")");
+  require(m.kv_heads > 0 && m.heads % m.kv_heads == 0, "kv_heads",
+          std::to_string(m.kv_heads) + " must divide heads (" + std::to_string(m.heads) + ")");
   require(m.experts >= 1, "experts", "must be at least 1");
-  require(m.top_k >= 1 && m.top_k <= m.experts, "top_k", "must be between 1 and experts");
+  require(m.top_k >= 1 && m.top_k <= m.experts, "top_k",
+          std::to_string(m.top_k) + " must be between 1 and experts (" + std::to_string(m.experts) +
+              ")");
   require(m.moe_layer_ratio > 0 && m.moe_layer_ratio <= 1, "moe_layer_ratio", "must be in (0, 1]");
   require(m.ffn_matrices == 2 || m.ffn_matrices == 3, "ffn_matrices", "must be 2 or 3");
   require(m.bytes_per_element > 0, "bytes_per_element", "must be positive");
@@ -48,8 +52,10 @@ void check_llm(const LlmConfig& c, uint32_t ranks) {
           "llm.tp * llm.cp * llm.ep * llm.dp * llm.pp = " + std::to_string(p.chips()) +
               " chips, but the mapping has " + std::to_string(ranks) + " ranks");
   require(m.heads % p.tp == 0 && m.hidden % p.tp == 0 && m.ffn % p.tp == 0, "tp",
-          std::to_string(p.tp) + " must divide heads, hidden and ffn");
-  require(m.seq % p.cp == 0, "cp", std::to_string(p.cp) + " must divide seq");
+          std::to_string(p.tp) + " must divide heads (" + std::to_string(m.heads) + "), hidden (" +
+              std::to_string(m.hidden) + ") and ffn (" + std::to_string(m.ffn) + ")");
+  require(m.seq % p.cp == 0, "cp",
+          std::to_string(p.cp) + " must divide seq (" + std::to_string(m.seq) + ")");
   require(m.experts % p.ep == 0, "ep",
           "experts (" + std::to_string(m.experts) + ") must be a multiple of ep");
   require(m.layers % p.pp == 0 ||
@@ -71,7 +77,8 @@ void check_llm(const LlmConfig& c, uint32_t ranks) {
   }
   require(m.experts == 1 || moe_layers_per_stage(m, p) > 0, "moe_layer_ratio",
           "leaves a model chunk of " + std::to_string(p.chunk_layers(m.layers)) +
-              " layers without expert layers");
+              (p.chunk_layers(m.layers) == 1 ? " layer" : " layers") +
+              " without expert layers; give each chunk more layers or set it to 1");
   require(c.dp_local == 0 || c.dp_algorithm == Algorithm::kHierarchical, "dp_local",
           "applies to llm.dp_algorithm = \"hierarchical\" only");
   require(c.gemm.chip_flops > 0, "chip_flops", "must be positive");
