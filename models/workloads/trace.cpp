@@ -72,7 +72,13 @@ int64_t start_time(const std::string& text, const std::string& where) {
   try {
     return parse_time("start", text).count_ps();
   } catch (const InputError& e) {
-    throw InputError(where + e.what());
+    // parse_time's message offers cycles, which a trace does not take.
+    std::string message = e.what();
+    const std::string cycles = "ps, ns, us, ms, s or cycles";
+    if (const std::size_t at = message.find(cycles); at != std::string::npos) {
+      message.replace(at, cycles.size(), "ps, ns, us, ms or s");
+    }
+    throw InputError(where + message);
   }
 }
 

@@ -68,7 +68,9 @@ TEST(TraceCsv, RejectsMalformedLines) {
   EXPECT_CONTAINS(parse_error(head + "2,0,1,10parsecs,0,\n"),
                   "t.csv:3: bytes: '10parsecs' is not a byte count");
   EXPECT_CONTAINS(parse_error(head + "2,0,1,10,10xs,\n"), "t.csv:3: start: '10xs' is not a time");
-  EXPECT_CONTAINS(parse_error(head + "2,0,1,10,10,\n"), "t.csv:3: start: '10' has no unit");
+  EXPECT_CONTAINS(parse_error(head + "2,0,1,10,10,\n"),
+                  "t.csv:3: start: '10' has no unit; expected a number with a unit: ps, ns, us, "
+                  "ms or s");
   EXPECT_CONTAINS(parse_error(head + "2,0,1,10,-5ns,\n"), "t.csv:3: start: '-5ns' is negative");
   EXPECT_CONTAINS(parse_error(head + "2,0,1,10,inf,\n"),
                   "t.csv:3: start 'inf' is not a finite time");
