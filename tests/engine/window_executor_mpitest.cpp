@@ -178,6 +178,29 @@ TEST_P(WindowExecutor, ARankRunsItsOwnChainWhileTheOthersWait) {
   }
 }
 
+// The observations (indices into `at`) the window executor and then the sequential one make
+// running the ring to `end`, and where each run stopped.
+struct Observed {
+  std::vector<std::size_t> windows, sequential;
+  SimTime windows_reached, sequential_reached;
+};
+Observed observe_ring(const testing::TokenRing& ring, const std::string& partitioner, bool shared,
+                      std::vector<SimTime> at, SimTime end) {
+  Observed o;
+  std::vector<std::size_t>* made = &o.windows;
+  RunControl control;
+  control.observe_at = std::move(at);
+  control.observe = [&made](std::size_t i) {
+    made->push_back(i);
+    return false;
+  };
+  uint64_t total = 0;
+  o.windows_reached = run_token_ring(ring, partitioner, shared, control, end, total).reached;
+  made = &o.sequential;
+  o.sequential_reached = run_token_ring_sequential(ring, control, end).reached;
+  return o;
+}
+
 // An observation at the end time is made, as the sequential executor makes it, even though no
 // work remains before the end: the tokens run on to 150 ns, the run ends at 60 ns.
 TEST_P(WindowExecutor, MakesAnObservationDueAtTheEnd) {
@@ -201,22 +224,12 @@ TEST_P(WindowExecutor, MakesAnObservationDueAtTheEnd) {
 // so after 57 ns the next work is at the end, 60 ns.
 TEST_P(WindowExecutor, MakesTheObservationsAfterTheLastWorkBeforeTheEnd) {
   const auto [partitioner, shared] = GetParam();
-  RunControl control;
-  control.observe_at = {SimTime::ns(58), SimTime::ns(59), SimTime::ns(60)};
-  std::vector<std::size_t> made;
-  control.observe = [&made](std::size_t i) {
-    made.push_back(i);
-    return false;
-  };
-  uint64_t total = 0;
-  const testing::TokenRing ring(24, 2, 50, SimTime::ns(3));
-  run_token_ring(ring, partitioner, shared, control, SimTime::ns(60), total);
-  EXPECT_EQ(made, (std::vector<std::size_t>{0, 1, 2}));
-
-  made.clear();
-  const EngineStats s = run_token_ring_sequential(ring, control, SimTime::ns(60));
-  EXPECT_EQ(s.reached, SimTime::ns(60));
-  EXPECT_EQ(made, (std::vector<std::size_t>{0, 1, 2}));
+  const Observed o =
+      observe_ring(testing::TokenRing(24, 2, 50, SimTime::ns(3)), partitioner, shared,
+                   {SimTime::ns(58), SimTime::ns(59), SimTime::ns(60)}, SimTime::ns(60));
+  EXPECT_EQ(o.windows, (std::vector<std::size_t>{0, 1, 2}));
+  EXPECT_EQ(o.sequential_reached, SimTime::ns(60));
+  EXPECT_EQ(o.sequential, (std::vector<std::size_t>{0, 1, 2}));
 }
 
 // An observation after the end is never made, even when the next work lies past it too: the
@@ -224,24 +237,12 @@ TEST_P(WindowExecutor, MakesTheObservationsAfterTheLastWorkBeforeTheEnd) {
 // one observation (58 ns) is still due and one (60 ns) is not. The window executor made both.
 TEST_P(WindowExecutor, MakesNoObservationAfterTheEnd) {
   const auto [partitioner, shared] = GetParam();
-  RunControl control;
-  control.observe_at = {SimTime::ns(58), SimTime::ns(60)};
-  std::vector<std::size_t> made;
-  control.observe = [&made](std::size_t i) {
-    made.push_back(i);
-    return false;
-  };
-  uint64_t total = 0;
-  const testing::TokenRing ring(24, 2, 50, SimTime::ns(3));
-  const EngineStats windows =
-      run_token_ring(ring, partitioner, shared, control, SimTime::ns(59), total);
-  EXPECT_EQ(windows.reached, SimTime::ns(59));
-  EXPECT_EQ(made, std::vector<std::size_t>{0});
-
-  made.clear();
-  const EngineStats s = run_token_ring_sequential(ring, control, SimTime::ns(59));
-  EXPECT_EQ(s.reached, SimTime::ns(59));
-  EXPECT_EQ(made, std::vector<std::size_t>{0});
+  const Observed o = observe_ring(testing::TokenRing(24, 2, 50, SimTime::ns(3)), partitioner,
+                                  shared, {SimTime::ns(58), SimTime::ns(60)}, SimTime::ns(59));
+  EXPECT_EQ(o.windows_reached, SimTime::ns(59));
+  EXPECT_EQ(o.windows, std::vector<std::size_t>{0});
+  EXPECT_EQ(o.sequential_reached, SimTime::ns(59));
+  EXPECT_EQ(o.sequential, std::vector<std::size_t>{0});
 }
 
 // A checkpoint time with no work after it before the end, but observations still due, is
