@@ -10,6 +10,7 @@
 # - a pipeline of 6 ranks (recv, compute, send) with 3 us of compute per rank = the same with no
 #   compute + 6 x 3 us (one chain: no message waits on another);
 # - the same on 2 ranks = 1 rank (every dataset);
+# - a random trace (chakra_writer random) completes at both fidelities, the same on 1 and 3 ranks;
 # - the TP layer's process groups from a JSON file (ASTRA-sim's format) = from the config;
 # - bad traces refused by name with exit code 2 and no output: an unknown node type, a
 #   dependency cycle, an undefined process group, a send to itself, a truncated file, a file that
@@ -75,6 +76,21 @@ bash "$mpirun" -n 2 "$hxsim" run "$network" --progress off -o pipe_2.h5 \
   --set workload.kind=chakra --set workload.trace=pipe >/dev/null
 /usr/bin/python3 "$(dirname "$mpirun")/h5compare.py" pipe.h5 pipe_2.h5 >/dev/null ||
   fail "the pipeline differs on 2 ranks"
+
+# A random trace (sends, receives and collectives in all ranks' common order, computes beside
+# them) runs to its end at both fidelities, the same on 1 and 3 ranks.
+"$writer" random rnd 8 20261130 30
+rnd=(--set workload.kind=chakra --set workload.trace=rnd --set workload.chakra_flops=1e12
+  --set 'workload.chakra_groups=[{name = "low", ranks = [0, 1, 2, 3]}, {name = "even", ranks = [0, 2, 4, 6]}]')
+for fidelity in packet flow; do
+  "$hxsim" run "$network" --progress off -o "rnd_$fidelity.h5" "${rnd[@]}" \
+    --set sim.fidelity=$fidelity >rnd.txt
+  grep -q "all programs complete" rnd.txt || fail "the random trace did not complete at $fidelity level"
+  bash "$mpirun" -n 3 "$hxsim" run "$network" --progress off -o "rnd_${fidelity}_3.h5" "${rnd[@]}" \
+    --set sim.fidelity=$fidelity >/dev/null
+  /usr/bin/python3 "$(dirname "$mpirun")/h5compare.py" "rnd_$fidelity.h5" "rnd_${fidelity}_3.h5" \
+    >/dev/null || fail "the random trace differs on 3 ranks at $fidelity level"
+done
 
 refuse() {  # refuse EXPECTED ARGS...: exit code 2, one error naming EXPECTED, no output
   local expected=$1 code=0
