@@ -142,6 +142,7 @@ int command_verify(MPI_Comm comm, const Registry& registry, const std::string& p
     meter.finish();
     local.set_view(nullptr);
   } catch (const net::BrokenRouting& e) {
+    meter.finish();
     broken_source = e.src;
   }
   // A broken routing is reported for its lowest broken source, whichever rank met it, so the
