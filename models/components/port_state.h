@@ -1,9 +1,10 @@
 // A router's small per-port state, the part every allocation round reads: which inputs hold
 // packets, each input's crossbar state, when each output link is free, and the downstream
-// credits of each (port, VC). It lives in one buffer, one array after another in the order the
-// round reads them, so a round touches a few neighbouring cache lines instead of a line (or
-// more) per array, shared with other routers' data (docs/performance/engine.md). That layout is
-// this class's own business: others see typed accessors, the checkpoint sees fields.
+// credits and arbitration pointer of each (port, VC). It lives in one buffer, one array after
+// another in the order the round reads them, so a round touches a few neighbouring cache lines
+// instead of a line (or more) per array, shared with other routers' data
+// (docs/performance/engine.md). That layout is this class's own business: others see typed
+// accessors, the checkpoint sees fields.
 #pragma once
 
 #include <cstddef>
@@ -58,6 +59,10 @@ class PortState {
   uint32_t& credits(PortId out, uint8_t vc) { return credits_[out * vcs_ + vc]; }
   uint32_t credits(PortId out, uint8_t vc) const { return credits_[out * vcs_ + vc]; }
 
+  /// Round-robin pointer of output VC (`out`, `vc`): the input it grants first.
+  PortId& next_input(PortId out, uint8_t vc) { return next_input_[out * vcs_ + vc]; }
+  PortId next_input(PortId out, uint8_t vc) const { return next_input_[out * vcs_ + vc]; }
+
   /// Starts loading what an allocation round reads.
   void prefetch_round() const {
     prefetch_read(busy_);
@@ -79,7 +84,8 @@ class PortState {
   Input* inputs_;
   SimTime* output_free_;
   uint32_t* credits_;
-  std::unique_ptr<uint64_t[]> buffer_;  // what the four pointers point into
+  PortId* next_input_;
+  std::unique_ptr<uint64_t[]> buffer_;  // what the five pointers point into
   uint16_t ports_;
   uint8_t vcs_;
 };

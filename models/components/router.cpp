@@ -39,6 +39,7 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
       candidates_(net.scratch.candidates),
       requests_(net.scratch.requests),
       grant_(net.scratch.grant),
+      vc_grant_(net.scratch.vc_grant),
       claimed_(net.scratch.claimed),
       settled_(net.scratch.settled),
       rng_(ctx.seed, id, static_cast<uint64_t>(RngPurpose::kRouting)),
@@ -54,6 +55,7 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
   queues_.resize(n * vcs_);
   outputs_.resize(n);
   if (grant_.size() < n) grant_.resize(n, -1);
+  if (vc_grant_.size() < n * vcs_) vc_grant_.resize(n * vcs_, -1);
   if (ideal_ && settled_.size() < n * vcs_) settled_.resize(n * vcs_);
   const LinkProtocol& self = net.element_of(id).protocol;
   for (std::size_t p = 0; p < n; ++p) {
@@ -471,22 +473,35 @@ void Router::allocate() {
   if (wake != kNever) request_allocation(wake);
 }
 
-// Output arbitration: each output grants the requesting input first at or after its pointer,
-// and the granted requests go. `input_wakes`: wake when a granted input that holds more is free.
+// Output arbitration in two stages, as a router's VC and switch allocators: each output VC
+// picks the requesting input first at or after its own round-robin pointer, and each output
+// grants the pick first at or after the port's pointer. With the port's pointer alone, grants
+// of the port's other VCs could keep moving an input's turn past it: an input starved for as
+// long as the load lasted (docs/MODELS.md "Allocation"). `input_wakes`: wake when a granted
+// input that holds more is free.
 std::size_t Router::grant_requests(SimTime now, SimTime& wake, bool input_wakes) {
-  const PortId ports = ports_;
+  const uint32_t ports = ports_;
+  const auto turn = [ports](PortId input, uint32_t pointer) {
+    return (input + ports - pointer) % ports;
+  };
   for (std::size_t i = 0; i < requests_.size(); ++i) {
-    const PortId out = requests_[i].candidate.port;
-    const int32_t current = grant_[out];
-    if (current < 0) {
-      grant_[out] = static_cast<int32_t>(i);
-      continue;
+    const Request& r = requests_[i];
+    int32_t& pick = vc_grant_[r.candidate.port * vcs_ + r.candidate.vc];
+    const uint32_t pointer = state_.next_input(r.candidate.port, r.candidate.vc);
+    if (pick < 0 ||
+        turn(r.input, pointer) < turn(requests_[static_cast<std::size_t>(pick)].input, pointer)) {
+      pick = static_cast<int32_t>(i);
     }
+  }
+  for (std::size_t i = 0; i < requests_.size(); ++i) {
+    const Request& r = requests_[i];
+    const PortId out = r.candidate.port;
+    if (vc_grant_[out * vcs_ + r.candidate.vc] != static_cast<int32_t>(i)) continue;
+    int32_t& granted = grant_[out];
     const uint32_t pointer = outputs_[out].next_input;
-    const auto distance = [&](PortId input) { return (input + ports - pointer) % ports; };
-    if (distance(requests_[i].input) <
-        distance(requests_[static_cast<std::size_t>(current)].input)) {
-      grant_[out] = static_cast<int32_t>(i);
+    if (granted < 0 || turn(r.input, pointer) <
+                           turn(requests_[static_cast<std::size_t>(granted)].input, pointer)) {
+      granted = static_cast<int32_t>(i);
     }
   }
   std::size_t granted = 0;
@@ -499,7 +514,10 @@ std::size_t Router::grant_requests(SimTime now, SimTime& wake, bool input_wakes)
     const PortState::Input& input = state_.input(r.input);
     if (input_wakes && input.busy_vcs > 0) wake = std::min(wake, input.free);
   }
-  for (const Request& r : requests_) grant_[r.candidate.port] = -1;
+  for (const Request& r : requests_) {
+    grant_[r.candidate.port] = -1;
+    vc_grant_[r.candidate.port * vcs_ + r.candidate.vc] = -1;
+  }
   return granted;
 }
 
@@ -534,6 +552,7 @@ std::size_t Router::grant_requests(SimTime now, SimTime& wake, bool input_wakes)
   const SimTime tail_out = std::max(sent, w.tail);
   state_.output_free(r.candidate.port) = sent;
   out.next_input = (r.input + 1u) % ports_;
+  state_.next_input(r.candidate.port, r.candidate.vc) = static_cast<PortId>(out.next_input);
   if (out.stall_since != kNotStalled) {
     out.stats.stall += net_.window_overlap(out.stall_since, now);
     out.stall_since = kNotStalled;

@@ -170,6 +170,7 @@ class Router final : public Component, private RouterView {
   Candidates& candidates_;
   std::vector<Request>& requests_;
   std::vector<int32_t>& grant_;
+  std::vector<int32_t>& vc_grant_;
   std::vector<PortId>& claimed_;
   std::vector<uint8_t>& settled_;
   Rng rng_;  // the hot state ends here

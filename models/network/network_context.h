@@ -62,11 +62,12 @@ struct Request {
 };
 
 /// Scratch space of a router's allocation round. Each round clears `candidates` and
-/// `requests` before use and leaves `grant` all -1, as it found it.
+/// `requests` before use and leaves `grant` and `vc_grant` all -1, as it found them.
 struct RouterScratch {
   Candidates candidates;
   std::vector<Request> requests;
   std::vector<int32_t> grant;   // [output port]: the request granted in this round, or -1
+  std::vector<int32_t> vc_grant;  // [port * vcs + vc]: the request first in that VC's turn
   std::vector<PortId> claimed;    // router.arch = "ideal": outputs of the packets ahead
   std::vector<uint8_t> settled;   // router.arch = "ideal": [port * vcs + vc] proposes no more
 };

@@ -6,7 +6,8 @@
 //   - the Dragonfly adversarial pattern (Kim et al., ISCA 2008): minimal routing is held to one
 //     global link per group, Valiant and UGAL-L spread the load over all of them;
 //   - the deadlock watchdog: a torus without datelines deadlocks and the run stops with a
-//     report; the same network with datelines does not.
+//     report; the same network with datelines does not, and no input of a saturated,
+//     deadlock-free network waits long enough to look deadlocked (round-robin per output VC).
 // Results are the same at any rank count (the engine is deterministic), so every assertion
 // holds on every rank; only the watchdog's report text is complete on rank 0 alone.
 #include <gtest/gtest.h>
@@ -331,6 +332,35 @@ TEST(NetworkWatchdog, TorusWithDatelineCompletes) {
   EXPECT_EQ(count(s, "packets_in_flight"), 0u);
   EXPECT_EQ(count(s, "packets_injected"), count(s, "packets_ejected"));
   note("  torus 8x8 dor at 0.9, 4-flit buffers: accepted %.4f\n", value(s, "accepted_load"));
+}
+
+// A router's output arbiter once kept one round-robin pointer per port. On the switch-less
+// Dragonfly (2 x 2 on-chip meshes, minimal routing, which `hxsim verify` finds acyclic:
+// shipped_routings_test) under a permutation at full load with one packet per VC buffer, a slow
+// inter-chiplet output served an endpoint's four VCs and, between their turns, another input's
+// packets on other VCs, whose grants moved the pointer past a third input every time: that
+// input sent nothing for as long as the load lasted, and the watchdog reported a deadlock
+// after 3,000 cycles (with its default 50,000, in a 60,000-cycle window). Each output VC now
+// takes its inputs in turn (router.cpp, grant_requests), so every waiting head goes in time.
+TEST(NetworkWatchdog, SaturatedSwitchlessDragonflyStarvesNoInput) {
+  Config c;
+  c.set("sim.model", "switchless_dragonfly", "test");
+  c.set("switchless_dragonfly.n", "2", "test");
+  c.set("switchless_dragonfly.m", "2", "test");
+  c.set("switchless_dragonfly.a", "1", "test");
+  c.set("switchless_dragonfly.b", "2", "test");
+  c.set("switchless_dragonfly.chip_mesh", "2", "test");
+  c.set("switchless_dragonfly.routing", "minimal", "test");
+  c.set("router.buffer_flits", "4", "test");
+  c.set("router.watchdog", "3000cycles", "test");
+  c.set("traffic.pattern", "permutation", "test");
+  c.set("traffic.load", "1.0", "test");
+  c.set("traffic.warmup", "200cycles", "test");
+  c.set("traffic.measure", "3000cycles", "test");
+  std::vector<SummaryValue> s;
+  ASSERT_NO_THROW(s = run(c)) << "an input waited 3,000 cycles on a deadlock-free network";
+  EXPECT_EQ(value(s, "unstable"), 1);  // saturated, as the case needs
+  EXPECT_EQ(count(s, "packets_in_flight"), 0u);
 }
 
 }  // namespace
