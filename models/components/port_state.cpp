@@ -22,18 +22,17 @@ PortState::PortState(uint16_t ports, uint8_t vcs, uint32_t credits) : ports_(por
   const std::size_t n = ports;
   const std::size_t inputs_at = busy_words();
   const std::size_t free_at = inputs_at + words(n * sizeof(Input));
-  const std::size_t credits_at = free_at + words(n * sizeof(SimTime));
-  const std::size_t pointers_at = credits_at + words(n * vcs * sizeof(uint32_t));
-  const std::size_t total = pointers_at + words(n * vcs * sizeof(PortId));
+  const std::size_t outputs_at = free_at + words(n * sizeof(SimTime));
+  block_words_ = static_cast<uint16_t>(words(vcs * (sizeof(uint32_t) + sizeof(PortId))));
+  const std::size_t total = outputs_at + n * block_words_;
   buffer_ = std::make_unique<uint64_t[]>(total);  // zeroed
   busy_ = buffer_.get();
   inputs_ = reinterpret_cast<Input*>(buffer_.get() + inputs_at);
   std::uninitialized_default_construct_n(inputs_, n);
   output_free_ = reinterpret_cast<SimTime*>(buffer_.get() + free_at);
   std::uninitialized_default_construct_n(output_free_, n);
-  credits_ = reinterpret_cast<uint32_t*>(buffer_.get() + credits_at);
-  std::fill_n(credits_, n * vcs, credits);
-  next_input_ = reinterpret_cast<PortId*>(buffer_.get() + pointers_at);  // zeroed: input 0
+  outputs_ = buffer_.get() + outputs_at;
+  for (PortId p = 0; p < ports; ++p) std::fill_n(port_credits(p), vcs, credits);  // pointers: 0
 }
 
 void PortState::serialize(StateArchive& ar, uint32_t router) {
@@ -50,8 +49,8 @@ void PortState::serialize(StateArchive& ar, uint32_t router) {
   for (PortId p = 0; p < ports_; ++p) {
     ar & inputs_[p].free & inputs_[p].busy_vcs & inputs_[p].next_vc & output_free_[p];
   }
-  ar.bytes(credits_, std::size_t{ports_} * vcs_ * sizeof(uint32_t));
-  ar.bytes(next_input_, std::size_t{ports_} * vcs_ * sizeof(PortId));
+  for (PortId p = 0; p < ports_; ++p) ar.bytes(port_credits(p), vcs_ * sizeof(uint32_t));
+  for (PortId p = 0; p < ports_; ++p) ar.bytes(port_pointers(p), vcs_ * sizeof(PortId));
 }
 
 }  // namespace hx::net

@@ -56,22 +56,22 @@ class PortState {
   SimTime output_free(PortId out) const { return output_free_[out]; }
 
   /// Space in flits downstream of output `out` in VC `vc`.
-  uint32_t& credits(PortId out, uint8_t vc) { return credits_[out * vcs_ + vc]; }
-  uint32_t credits(PortId out, uint8_t vc) const { return credits_[out * vcs_ + vc]; }
+  uint32_t& credits(PortId out, uint8_t vc) { return port_credits(out)[vc]; }
+  uint32_t credits(PortId out, uint8_t vc) const { return port_credits(out)[vc]; }
 
   /// Round-robin pointer of output VC (`out`, `vc`): the input it grants first.
-  PortId& next_input(PortId out, uint8_t vc) { return next_input_[out * vcs_ + vc]; }
-  PortId next_input(PortId out, uint8_t vc) const { return next_input_[out * vcs_ + vc]; }
+  PortId& next_input(PortId out, uint8_t vc) { return port_pointers(out)[vc]; }
+  PortId next_input(PortId out, uint8_t vc) const { return port_pointers(out)[vc]; }
 
   /// Starts loading what an allocation round reads.
   void prefetch_round() const {
     prefetch_read(busy_);
     prefetch_read(inputs_);
     prefetch_read(output_free_);
-    prefetch_read(credits_);
+    prefetch_read(outputs_);
   }
   /// Starts loading what a credit arriving at output `out` touches.
-  void prefetch_credits(PortId out) const { prefetch_read(&credits_[out * vcs_]); }
+  void prefetch_credits(PortId out) const { prefetch_read(port_credits(out)); }
   /// Starts loading what a packet arriving at input `in` touches.
   void prefetch_input(PortId in) const { prefetch_read(&inputs_[in]); }
 
@@ -83,9 +83,18 @@ class PortState {
   uint64_t* busy_;
   Input* inputs_;
   SimTime* output_free_;
-  uint32_t* credits_;
-  PortId* next_input_;
-  std::unique_ptr<uint64_t[]> buffer_;  // what the five pointers point into
+  // Each output's block: its VCs' credits, then their pointers, so that a grant writes both
+  // within a few bytes of each other (one line, or two where a block straddles lines).
+  uint32_t* port_credits(PortId out) const {
+    return reinterpret_cast<uint32_t*>(outputs_ + std::size_t{out} * block_words_);
+  }
+  PortId* port_pointers(PortId out) const {
+    return reinterpret_cast<PortId*>(port_credits(out) + vcs_);
+  }
+
+  uint64_t* outputs_;
+  std::unique_ptr<uint64_t[]> buffer_;  // what the four pointers point into
+  uint16_t block_words_;                // 8-byte words of an output's block
   uint16_t ports_;
   uint8_t vcs_;
 };

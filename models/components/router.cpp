@@ -473,13 +473,38 @@ void Router::allocate() {
   if (wake != kNever) request_allocation(wake);
 }
 
+// Sends the granted requests: a lone request goes, several are arbitrated. `input_wakes`: wake
+// when a granted input that holds more is free.
+std::size_t Router::grant_requests(SimTime now, SimTime& wake, bool input_wakes) {
+  if (requests_.size() > 1) arbitrate();
+  std::size_t granted = 0;
+  for (const Request& r : requests_) {
+    if (requests_.size() > 1) {
+      const int32_t g = grant_[r.candidate.port];
+      if (g < 0 || &requests_[static_cast<std::size_t>(g)] != &r) continue;
+    }
+    forward(r, now);
+    ++granted;
+    // The input reads this packet out until it is free; what else waits there goes then.
+    const PortState::Input& input = state_.input(r.input);
+    if (input_wakes && input.busy_vcs > 0) wake = std::min(wake, input.free);
+  }
+  if (requests_.size() > 1) {
+    for (const Request& r : requests_) {
+      grant_[r.candidate.port] = -1;
+      vc_grant_[r.candidate.port * vcs_ + r.candidate.vc] = -1;
+    }
+  }
+  return granted;
+}
+
 // Output arbitration in two stages, as a router's VC and switch allocators: each output VC
 // picks the requesting input first at or after its own round-robin pointer, and each output
-// grants the pick first at or after the port's pointer. With the port's pointer alone, grants
-// of the port's other VCs could keep moving an input's turn past it: an input starved for as
-// long as the load lasted (docs/MODELS.md "Allocation"). `input_wakes`: wake when a granted
-// input that holds more is free.
-std::size_t Router::grant_requests(SimTime now, SimTime& wake, bool input_wakes) {
+// grants the pick first at or after the port's pointer (forward() moves both past the granted
+// input). With the port's pointer alone, grants of the port's other VCs could keep moving an
+// input's turn past it: an input starved for as long as the load lasted (docs/MODELS.md
+// "Allocation"). Fills grant_ (and vc_grant_, which grant_requests() clears).
+void Router::arbitrate() {
   const uint32_t ports = ports_;
   const auto turn = [ports](PortId input, uint32_t pointer) {
     return (input + ports - pointer) % ports;
@@ -487,9 +512,12 @@ std::size_t Router::grant_requests(SimTime now, SimTime& wake, bool input_wakes)
   for (std::size_t i = 0; i < requests_.size(); ++i) {
     const Request& r = requests_[i];
     int32_t& pick = vc_grant_[r.candidate.port * vcs_ + r.candidate.vc];
+    if (pick < 0) {
+      pick = static_cast<int32_t>(i);
+      continue;
+    }
     const uint32_t pointer = state_.next_input(r.candidate.port, r.candidate.vc);
-    if (pick < 0 ||
-        turn(r.input, pointer) < turn(requests_[static_cast<std::size_t>(pick)].input, pointer)) {
+    if (turn(r.input, pointer) < turn(requests_[static_cast<std::size_t>(pick)].input, pointer)) {
       pick = static_cast<int32_t>(i);
     }
   }
@@ -498,27 +526,16 @@ std::size_t Router::grant_requests(SimTime now, SimTime& wake, bool input_wakes)
     const PortId out = r.candidate.port;
     if (vc_grant_[out * vcs_ + r.candidate.vc] != static_cast<int32_t>(i)) continue;
     int32_t& granted = grant_[out];
+    if (granted < 0) {
+      granted = static_cast<int32_t>(i);
+      continue;
+    }
     const uint32_t pointer = outputs_[out].next_input;
-    if (granted < 0 || turn(r.input, pointer) <
-                           turn(requests_[static_cast<std::size_t>(granted)].input, pointer)) {
+    if (turn(r.input, pointer) <
+        turn(requests_[static_cast<std::size_t>(granted)].input, pointer)) {
       granted = static_cast<int32_t>(i);
     }
   }
-  std::size_t granted = 0;
-  for (const Request& r : requests_) {
-    const int32_t g = grant_[r.candidate.port];
-    if (g < 0 || &requests_[static_cast<std::size_t>(g)] != &r) continue;
-    forward(r, now);
-    ++granted;
-    // The input reads this packet out until it is free; what else waits there goes then.
-    const PortState::Input& input = state_.input(r.input);
-    if (input_wakes && input.busy_vcs > 0) wake = std::min(wake, input.free);
-  }
-  for (const Request& r : requests_) {
-    grant_[r.candidate.port] = -1;
-    vc_grant_[r.candidate.port * vcs_ + r.candidate.vc] = -1;
-  }
-  return granted;
 }
 
 // Flattened: with the fault path beside it GCC stopped inlining the sends and the event

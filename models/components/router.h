@@ -106,6 +106,7 @@ class Router final : public Component, private RouterView {
                        SimTime& blocked_until);
   bool select_with_detours(uint16_t flits, SimTime now, SimTime& wake, Candidate& best);
   std::size_t grant_requests(SimTime now, SimTime& wake, bool input_wakes);
+  void arbitrate();
   // router.arch = "ideal" (router_ideal.cpp): allocation without the input-queued limits, and
   // the packets behind the head of (in, vc) proposing when it cannot leave.
   void allocate_ideal();
