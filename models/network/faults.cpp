@@ -86,6 +86,7 @@ struct Raw {
   std::string origin;
   uint32_t source = 0;  // 0: given; 1 + i: random process i (its own fail/repair sequence)
   std::string to;       // reconfigure: the configuration (fail is then true)
+  uint64_t pick = 0;    // 'N random ...': 1 + the pick's number among the given ones
 };
 
 // A change of a circuit set's count of what keeps it dark, before the counts are summed: a
@@ -177,47 +178,67 @@ class FaultScheduleBuilder {
 
   void add(Raw r) { raw_.push_back(std::move(r)); }
 
-  // Random picks ('N random <class> links', 'N random routers', 'N random chips', ...) become
-  // one action per element picked, in place.
-  void expand_picks() {
-    std::vector<Raw> out;
-    uint64_t pick = 0;
+  // Random picks ('N random <class> links', 'N random routers', 'N random chips', ...) are
+  // checked and numbered in the order given, each number its own stream; they are drawn in
+  // time order (draw_pick), when what is failed then is known.
+  void number_picks() {
+    uint64_t picks = 0;
     for (Raw& r : raw_) {
       const std::vector<std::string> w = words(r.element);
       uint64_t count = 0;
-      if (w.size() < 3 || w[1] != "random" || !number(w[0], count)) {
-        out.push_back(std::move(r));
-        continue;
-      }
+      if (w.size() < 3 || w[1] != "random" || !number(w[0], count)) continue;
       if (!r.fail) fail(r, "a random pick can only fail (a repair names what it repairs)");
       const Pickable from = pickable(r, w);
       if (count > from.size) {
         fail(r, "asks for " + std::to_string(count) + " of " + std::to_string(from.size));
       }
-      // A partial Fisher-Yates shuffle from the pick's own stream, over the positions it
-      // moves only: a 33 M-link class needs no array of them.
-      std::unordered_map<uint64_t, uint64_t> moved;
-      const auto at = [&](uint64_t i) {
-        const auto it = moved.find(i);
-        return it == moved.end() ? i : it->second;
-      };
-      std::vector<uint64_t> chosen;
-      Rng rng(seed_, kPickStream + pick++, static_cast<uint64_t>(RngPurpose::kFaults));
-      for (uint64_t i = 0; i < count; ++i) {
-        const uint64_t j = i + rng.below(from.size - i);
-        const uint64_t a = at(i), b = at(j);
-        moved[j] = a;
-        moved[i] = b;
-        chosen.push_back(b);
-      }
-      std::sort(chosen.begin(), chosen.end());
-      for (const uint64_t i : chosen) {
-        Raw one = r;
-        one.element = from.name(i);
-        out.push_back(std::move(one));
-      }
+      r.pick = ++picks;
     }
-    raw_ = std::move(out);
+  }
+
+  // The actions of pick `r`, one per element in ascending order: `count` distinct elements
+  // drawn from the pick's stream, passing over those failed (by an earlier given action) at
+  // r.at, so that later picks of a study never hit what earlier ones took.
+  std::vector<Raw> draw_pick(const Raw& r,
+                             const std::set<std::pair<std::string, uint32_t>>& failed) {
+    const std::vector<std::string> w = words(r.element);
+    uint64_t count = 0;
+    number(w[0], count);
+    const Pickable from = pickable(r, w);
+    // A partial Fisher-Yates shuffle from the pick's own stream, over the positions it
+    // moves only: a 33 M-link class needs no array of them.
+    std::unordered_map<uint64_t, uint64_t> moved;
+    const auto at = [&](uint64_t i) {
+      const auto it = moved.find(i);
+      return it == moved.end() ? i : it->second;
+    };
+    std::vector<std::pair<uint64_t, Raw>> chosen;
+    uint64_t passed = 0;
+    Rng rng(seed_, kPickStream + r.pick - 1, static_cast<uint64_t>(RngPurpose::kFaults));
+    for (uint64_t i = 0; chosen.size() < count; ++i) {
+      if (i == from.size) {
+        fail(r, "asks for " + std::to_string(count) + " of " + std::to_string(from.size) +
+                    ", of which " + std::to_string(passed) + " are failed then");
+      }
+      const uint64_t j = i + rng.below(from.size - i);
+      const uint64_t a = at(i), b = at(j);
+      moved[j] = a;
+      moved[i] = b;
+      Raw one = r;
+      one.pick = 0;
+      one.element = from.name(b);
+      covered(one);
+      if (failed.count({canonical_, r.source}) != 0) {
+        ++passed;
+        continue;
+      }
+      chosen.emplace_back(b, std::move(one));
+    }
+    std::sort(chosen.begin(), chosen.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<Raw> out;
+    for (auto& c : chosen) out.push_back(std::move(c.second));
+    return out;
   }
 
   // The elements a pick 'N random ...' draws from: how many, and the name of the i-th (named
@@ -260,7 +281,7 @@ class FaultScheduleBuilder {
   }
 
   Faults build() {
-    expand_picks();
+    number_picks();
     std::stable_sort(raw_.begin(), raw_.end(),
                      [](const Raw& a, const Raw& b) { return a.at < b.at; });
     Faults f;
@@ -268,7 +289,20 @@ class FaultScheduleBuilder {
     std::set<std::pair<std::string, uint32_t>> failed;  // (element, source)
     std::map<uint64_t, int32_t> link_down;
     std::map<ComponentId, int32_t> component_down;
-    for (const Raw& r : raw_) {
+    std::vector<Raw> drawn;
+    std::size_t next_drawn = 0;
+    for (std::size_t k = 0; k < raw_.size() || next_drawn < drawn.size();) {
+      // A pick's actions take its place, in order.
+      Raw r;
+      if (next_drawn < drawn.size()) {
+        r = std::move(drawn[next_drawn++]);
+      } else if (raw_[k].pick != 0) {
+        drawn = draw_pick(raw_[k++], failed);
+        next_drawn = 0;
+        continue;
+      } else {
+        r = raw_[k++];
+      }
       if (reconfigurable(r, f, failed)) continue;
       if (!r.to.empty()) {
         fail(r, "is not reconfigurable; " + reconfigurable_names() + " (reconfigure)");

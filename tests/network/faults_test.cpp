@@ -178,6 +178,43 @@ TEST(Faults, RandomPicksOfComponentsAndGroups) {
   EXPECT_EQ(g.actions()[0].element.rfind("router ", 0), 0u);
 }
 
+// A study that fails more links at each step: a later pick draws only from what is not failed
+// then. Picks were drawn alone, so a later one could draw a link an earlier one had failed and
+// the schedule was refused ("fails router R port P, which is already failed then") for some
+// seeds. A pick that meets no failed element draws what it drew alone.
+TEST(Faults, APickPassesOverWhatIsFailedThen) {
+  Dragonfly d;
+  const std::string all = error_of(*d.t, R"(faults.actions = [
+  {at = "1us", element = "100000 random global links"}])");
+  const std::size_t of = all.find(" of ");
+  ASSERT_NE(of, std::string::npos) << all;
+  const uint64_t global = std::stoull(all.substr(of + 4));
+  ASSERT_GE(global, 4u);
+  const std::string steps = "faults.actions = [{at = \"1us\", element = \"" +
+                            std::to_string(global - 2) + " random global links\"}, " +
+                            "{at = \"2us\", element = \"2 random global links\"}";
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    const Faults f = schedule(*d.t, steps + "]", seed);
+    ASSERT_EQ(f.actions().size(), global);
+    std::set<std::string> names;
+    for (const FaultAction& a : f.actions()) names.insert(a.element);
+    EXPECT_EQ(names.size(), global);  // every global link, each once
+    // The first step is what it is alone.
+    const Faults alone = schedule(*d.t,
+                                  "faults.actions = [{at = \"1us\", element = \"" +
+                                      std::to_string(global - 2) + " random global links\"}]",
+                                  seed);
+    for (std::size_t i = 0; i + 2 < global; ++i) {
+      EXPECT_EQ(f.actions()[i].element, alone.actions()[i].element);
+    }
+  }
+  // With none left to draw, the pick says so.
+  const std::string none =
+      error_of(*d.t, steps + ", {at = \"3us\", element = \"1 random global links\"}]");
+  EXPECT_NE(none.find("of which " + std::to_string(global) + " are failed then"), std::string::npos)
+      << none;
+}
+
 // Every partitioning level of every family can be named and picked, including levels whose
 // names have several words (HammingMesh's "board row").
 TEST(Faults, EveryFamilysLevelsCanBeNamedAndPicked) {
