@@ -40,7 +40,8 @@ std::vector<ParamSpec> fault_params() {
            ParamSpec::text("to", "",
                            "reconfigure: the configuration to switch to (the topology's "
                            "reconfigurables list them, e.g. RailX 'hyperx:8')")},
-          "timed fail, repair and reconfigure actions, e.g. [{at = \"20us\", action = \"fail\", element = "
+          "timed fail, repair and reconfigure actions, e.g. [{at = \"20us\", action = \"fail\", "
+          "element = "
           "\"router 3 port 5\"}]"),
       ParamSpec::text("file", "",
                       "a file of more actions: CSV (header 'at,action,element', one action per "
@@ -48,9 +49,10 @@ std::vector<ParamSpec> fault_params() {
                       "with datasets time_ps, fail, element; docs/FAULTS.md)"),
       ParamSpec::tables(
           "random",
-          {ParamSpec::choice("element", "router", {"router", "endpoint", "link"},
-                             "what fails: every router, every endpoint, or every link (both "
-                             "directions) of link_class"),
+          {ParamSpec::text("element", "router",
+                           "what fails: every router, every endpoint, every link (both "
+                           "directions) of link_class, or every group of one of the "
+                           "topology's partitioning levels (e.g. group, chip, node, board)"),
            ParamSpec::text("link_class", "", "element = 'link': the link class (its name)"),
            ParamSpec::time("mtbf", "1s", "mean time between failures of each element"),
            ParamSpec::time("mttr", "0ps",
@@ -614,8 +616,26 @@ Faults Faults::build(const ParamSet& section, const Topology& topology, uint64_t
       const double mtbf = static_cast<double>(p.time("mtbf").count_ps());
       const double mttr = static_cast<double>(p.time("mttr").count_ps());
       if (mtbf <= 0) throw InputError(origin + ": faults.random mtbf must be positive");
-      // The elements a pick of the same kind would draw from ("routers", "<class> links").
-      const std::string& kind = p.text("element");
+      // The elements a pick of the same kind would draw from ("routers", "<class> links",
+      // "chips"): a wrong kind's message lists the topology's.
+      const std::string kind = trim(p.text("element"));
+      std::vector<std::string> kinds = {"router", "endpoint", "link"};
+      for (const GroupLevel& level : topology.group_levels()) {
+        if (std::find(kinds.begin(), kinds.end(), level.name) == kinds.end()) {
+          kinds.push_back(level.name);
+        }
+      }
+      if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
+        throw InputError(origin + ": faults.random element = '" + kind + "': this topology's are " +
+                         join(kinds));
+      }
+      if (kind == "link" && p.text("link_class").empty()) {
+        throw InputError(origin + ": faults.random element = 'link' needs link_class");
+      }
+      if (kind != "link" && !p.text("link_class").empty()) {
+        throw InputError(origin + ": faults.random link_class is for element = 'link', not '" +
+                         kind + "'");
+      }
       const std::string from = kind == "link" ? p.text("link_class") + " links" : kind + "s";
       const auto elements =
           b.pickable({SimTime::zero(), true, "faults.random " + from, origin, 0, ""},

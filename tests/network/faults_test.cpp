@@ -282,6 +282,30 @@ TEST(Faults, RandomProcessesAreFixedByTheSeedAndNeedAnEnd) {
   EXPECT_NE(error_of(*d.t, toml).find("faults.horizon or sim.end_time"), std::string::npos);
 }
 
+// A random process may fail whole groups of a partitioning level, as picks and actions do.
+TEST(Faults, RandomProcessesFailWholeLevels) {
+  Dragonfly d;
+  const Faults f =
+      schedule(*d.t, "faults.random = [{element = \"group\", mtbf = \"10us\", mttr = \"1us\"}]", 3,
+               SimTime::us(30));
+  ASSERT_GT(f.actions().size(), 2u);
+  for (const FaultAction& a : f.actions()) {
+    EXPECT_EQ(a.element.rfind("group ", 0), 0u) << a.element;
+    if (a.fail) {
+      EXPECT_GT(a.links, 40u) << a.element;  // 4 routers and 8 endpoints' links
+    }
+  }
+  const auto error = [&](const std::string& process) {
+    return error_of(*d.t, "faults.horizon = \"1us\"\nfaults.random = [{" + process + "}]");
+  };
+  EXPECT_NE(error("element = \"groups\"").find("this topology's are router, endpoint, link, group"),
+            std::string::npos)
+      << error("element = \"groups\"");
+  EXPECT_NE(error("element = \"link\"").find("needs link_class"), std::string::npos);
+  EXPECT_NE(error("element = \"group\", link_class = \"global\"").find("is for element = 'link'"),
+            std::string::npos);
+}
+
 TEST(Faults, BadInputNamesTheLineAndTheElement) {
   Dragonfly d;
   const auto expect = [&](const std::string& toml, const std::string& text) {
