@@ -200,9 +200,13 @@ class FaultScheduleBuilder {
 
   // The actions of pick `r`, one per element in ascending order: `count` distinct elements
   // drawn from the pick's stream, passing over those failed (by an earlier given action) at
-  // r.at, so that later picks of a study never hit what earlier ones took.
-  std::vector<Raw> draw_pick(const Raw& r,
-                             const std::set<std::pair<std::string, uint32_t>>& failed) {
+  // r.at, so that later picks of a study never hit what earlier ones took, and those an action
+  // after it (raw_[k] is the pick) names to fail: a pick is never repaired, so that action
+  // would fail a failed element, an error the seed alone would decide.
+  std::vector<Raw> draw_pick(std::size_t k,
+                             const std::set<std::pair<std::string, uint32_t>>& failed,
+                             const std::map<std::pair<std::string, uint32_t>, std::size_t>& named) {
+    const Raw& r = raw_[k];
     const std::vector<std::string> w = words(r.element);
     uint64_t count = 0;
     number(w[0], count);
@@ -220,7 +224,8 @@ class FaultScheduleBuilder {
     for (uint64_t i = 0; chosen.size() < count; ++i) {
       if (i == from.size) {
         fail(r, "asks for " + std::to_string(count) + " of " + std::to_string(from.size) +
-                    ", of which " + std::to_string(passed) + " are failed then");
+                    ", of which " + std::to_string(passed) +
+                    " are failed then or failed by a later action");
       }
       const uint64_t j = i + rng.below(from.size - i);
       const uint64_t a = at(i), b = at(j);
@@ -230,7 +235,9 @@ class FaultScheduleBuilder {
       one.pick = 0;
       one.element = from.name(b);
       covered(one);
-      if (failed.count({canonical_, r.source}) != 0) {
+      const auto later = named.find({canonical_, r.source});
+      if (failed.count({canonical_, r.source}) != 0 ||
+          (later != named.end() && later->second > k)) {
         ++passed;
         continue;
       }
@@ -288,6 +295,7 @@ class FaultScheduleBuilder {
                      [](const Raw& a, const Raw& b) { return a.at < b.at; });
     Faults f;
     add_circuits(f);
+    const auto named = last_named_fails();
     std::set<std::pair<std::string, uint32_t>> failed;  // (element, source)
     std::map<uint64_t, int32_t> link_down;
     std::map<ComponentId, int32_t> component_down;
@@ -299,7 +307,7 @@ class FaultScheduleBuilder {
       if (next_drawn < drawn.size()) {
         r = std::move(drawn[next_drawn++]);
       } else if (raw_[k].pick != 0) {
-        drawn = draw_pick(raw_[k++], failed);
+        drawn = draw_pick(k++, failed, named);
         next_drawn = 0;
         continue;
       } else {
@@ -337,6 +345,24 @@ class FaultScheduleBuilder {
  private:
   [[noreturn]] static void fail(const Raw& r, const std::string& what) {
     throw InputError(r.origin + ": faults: '" + r.element + "' " + what);
+  }
+
+  // Per element a given action fails by name (not a pick, not a reconfigurable element), as
+  // (canonical name, source): the last such action's place in raw_ (sorted by time).
+  std::map<std::pair<std::string, uint32_t>, std::size_t> last_named_fails() {
+    std::map<std::pair<std::string, uint32_t>, std::size_t> last;
+    for (std::size_t i = 0; i < raw_.size(); ++i) {
+      const Raw& r = raw_[i];
+      if (!r.fail || r.pick != 0 || !r.to.empty()) continue;
+      const std::vector<std::string> w = words(r.element);
+      if (std::any_of(elements_.begin(), elements_.end(),
+                      [&](const Reconfigurable& e) { return !w.empty() && w[0] == e.name; })) {
+        continue;
+      }
+      covered(r);
+      last[{canonical_, r.source}] = i;
+    }
+    return last;
   }
 
   // The circuit sets of the reconfigurable elements, each configuration but the first dark

@@ -215,6 +215,31 @@ TEST(Faults, APickPassesOverWhatIsFailedThen) {
       << none;
 }
 
+// A pick passes over what an action after it fails by name: a pick is never repaired, so that
+// action would fail a failed element, an error the seed alone decided. Picking every router but
+// one, with that one failed by name later, draws the others on every seed.
+TEST(Faults, APickPassesOverWhatALaterActionFails) {
+  Dragonfly d;
+  const uint64_t routers = d.t->num_routers();
+  ASSERT_GE(routers, 4u);
+  const auto actions = [](uint64_t picked) {
+    return "faults.actions = [{at = \"1us\", element = \"" + std::to_string(picked) +
+           " random routers\"}, {at = \"2us\", element = \"router 3\"}]";
+  };
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    const Faults f = schedule(*d.t, actions(routers - 1), seed);
+    ASSERT_EQ(f.actions().size(), routers);
+    std::set<std::string> names;
+    for (const FaultAction& a : f.actions()) names.insert(a.element);
+    EXPECT_EQ(names.size(), routers);  // every router, each once
+    EXPECT_EQ(f.actions().back().element, "router 3");
+    EXPECT_EQ(f.actions().back().at, SimTime::us(2));
+  }
+  const std::string none = error_of(*d.t, actions(routers));
+  EXPECT_NE(none.find("of which 1 are failed then or failed by a later action"), std::string::npos)
+      << none;
+}
+
 // Every partitioning level of every family can be named and picked, including levels whose
 // names have several words (HammingMesh's "board row").
 TEST(Faults, EveryFamilysLevelsCanBeNamedAndPicked) {
