@@ -114,7 +114,11 @@ void check_collective(const CollectiveSpec& spec, const std::string& what) {
     if (spec.local != 0) fail("local applies to hierarchical, not " + alg);
     return;
   }
-  if (spec.local == 0 || p % spec.local != 0) {
+  if (spec.local == 0) {
+    fail("hierarchical needs local, its members per node (a divisor of the group size " +
+         std::to_string(p) + ")");
+  }
+  if (p % spec.local != 0) {
     fail("local = " + std::to_string(spec.local) + " does not divide the group size " +
          std::to_string(p));
   }

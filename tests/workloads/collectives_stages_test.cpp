@@ -111,7 +111,7 @@ TEST(Collectives, CheckRejectsBadSpecs) {
   h.local = 5;
   expect_rejected(h, {"local = 5", "12"});
   h.local = 0;
-  expect_rejected(h, {"local = 0"});
+  expect_rejected(h, {"needs local", "12"});
   h.local = 4;
   h.global_rows = 2;
   h.global_cols = 2;
