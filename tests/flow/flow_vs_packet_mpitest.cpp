@@ -82,6 +82,52 @@ TEST(FlowVsPacket, RingsSharingLinksTakeTheSameTimeWithDeepBuffers) {
   EXPECT_GT(testing::summary_value(shallow, "workload_end_ps"), 1.1 * p);
 }
 
+// A ring all-reduce over the 64 GPUs of a rail-only network (8 HB domains of 8; the steps into
+// the next domain are forwarded by a GPU and cross the slower rails, so steps pile up before
+// them). With one injection queue a pair has one message in flight and both levels take the
+// same time (measured: equal to 1 ps in 258.1 us). At packet level, 4,096-flit buffers hold an
+// earlier step's packets ahead of a later one's, so 8 queues take that time too; the flow
+// level shares the pile evenly instead (344.5 us; docs/VALIDATION.md, "Rings whose neighbours
+// share a link").
+Config rail_only_ring(const std::string& fidelity, const std::string& queues) {
+  Config c;
+  c.set("sim.model", "rail_only", "test");
+  c.set("sim.fidelity", fidelity, "test");
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, std::string>>{{"gpus", "64"},
+                                                        {"hb_size", "8"},
+                                                        {"hb", "nvswitch"},
+                                                        {"hb_leaf_gpus", "4"},
+                                                        {"hb_spines", "2"},
+                                                        {"radix", "4"},
+                                                        {"forwarding", "alternate"},
+                                                        {"hb_speed", "4.0"},
+                                                        {"endpoint_speed", "5.0"}}) {
+    c.set("rail_only." + key, value, "test");
+  }
+  c.set("router.buffer_flits", "4096", "test");
+  c.set("traffic.packet_flits", "16", "test");
+  c.set("traffic.flows", "none", "test");
+  c.set("workload.kind", "collective", "test");
+  c.set("workload.collective", "all_reduce", "test");
+  c.set("workload.algorithm", "ring", "test");
+  c.set("workload.bytes", "1MiB", "test");
+  c.set("workload.injection_queues", queues, "test");
+  return c;
+}
+
+TEST(FlowVsPacket, ForwardedRingStepsTakeTheSameTimeOneAtATime) {
+  const auto flow = testing::run_summary(test::registry(), rail_only_ring("flow", "1"));
+  const auto packet = testing::run_summary(test::registry(), rail_only_ring("packet", "1"));
+  const auto queued = testing::run_summary(test::registry(), rail_only_ring("packet", "8"));
+  for (const auto* s : {&flow, &packet, &queued}) {
+    EXPECT_EQ(testing::summary_value(*s, "workload_complete"), 1);
+  }
+  const double p = testing::summary_value(packet, "workload_end_ps");
+  EXPECT_NEAR(testing::summary_value(flow, "workload_end_ps"), p, 0.01 * p);
+  EXPECT_NEAR(testing::summary_value(queued, "workload_end_ps"), p, 0.01 * p);
+}
+
 // The trace `csv` in one file for all ranks, named after rank 0's process; rank 0 removes it
 // when the returned guard goes.
 struct SharedTrace {
