@@ -25,3 +25,21 @@ add_library(hx_hdf5 INTERFACE)
 target_include_directories(hx_hdf5 SYSTEM INTERFACE ${HDF5_INCLUDE_DIRS})
 target_link_libraries(hx_hdf5 INTERFACE ${HDF5_C_LIBRARIES} ${HDF5_HL_LIBRARIES} MPI::MPI_C)
 target_compile_definitions(hx_hdf5 INTERFACE ${HDF5_DEFINITIONS})
+
+# The allocator (HX_ALLOCATOR): hx_allocator carries it to every binary that links the engine.
+add_library(hx_allocator INTERFACE)
+set(HX_JEMALLOC OFF)
+if(NOT HX_ALLOCATOR MATCHES "^(jemalloc|system)$")
+  message(FATAL_ERROR "HX_ALLOCATOR is '${HX_ALLOCATOR}': it must be jemalloc or system")
+endif()
+if(HX_ALLOCATOR STREQUAL "jemalloc" AND NOT HX_SANITIZE)
+  find_package(PkgConfig REQUIRED)
+  pkg_check_modules(JEMALLOC IMPORTED_TARGET jemalloc)
+  if(NOT JEMALLOC_FOUND)
+    message(FATAL_ERROR
+      "HX_ALLOCATOR=jemalloc, but pkg-config finds no jemalloc. On Debian: apt-get install "
+      "libjemalloc-dev (scripts/setup.sh does), or configure with -DHX_ALLOCATOR=system.")
+  endif()
+  target_link_libraries(hx_allocator INTERFACE PkgConfig::JEMALLOC)
+  set(HX_JEMALLOC ON)  # src/engine/heap.cpp, the one file that talks to it
+endif()

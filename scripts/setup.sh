@@ -24,6 +24,7 @@ HX_PACKAGES=(
   libcli11-dev                # command line
   libtomlplusplus-dev         # config files (TOML 1.0)
   libmetis-dev                # sim.partitioner = "metis"
+  libjemalloc-dev             # the heap, on huge pages (HX_ALLOCATOR)
   libprotobuf-dev             # Chakra execution traces (workload.kind = "chakra")
   protobuf-compiler           # protoc: the Chakra schema's C++ code
   nlohmann-json3-dev          # Chakra process-group files (JSON)

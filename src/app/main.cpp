@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "core/version.h"
+#include "engine/heap.h"
 #include "engine/memory.h"
 #include "io/chakra_file.h"
 #include "io/fault_file.h"
@@ -87,8 +88,8 @@ int dispatch(int argc, char** argv, Mpi& mpi, std::chrono::steady_clock::time_po
 
   CLI::App app{"hxsim: parallel discrete-event simulator for hyper-scale interconnects"};
   app.require_subcommand(1);
-  app.set_version_flag("--version",
-                       std::string("hxsim ") + hx::kVersion + " (" + hx::kGitHash + ")");
+  app.set_version_flag("--version", std::string("hxsim ") + hx::kVersion + " (" + hx::kGitHash +
+                                        ")\nallocator: " + hx::heap_allocator());
 
   hx::RunArgs run;
   auto add_run_options = [&run](CLI::App* sub) {

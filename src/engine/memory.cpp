@@ -1,7 +1,6 @@
 // Peak RSS and build-memory sampling.
 #include "engine/memory.h"
 
-#include <malloc.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/stats.h"
+#include "engine/heap.h"
 #include "engine/memory_watch.h"
 #include "engine/simulation.h"
 #include "io/collective.h"
@@ -41,12 +41,6 @@ class SamplePartition final : public Partition {
  private:
   ComponentId begin_, end_;
 };
-
-// Bytes in use on the heap, including blocks large enough to be mapped on their own.
-std::size_t heap_in_use() {
-  const struct mallinfo2 m = mallinfo2();
-  return m.uordblks + m.hblkhd;
-}
 
 // The number a /proc or cgroup file starts with; none for "max" (no limit) or a missing file.
 std::optional<uint64_t> read_number(const std::string& path) {
@@ -175,11 +169,11 @@ BuildMemorySample sample_build_memory(const Model& model, uint64_t seed,
     Simulation sim(model, partition, 0, seed, stats);
     sample.components = sim.component_count();
     // setup() too: workloads generate their first phase's programs and post its sends there,
-    // which for a direct all-to-all grows with the square of the endpoints. mallinfo2 walks the
-    // heap's free lists (240 us a call in a sample of 18,436 HammingMesh components: 4.5 s for
-    // the sample), so before each component the resident growth since the build stands in for
-    // the heap's, and the heap is measured only to confirm a stop. What the resident size
-    // misses is memory already resident, which threatens nothing.
+    // which for a direct all-to-all grows with the square of the endpoints. Measuring the heap can
+    // be slow (glibc's mallinfo2 walks its free lists: 240 us a call in a sample of 18,436
+    // HammingMesh components: 4.5 s for the sample), so before each component the resident growth
+    // since the build stands in for the heap's, and the heap is measured only to confirm a stop.
+    // What the resident size misses is memory already resident, which threatens nothing.
     const std::size_t built = heap_in_use() - before;
     const uint64_t resident = resident_bytes();
     std::size_t set_up = 0;

@@ -29,7 +29,7 @@ struct BuildMemorySample {
 /// Builds one whole group of the model (the coarsest level whose groups have at most
 /// `max_components`, else the first `max_components` components) as a rank would, sets it up
 /// (workloads generate their first phase's programs and post its sends) and measures the heap it
-/// takes (glibc's mallinfo2). Later phases, events in flight and output rows come on top.
+/// takes (engine/heap.h). Later phases, events in flight and output rows come on top.
 /// Before each component's set-up `enough` sees the sample so far and may stop it there (then
 /// `partial`): a sample's own set-up can outgrow the node, as programs of a direct all-to-all
 /// grow with the endpoints.

@@ -11,6 +11,7 @@
 #include "core/text.h"
 #include "core/version.h"
 #include "engine/checkpoint.h"
+#include "engine/heap.h"
 #include "engine/memory.h"
 #include "engine/memory_watch.h"
 #include "engine/output_tables.h"
@@ -383,6 +384,7 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
     };
     content.attributes.push_back(
         {"/engine", "events_per_s", per_s(result.total_events - result.restored_events)});
+    content.attributes.push_back({"/engine", "allocator", heap_allocator()});
     content.attributes.push_back({"/engine", "sync",
                                   std::string(ranks == 1                 ? "none"
                                               : result.local.shared_sync ? "shared_memory"
