@@ -27,7 +27,12 @@ class PortState {
     SimTime free;           // the crossbar input is streaming a packet until then
     uint32_t busy_vcs = 0;  // bit v set when VC v's queue is non-empty
     uint8_t next_vc = 0;    // round-robin pointer over its VCs
+    uint8_t link = 0;       // the port's link: kToEndpoint | kCountsReturns | kPeerPipeline
   };
+  // What a port's link and its peer are (set_link), fixed when the router is built.
+  static constexpr uint8_t kToEndpoint = 1;     // the peer is an endpoint
+  static constexpr uint8_t kCountsReturns = 2;  // we count the peer's credits (element.h)
+  static constexpr uint8_t kPeerPipeline = 4;   // the peer's pipeline delays what we send
 
   /// `ports` ports of `vcs` VCs each, every VC starting with `credits` credits.
   PortState(uint16_t ports, uint8_t vcs, uint32_t credits);
@@ -51,9 +56,20 @@ class PortState {
     if (inputs_[in].busy_vcs == 0) busy_[in / 64] &= ~(uint64_t{1} << (in % 64));
   }
 
+  /// Sets port `p`'s link: one flit's serialisation time and the k... flags above.
+  void set_link(PortId p, SimTime per_flit, uint8_t flags) {
+    links_[p].per_flit = per_flit;
+    inputs_[p].link = flags;
+  }
+  /// The k... flags of port `p`'s link.
+  uint8_t link(PortId p) const { return inputs_[p].link; }
+  /// Serialisation time of one flit on port `p`'s link (either way): next to the output's free
+  /// time, which the allocation round has just read when a packet leaves.
+  SimTime per_flit(PortId p) const { return links_[p].per_flit; }
+
   /// The output link has sent its last packet's flits by then.
-  SimTime& output_free(PortId out) { return output_free_[out]; }
-  SimTime output_free(PortId out) const { return output_free_[out]; }
+  SimTime& output_free(PortId out) { return links_[out].free; }
+  SimTime output_free(PortId out) const { return links_[out].free; }
 
   /// Space in flits downstream of output `out` in VC `vc`.
   uint32_t& credits(PortId out, uint8_t vc) { return port_credits(out)[vc]; }
@@ -67,7 +83,7 @@ class PortState {
   void prefetch_round() const {
     prefetch_read(busy_);
     prefetch_read(inputs_);
-    prefetch_read(output_free_);
+    prefetch_read(links_);
     prefetch_read(outputs_);
   }
   /// Starts loading what a credit arriving at output `out` touches.
@@ -80,9 +96,13 @@ class PortState {
   void serialize(StateArchive& ar, uint32_t router);
 
  private:
+  struct Link {
+    SimTime free;      // the output has sent its last packet's flits by then
+    SimTime per_flit;  // fixed: set_link
+  };
   uint64_t* busy_;
   Input* inputs_;
-  SimTime* output_free_;
+  Link* links_;
   // Each output's block: its VCs' credits, then their pointers, so that a grant writes both
   // within a few bytes of each other (one line, or two where a block straddles lines).
   uint32_t* port_credits(PortId out) const {

@@ -60,10 +60,13 @@ Router::Router(ComponentId id, uint32_t index, const NetworkContext& net, const 
   const LinkProtocol& self = net.element_of(id).protocol;
   for (std::size_t p = 0; p < n; ++p) {
     const LinkProtocol& peer = net.element_of(ports[p].peer).protocol;
-    outputs_[p].to_endpoint = net.topology->node(ports[p].peer).kind == NodeKind::kEndpoint;
-    outputs_[p].counts_returns = credits_counted_by_sender(self, peer);
-    outputs_[p].peer_pipeline = peer.has_pipeline;
-    outputs_[p].per_flit = net.per_flit[ports[p].link_class];
+    // From the link protocols (element.h): we count the peer's credits ourselves (Return),
+    // and the peer's pipeline delays what we send.
+    const bool to_endpoint = net.topology->node(ports[p].peer).kind == NodeKind::kEndpoint;
+    state_.set_link(static_cast<PortId>(p), net.per_flit[ports[p].link_class],
+                    (to_endpoint ? PortState::kToEndpoint : 0) |
+                        (credits_counted_by_sender(self, peer) ? PortState::kCountsReturns : 0) |
+                        (peer.has_pipeline ? PortState::kPeerPipeline : 0));
   }
   // Only a router that fails or has a failing link checks the schedule on its paths; the
   // routing asks about links anywhere when there are faults at all.
@@ -163,7 +166,6 @@ void Router::prefetch(const Event& e) const {
       prefetch_read(queue);
       prefetch_read(queue + kCacheLine);
       state_.prefetch_input(e.port);
-      prefetch_read(&outputs_[e.port]);
       // The allocation round after it scans the inputs, weighs outputs and arbitrates.
       state_.prefetch_round();
       prefetch_read(grant_.data());
@@ -194,7 +196,9 @@ void Router::on_packet(PortId port, const Packet& packet) {
   const SimTime now = this->now();
   Waiting w{SimTime::zero(), now + SimTime::ps(packet.stream_ps), packet};
   // Source decisions (Valiant intermediate, UGAL) are made once, at the first router.
-  if (outputs_[port].to_endpoint) net_.routing->start(index_, *this, rng_, w.packet);
+  if (state_.link(port) & PortState::kToEndpoint) {
+    net_.routing->start(index_, *this, rng_, w.packet);
+  }
   RingQueue<Waiting>& q = queue(port, packet.vc);
   q.push_back(w);
   ++received_;
@@ -560,12 +564,13 @@ void Router::arbitrate() {
   last_move_ = now;
 
   Output& out = outputs_[r.candidate.port];
+  const uint8_t link = state_.link(r.candidate.port);
   const uint16_t flits = w.packet.flits;
   // The tail leaves after the packet's serialisation on this link, but not before it has
   // arrived and crossed the pipeline (a faster output waits for a slower input). The link is
   // spent only for the serialisation: a stream slower than the link leaves gaps that other
   // packets' flits fill, as flit-level VC multiplexing does (RailX's k-times meshes rely on it).
-  const SimTime sent = now + out.per_flit * flits;
+  const SimTime sent = now + state_.per_flit(r.candidate.port) * flits;
   const SimTime tail_out = std::max(sent, w.tail);
   state_.output_free(r.candidate.port) = sent;
   out.next_input = (r.input + 1u) % ports_;
@@ -581,18 +586,19 @@ void Router::arbitrate() {
   }
   // The input reads the packet out at its own link's rate; a slower output (or a tail still
   // arriving) leaves it free for other VCs' packets in the meantime, as flit interleaving does.
-  input.free = now + outputs_[r.input].per_flit * flits;
+  input.free = now + state_.per_flit(r.input) * flits;
   input.next_vc = static_cast<uint8_t>((r.vc + 1) % vcs_);
-  const SimTime pipeline = out.peer_pipeline ? net_.router.pipeline : SimTime::zero();
+  const SimTime pipeline =
+      (link & PortState::kPeerPipeline) ? net_.router.pipeline : SimTime::zero();
   Packet& p = w.packet;  // leaves in place, as the next hop sees it
   const uint8_t in_vc = p.vc;
   if (faults_ == nullptr || !lost_in_flight(r, p, now, pipeline)) [[likely]] {
     credits(r.candidate.port, r.candidate.vc) -= flits;
     p.vc = r.candidate.vc;
     p.stream_ps = static_cast<int32_t>((tail_out - now).count_ps());
-    if (!out.to_endpoint) ++p.hops;
+    if (!(link & PortState::kToEndpoint)) ++p.hops;
     send(r.candidate.port, kPacketArrival, p, pipeline);
-    if (out.counts_returns) {
+    if (link & PortState::kCountsReturns) {
       // The peer frees the space when the tail is in; the credit then crosses the link back.
       const SimTime at = tail_out + port(r.candidate.port).latency * 2;
       auto pos = returns_.end();

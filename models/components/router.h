@@ -50,15 +50,11 @@ class Router final : public Component, private RouterView {
     Packet packet;
   };
   static constexpr SimTime kNotStalled = SimTime::infinity();
-  struct Output {
+  // What the output's link is (its speed, its peer) lives in PortState (set_link), beside the
+  // output's free time, which the allocation has just read when a packet leaves.
+  struct alignas(64) Output {           // one line each: a forward writes its port's whole entry
     SimTime stall_since = kNotStalled;  // a ready packet waits here for credits since then
-    SimTime per_flit;                   // serialisation time of one flit
     uint32_t next_input = 0;            // round-robin pointer of the output arbiter
-    bool to_endpoint = false;           // the port's peer is an endpoint (for its input too)
-    // From the link protocols (element.h): we count the peer's credits ourselves (Return),
-    // and the peer's pipeline delays what we send.
-    bool counts_returns = false;
-    bool peer_pipeline = false;
     // A head found too few credits here (or weighed them against a detour) since the last
     // allocation this output's credits triggered: only then can a credit unblock something.
     bool credit_waiter = false;
