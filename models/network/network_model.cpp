@@ -318,15 +318,14 @@ class BuiltNetworkModel final : public NetworkModel {
 
   std::vector<std::string> notes() const override {
     if (!flow_level_) return {};
+    std::vector<std::string> notes;
     if (!workload_) {
-      return {
+      notes.push_back(
           "synthetic traffic at flow level: every message is a flow, and each start or end "
           "solves again the rates of the flows that share links with it, so with thousands "
           "in flight this runs slower than the packet level (docs/performance/models.md, "
-          "\"Synthetic traffic of small messages\")"};
-    }
-    std::vector<std::string> notes;
-    if (symmetry_unused_) {
+          "\"Synthetic traffic of small messages\")");
+    } else if (symmetry_unused_) {
       // Said before the run: an unfolded iteration can take hours where a folded one takes
       // seconds, and the reason is known now.
       notes.push_back("not folded (" + fold_note_ + "): all " +
@@ -339,8 +338,8 @@ class BuiltNetworkModel final : public NetworkModel {
                       "\" at flow level: each flow also takes every non-minimal path (through "
                       "every intermediate), so flows share links across the network and each "
                       "start or end solves more of them again: slower than minimal routing, by "
-                      "an order of magnitude on all-to-all traffic (docs/performance/models.md, "
-                      "\"Non-minimal routing\")");
+                      "an order of magnitude on all-to-all and synthetic traffic "
+                      "(docs/performance/models.md, \"Non-minimal routing\")");
     }
     return notes;
   }

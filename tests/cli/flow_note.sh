@@ -2,9 +2,9 @@
 # Synthetic traffic at flow level is the flow level's worst case, and a run says so on stderr
 # before it starts (docs/performance/models.md, "Synthetic traffic of small messages"); so does
 # a workload whose symmetry the network does not share (an LLM iteration on RailX: every
-# endpoint runs, docs/MODELS.md "Folding"), and a workload under a non-minimal routing (the
-# quickstart's UGAL-L spreads every flow over all intermediate groups). The same traffic at
-# packet level, and a collective at flow level under minimal routing, do not.
+# endpoint runs, docs/MODELS.md "Folding"), and a workload or synthetic traffic under a
+# non-minimal routing (the quickstart's UGAL-L spreads every flow over all intermediate groups).
+# The same traffic at packet level, and a collective at flow level under minimal routing, do not.
 # Usage: flow_note.sh HXSIM SCRATCH_DIR
 set -euo pipefail
 hxsim=$1 scratch=$2
@@ -33,9 +33,11 @@ fi
 if ! grep -q "$note" flow.err; then
   echo "FAIL: no note for synthetic traffic at flow level:"; cat flow.err; failures=1
 fi
-if ! grep -qF 'hxsim: note: routing "ugal_l" at flow level' ugal.err; then
-  echo "FAIL: no note for a collective under UGAL-L at flow level:"; cat ugal.err; failures=1
-fi
+for run in ugal flow; do
+  if ! grep -qF 'hxsim: note: routing "ugal_l" at flow level' "$run.err"; then
+    echo "FAIL: no note for UGAL-L at flow level in the $run run:"; cat "$run.err"; failures=1
+  fi
+done
 for run in packet collective; do
   if grep -q "hxsim: note:" "$run.err"; then
     echo "FAIL: the $run run has a note:"; cat "$run.err"; failures=1
