@@ -1,0 +1,286 @@
+// What a stripped-down packet-level hop costs on this machine: a bound for the per-core speed
+// of a lean router and engine design, not a model (docs/performance/engine.md, "What bounds a
+// core"). Build and run:
+//   g++ -O3 -std=c++20 scripts/lean_hop_bound.cpp -o /tmp/lean_hop_bound
+//   /tmp/lean_hop_bound [LOAD=0.025] [CYCLES=15000] [FLAGS=0]
+// FLAGS: 1 sorts each cycle's events by (router, kind, port, VC) with a counting pass over the
+// routers, as an order independent of the rank count would need; 2 keeps per-link packet, flit
+// and busy counters.
+//
+// The system is benchmark 1's size: a 17 x 17 x 18 torus (5,202 routers, 6 ports and one
+// endpoint each, about 15 links per packet, as benchmark 1's 14.2), dimension-order routing,
+// 4 VCs of 32 flits per port, 4-flit packets, 1-cycle links and pipeline, uniform traffic of
+// Bernoulli packets at LOAD flits/cycle per endpoint. What it leaves out, against hxsim's
+// routers: deadlock avoidance (no dateline VCs: keep the load low), allocation by credits over
+// several candidates, a second arbitration stage, faults, the measurement window, the
+// watchdog, and every model beyond this one.
+//
+// The design it measures: events are 12 bytes (router, kind, port, VC, packet handle) in a
+// calendar of one bucket per cycle; packets stay in a pool and queues hold their handles; a
+// router's state is one small struct; each cycle applies its events in any order, then runs
+// one allocation per router that received any (events of one router in one cycle commute, and
+// routers do not read each other's state, so the order does not change the result).
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+constexpr int kX = 17, kY = 17, kZ = 18, kRouters = kX * kY * kZ;
+constexpr int kPorts = 7;  // 0: the endpoint; 1..6: +x -x +y -y +z -z
+constexpr int kVcs = 4, kBuffer = 32, kFlits = 4, kWheel = 64, kLink = 1, kPipeline = 1;
+
+struct Packet {
+  uint32_t dst;
+  uint32_t created;
+};
+struct Event {
+  enum Kind : uint8_t { kArrival, kCredit, kWake };
+  uint32_t router;
+  Kind kind;
+  uint8_t port, vc, unused;
+  uint32_t value;  // an arrival's packet handle, a credit's flits
+};
+struct Queue {  // one input VC: a ring of packet handles (at most kBuffer / kFlits = 8)
+  uint32_t handle[8];
+  uint8_t head = 0, size = 0;
+};
+struct Router {
+  uint32_t busy = 0;  // bit per input port holding packets
+  uint8_t busy_vcs[kPorts] = {};
+  uint8_t next_vc[kPorts] = {};
+  uint8_t credits[kPorts][kVcs];
+  bool listed = false;  // in this cycle's allocation list
+  uint32_t output_free[kPorts] = {};
+  uint32_t input_free[kPorts] = {};
+};
+struct LinkCounters {
+  uint64_t packets = 0, flits = 0, busy = 0;
+};
+
+struct Sim {
+  std::vector<Router> routers = std::vector<Router>(kRouters);
+  std::vector<Queue> queues = std::vector<Queue>(size_t{kRouters} * kPorts * kVcs);
+  std::vector<LinkCounters> links = std::vector<LinkCounters>(size_t{kRouters} * kPorts);
+  std::vector<Packet> pool;
+  std::vector<uint32_t> free_handles;
+  std::vector<Event> wheel[kWheel];
+  std::vector<uint32_t> to_allocate;
+  std::vector<uint32_t> counts;
+  std::vector<Event> sorted;
+  uint64_t links_crossed = 0, delivered = 0;
+  bool sort_cycles = false, count_links = false;
+
+  Queue& queue(uint32_t r, int port, int vc) {
+    return queues[(size_t{r} * kPorts + port) * kVcs + vc];
+  }
+  void post(uint32_t at, const Event& e) { wheel[at % kWheel].push_back(e); }
+  void list(uint32_t r) {
+    if (!routers[r].listed) {
+      routers[r].listed = true;
+      to_allocate.push_back(r);
+    }
+  }
+
+  static void place(uint32_t r, int& x, int& y, int& z) {
+    x = static_cast<int>(r % kX);
+    y = static_cast<int>(r / kX % kY);
+    z = static_cast<int>(r / (kX * kY));
+  }
+  static uint32_t neighbour(uint32_t r, int port) {
+    int x, y, z;
+    place(r, x, y, z);
+    switch (port) {
+      case 1:
+        x = (x + 1) % kX;
+        break;
+      case 2:
+        x = (x + kX - 1) % kX;
+        break;
+      case 3:
+        y = (y + 1) % kY;
+        break;
+      case 4:
+        y = (y + kY - 1) % kY;
+        break;
+      case 5:
+        z = (z + 1) % kZ;
+        break;
+      default:
+        z = (z + kZ - 1) % kZ;
+        break;
+    }
+    return static_cast<uint32_t>(x + kX * (y + kY * z));
+  }
+  static int back(int port) { return port % 2 == 1 ? port + 1 : port - 1; }
+  // Dimension order, the shorter way round; 0 at the destination's router.
+  static int route(uint32_t r, uint32_t dst) {
+    int x, y, z, a, b, c;
+    place(r, x, y, z);
+    place(dst, a, b, c);
+    if (x != a) return (a - x + kX) % kX <= kX / 2 ? 1 : 2;
+    if (y != b) return (b - y + kY) % kY <= kY / 2 ? 3 : 4;
+    if (z != c) return (c - z + kZ) % kZ <= kZ / 2 ? 5 : 6;
+    return 0;
+  }
+
+  // Each input with a free crossbar sends the head of its first VC (round robin) whose output
+  // is free and has the credits; a router with a head left waiting looks again next cycle.
+  void allocate(uint32_t r, uint32_t now) {
+    Router& s = routers[r];
+    s.listed = false;
+    bool waiting = false;
+    for (uint32_t busy = s.busy; busy != 0; busy &= busy - 1) {
+      const int in = __builtin_ctz(busy);
+      if (s.input_free[in] > now) {
+        waiting = true;
+        continue;
+      }
+      for (int k = 0; k < kVcs; ++k) {
+        const int vc = (s.next_vc[in] + k) % kVcs;
+        if (!(s.busy_vcs[in] >> vc & 1)) continue;
+        Queue& q = queue(r, in, vc);
+        const uint32_t handle = q.handle[q.head];
+        const int out = route(r, pool[handle].dst);
+        if (s.output_free[out] > now || (out != 0 && s.credits[out][vc] < kFlits)) {
+          waiting = true;
+          continue;
+        }
+        q.head = (q.head + 1) & 7;
+        if (--q.size == 0) {
+          s.busy_vcs[in] &= static_cast<uint8_t>(~(1u << vc));
+          if (s.busy_vcs[in] == 0) s.busy &= ~(1u << in);
+        }
+        s.output_free[out] = now + kFlits;
+        s.input_free[in] = now + kFlits;
+        s.next_vc[in] = static_cast<uint8_t>((vc + 1) % kVcs);
+        ++links_crossed;
+        if (count_links) {
+          LinkCounters& l = links[size_t{r} * kPorts + out];
+          ++l.packets;
+          l.flits += kFlits;
+          l.busy += kFlits;
+        }
+        if (in != 0) {  // the space frees as the tail leaves; endpoints need no credits
+          post(now + kFlits + kLink,
+               {neighbour(r, in), Event::kCredit, static_cast<uint8_t>(back(in)),
+                static_cast<uint8_t>(vc), 0, kFlits});
+        }
+        if (out == 0) {
+          ++delivered;
+          free_handles.push_back(handle);
+        } else {
+          s.credits[out][vc] -= kFlits;
+          post(now + kLink + kPipeline,
+               {neighbour(r, out), Event::kArrival, static_cast<uint8_t>(back(out)),
+                static_cast<uint8_t>(vc), 0, handle});
+        }
+        if (s.busy_vcs[in] != 0) waiting = true;
+        break;
+      }
+    }
+    if (waiting) post(now + 1, {r, Event::kWake, 0, 0, 0, 0});
+  }
+
+  // Groups a cycle's events by router with a counting pass (about one counter per event),
+  // then orders each group by (kind, port, VC).
+  void sort(std::vector<Event>& events) {
+    uint32_t shift = 0;
+    while ((uint32_t{kRouters} >> shift) > events.size()) ++shift;
+    const uint32_t groups = ((kRouters - 1) >> shift) + 1;
+    counts.assign(2 * size_t{groups}, 0);  // [0, groups): next free slot; then group starts
+    uint32_t* next = counts.data();
+    uint32_t* start = next + groups;
+    for (const Event& e : events) ++next[e.router >> shift];
+    for (uint32_t g = 0, position = 0; g < groups; ++g) {
+      const uint32_t n = next[g];
+      start[g] = next[g] = position;
+      position += n;
+    }
+    sorted.resize(events.size());
+    const auto key = [](const Event& e) {
+      return uint64_t{e.router} << 24 | uint64_t{e.kind} << 16 | uint64_t{e.port} << 8 | e.vc;
+    };
+    for (const Event& e : events) {
+      const uint32_t g = e.router >> shift;
+      const uint32_t begin = start[g];
+      uint32_t j = next[g]++;
+      for (; j > begin && key(sorted[j - 1]) > key(e); --j) sorted[j] = sorted[j - 1];
+      sorted[j] = e;
+    }
+    events.swap(sorted);
+  }
+
+  void run(double load, uint32_t cycles, uint64_t seed) {
+    for (Router& s : routers) {
+      for (auto& port : s.credits) std::fill(std::begin(port), std::end(port), kBuffer);
+    }
+    const auto threshold = static_cast<uint64_t>(load / kFlits * 18446744073709551615.0);
+    for (uint32_t now = 0; now < cycles; ++now) {
+      for (uint32_t e = 0; e < kRouters; ++e) {  // endpoint e sits on router e
+        if (next(seed) >= threshold) continue;
+        uint32_t dst;
+        do dst = static_cast<uint32_t>(next(seed) % kRouters);
+        while (dst == e);
+        uint32_t handle;
+        if (free_handles.empty()) {
+          handle = static_cast<uint32_t>(pool.size());
+          pool.emplace_back();
+        } else {
+          handle = free_handles.back();
+          free_handles.pop_back();
+        }
+        pool[handle] = {dst, now};
+        ++links_crossed;  // the injection link
+        post(now + kLink,
+             {e, Event::kArrival, 0, static_cast<uint8_t>(next(seed) % kVcs), 0, handle});
+      }
+      std::vector<Event>& events = wheel[now % kWheel];
+      if (sort_cycles) sort(events);
+      for (const Event& e : events) {
+        Router& s = routers[e.router];
+        if (e.kind == Event::kCredit) {
+          s.credits[e.port][e.vc] = static_cast<uint8_t>(s.credits[e.port][e.vc] + e.value);
+          if (s.busy == 0) continue;
+        } else if (e.kind == Event::kArrival) {
+          Queue& q = queue(e.router, e.port, e.vc);
+          q.handle[(q.head + q.size) & 7] = e.value;
+          ++q.size;
+          s.busy_vcs[e.port] |= static_cast<uint8_t>(1u << e.vc);
+          s.busy |= 1u << e.port;
+        }
+        list(e.router);
+      }
+      events.clear();
+      for (const uint32_t r : to_allocate) allocate(r, now);
+      to_allocate.clear();
+    }
+  }
+  static uint64_t next(uint64_t& s) {  // xorshift64
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return s;
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const double load = argc > 1 ? std::atof(argv[1]) : 0.025;
+  const auto cycles = static_cast<uint32_t>(argc > 2 ? std::atol(argv[2]) : 15000);
+  const int flags = argc > 3 ? std::atoi(argv[3]) : 0;
+  Sim sim;
+  sim.sort_cycles = flags & 1;
+  sim.count_links = flags & 2;
+  const auto start = std::chrono::steady_clock::now();
+  sim.run(load, cycles, 88172645463325252ull);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf(
+      "%u cycles, %llu links crossed, %llu packets delivered, %.3f s, %.2f M packet-hops/s\n",
+      cycles, static_cast<unsigned long long>(sim.links_crossed),
+      static_cast<unsigned long long>(sim.delivered), s, sim.links_crossed / s / 1e6);
+}
