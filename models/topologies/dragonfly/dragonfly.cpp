@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -120,20 +121,12 @@ class DragonflyTopology final : public ConcentratedTopology {
 
   void ports(ComponentId id, std::vector<PortSpec>& out) const override {
     const Node n = node(id);
-    if (!terminal_ports(id, n, classes_[kTerminalClass].latency, kTerminalClass, out)) return;
-    const uint32_t group = s_.group_of(n.index), local = s_.local_of(n.index);
-    for (uint32_t l = 0; l + 1 < s_.a; ++l) {
-      const uint32_t peer = l < local ? l : l + 1;
-      out.push_back({router_component(group * s_.a + peer), s_.local_port(peer, local),
-                     classes_[kLocalClass].latency, kLocalClass});
-    }
-    for (uint32_t slot = 0; slot < s_.slots(local); ++slot) {
-      const uint32_t to = Shape::link_target(group, local * s_.h + slot);
-      const uint32_t back = Shape::link_index(to, group);
-      out.push_back({router_component(to * s_.a + back / s_.h), s_.global_port(back),
-                     classes_[kGlobalClass].latency, kGlobalClass});
-    }
+    const uint32_t count =
+        n.kind == NodeKind::kEndpoint ? 1 : s_.router_ports(s_.local_of(n.index));
+    for (uint32_t p = 0; p < count; ++p) out.push_back(port_of(n, id, static_cast<PortId>(p)));
   }
+  // The flow level asks for one port at a time, for every candidate of every state it explores.
+  PortSpec port(ComponentId id, PortId p) const override { return port_of(node(id), id, p); }
 
   uint64_t first_link(ComponentId id) const override {
     const uint32_t router = id / (s_.p + 1), slot = id % (s_.p + 1);
@@ -179,6 +172,30 @@ class DragonflyTopology final : public ConcentratedTopology {
   }
 
  private:
+  PortSpec port_of(const Node& n, ComponentId id, PortId p) const {
+    const SimTime terminal = classes_[kTerminalClass].latency;
+    if (n.kind == NodeKind::kEndpoint) {
+      return {router_component(n.index / s_.p), static_cast<PortId>(n.index % s_.p), terminal,
+              kTerminalClass};
+    }
+    if (p < s_.p) return {id + 1 + p, 0, terminal, kTerminalClass};
+    const uint32_t group = s_.group_of(n.index), local = s_.local_of(n.index);
+    if (p < s_.p + s_.a - 1) {
+      const uint32_t l = p - s_.p, peer = l < local ? l : l + 1;
+      return {router_component(group * s_.a + peer), s_.local_port(peer, local),
+              classes_[kLocalClass].latency, kLocalClass};
+    }
+    const uint32_t slot = p - (s_.p + s_.a - 1);
+    if (slot >= s_.slots(local)) {
+      throw std::out_of_range("dragonfly router " + std::to_string(n.index) + " has no port " +
+                              std::to_string(p));
+    }
+    const uint32_t to = Shape::link_target(group, local * s_.h + slot);
+    const uint32_t back = Shape::link_index(to, group);
+    return {router_component(to * s_.a + back / s_.h), s_.global_port(back),
+            classes_[kGlobalClass].latency, kGlobalClass};
+  }
+
   Shape s_;
   std::vector<LinkClass> classes_;
 };
