@@ -89,3 +89,8 @@ for row in 'N=32768 radix 32: rail-optimized #SW *7,168$' 'N=32768 radix 64: rai
   grep -q "$row" <<<"$ro" || fail "rail-only row /$row/ missing from: $ro"
 done
 echo "topo.sh: ok"
+# Table III's other rows (--table3): the 3:1-tapered fat tree and PolarFly of 64-port switches.
+t3=$CONFIGS/switchless_dragonfly/table3_full.toml
+expect "Table III tapered fat tree cabinets" \
+  "$(json_value "$t3" fat_tree_4_taper3 cabinets --table3)" 960
+expect "Table III PolarFly packages" "$(json_value "$t3" polarfly switches --table3)" 4033

@@ -12,10 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "models/verification/route_explorer.h"
 #include "models/topologies/dragonfly/dragonfly.h"
 #include "models/topologies/switchless_dragonfly/analytic.h"
 #include "models/topologies/switchless_dragonfly/switchless_dragonfly.h"
+#include "models/topologies/switchless_dragonfly/table3.h"
+#include "models/verification/route_explorer.h"
 
 namespace hx::net {
 namespace {
@@ -104,6 +105,63 @@ TEST(SwitchlessAnalytic, TableIIIDragonflyRow) {
   EXPECT_EQ(d.diameter.local, 2);
   EXPECT_EQ(d.diameter.terminal, 2);
   EXPECT_EQ(d.diameter.short_reach(), 0);
+}
+
+// Table III's other rows, each built of the Slingshot Dragonfly's 64-port switches (§III-C),
+// against the table as printed: cables "in thousands" (N = 197K, ...), T_global 4/3 as a fraction.
+TEST(SwitchlessAnalytic, TableIIIOtherRows) {
+  const std::vector<sldf::SystemSpecs> t = sldf::table3(sldf::analyse(12, 4, 4, 8));
+  const auto column = [&t](const std::string& key) {
+    const auto it = std::find_if(t.begin(), t.end(),
+                                 [&key](const sldf::SystemSpecs& s) { return s.key == key; });
+    EXPECT_NE(it, t.end()) << key;
+    return it == t.end() ? sldf::SystemSpecs{} : *it;
+  };
+  const auto thousands = [](uint64_t n) { return (n + 500) / 1000; };
+  struct Row {
+    const char* key;
+    uint64_t chip_radix, switches, cabinets, processors, cables_k;
+    double t_local, t_global;
+  };
+  // "Three-Stage Fat-Tree" (chip radix 1, then 4), "Three-Stage F-T (3:1 Taper)", "1-Plane
+  // Hx4Mesh", "4-Plane Hx4Mesh" (its #Processor cell is merged with the row above: 65,536),
+  // "Co-Packaged PolarFly (p=32)".
+  const Row rows[] = {{"fat_tree", 1, 5'120, 608, 65'536, 197, 1, 1},
+                      {"fat_tree_4", 4, 20'480, 896, 65'536, 786, 4, 4},
+                      {"fat_tree_4_taper3", 4, 14'336, 960, 98'304, 655, 4, 4.0 / 3},
+                      {"hx4mesh", 4, 5'120, 352, 65'536, 197, 2, 0.5},
+                      {"hx4mesh_4", 16, 20'480, 640, 65'536, 786, 8, 2},
+                      {"polarfly", 1, 4'033, 505, 129'056, 129, 1, 1}};
+  for (const Row& r : rows) {
+    const sldf::SystemSpecs s = column(r.key);
+    EXPECT_EQ(s.switch_radix, 64u) << r.key;
+    EXPECT_EQ(s.chip_radix, r.chip_radix) << r.key;
+    EXPECT_EQ(s.switches, r.switches) << r.key;
+    EXPECT_EQ(s.cabinets, r.cabinets) << r.key;
+    EXPECT_EQ(s.processors, r.processors) << r.key;
+    EXPECT_EQ(thousands(s.cables), r.cables_k) << r.key;
+    EXPECT_DOUBLE_EQ(s.t_local, r.t_local) << r.key;
+    EXPECT_DOUBLE_EQ(s.t_global, r.t_global) << r.key;
+  }
+  // PolarFly: the paper prints 504 cabinets, 4,033 packages / 8 rounded down; a whole system
+  // needs 505. ER_63's quadrics have degree 63, so 129,024 links, not 4,033 * 64 / 2.
+  EXPECT_EQ(column("polarfly").cables, 129'024u);
+  // Diameters: 2H_g + 2H_l + 2H_l* (the fat trees), 2H_g + 2H_sr (PolarFly).
+  for (const char* key : {"fat_tree", "fat_tree_4", "fat_tree_4_taper3"}) {
+    const PathHops d = column(key).diameter;
+    EXPECT_EQ(d.global, 2) << key;
+    EXPECT_EQ(d.local, 2) << key;
+    EXPECT_EQ(d.terminal, 2) << key;
+    EXPECT_EQ(d.short_reach(), 0) << key;
+  }
+  const PathHops pf = column("polarfly").diameter;
+  EXPECT_EQ(pf.global, 2);
+  EXPECT_EQ(pf.short_reach(), 2);
+  EXPECT_EQ(pf.local + pf.terminal, 0);
+  // The table's last two rows are the columns of TableIIIRow and TableIIIDragonflyRow.
+  EXPECT_EQ(column("dragonfly").switches, 17'440u);
+  EXPECT_EQ(column("switch_less").processors, 279'040u);
+  EXPECT_EQ(column("switch_less").switches, 0u);
 }
 
 TEST(SwitchlessAnalytic, TableIIHopCosts) {

@@ -29,6 +29,7 @@
 #include "models/topologies/switchless_dragonfly/analytic.h"
 #include "models/topologies/switchless_dragonfly/routing.h"
 #include "models/topologies/switchless_dragonfly/shape.h"
+#include "models/topologies/switchless_dragonfly/table3.h"
 
 namespace hx::net {
 namespace {
@@ -284,7 +285,10 @@ TopologyFamily switchless_dragonfly_family() {
       },
       make_switchless_dragonfly,
       {{"", "sizes, throughput bounds, diameter and hop energy, with the switch-based equivalent",
-        sldf::closed_forms}}};
+        sldf::closed_forms},
+       {"table3",
+        "Table III: beside fat trees, HammingMesh, PolarFly and the Dragonfly of the same switches",
+        sldf::table3_closed_forms}}};
 }
 
 }  // namespace hx::net
