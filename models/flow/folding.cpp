@@ -466,7 +466,7 @@ std::unique_ptr<const Folding> Folding::build(const net::Topology& topology,
                                               const net::Routing& routing,
                                               const wl::Workload& workload, SimTime router_delay,
                                               uint32_t max_hops, const Team& team,
-                                              std::string& why_not) {
+                                              std::string& why_not, uint64_t max_pairs) {
   const wl::Symmetry* sym = workload.symmetry();
   if (sym == nullptr || sym->order() < 2) {
     why_not = "the workload has no symmetry to fold";
@@ -496,8 +496,13 @@ std::unique_ptr<const Folding> Folding::build(const net::Topology& topology,
       link_class[topology.first_link(id) + p] = ports[p].link_class;
     }
   }
-  const AllPairs all(topology, routing, *sym, pairs_used(workload, *sym, endpoints, team),
-                     router_delay, max_hops, team);
+  std::vector<std::pair<uint32_t, uint32_t>> classes = pairs_used(workload, *sym, endpoints, team);
+  if (const uint64_t pairs = classes.size() * uint64_t{sym->order()}; pairs > max_pairs) {
+    why_not = "checking the symmetry would route " + std::to_string(pairs) +
+              " pairs of endpoints, more than " + std::to_string(max_pairs);
+    return nullptr;
+  }
+  const AllPairs all(topology, routing, *sym, std::move(classes), router_delay, max_hops, team);
 
   // The finest shift of each digit the network shares, then all of them together. The digits'
   // searches are independent: the team's members take one digit each in turn.

@@ -40,16 +40,21 @@ namespace hx::flow {
 class Folding {
  public:
   static constexpr uint32_t kNone = 0xFFFFFFFFu;
+  /// Every pair the programs use is routed and its crossings held while the digits are tried:
+  /// an all-to-all of p endpoints uses p^2 pairs, some 2-3 GB at this bound (and 86 GB at 16K
+  /// endpoints). Beyond it the run is not folded, and says why.
+  static constexpr uint64_t kMaxAnalysedPairs = uint64_t{1} << 24;
 
   /// The folding of `workload` on this network, or nullptr with `why_not` set when there is
   /// none or it would not be exact. std::runtime_error naming the endpoints when a pair the
   /// programs use has no route. The members of `team` each scan and route a share of the pairs
-  /// and all get the same folding.
+  /// and all get the same folding. More than `max_pairs` pairs to route: nullptr.
   static std::unique_ptr<const Folding> build(const net::Topology& topology,
                                               const net::Routing& routing,
                                               const wl::Workload& workload, SimTime router_delay,
                                               uint32_t max_hops, const Team& team,
-                                              std::string& why_not);
+                                              std::string& why_not,
+                                              uint64_t max_pairs = kMaxAnalysedPairs);
 
   /// The relabellings folded: part of the workload's.
   const wl::Symmetry& symmetry() const { return *symmetry_; }

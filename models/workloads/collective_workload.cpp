@@ -46,7 +46,8 @@ CollectiveWorkload::CollectiveWorkload(std::vector<CollectiveSpec> specs, uint32
 
 // Every group runs the same ops relative to its members, so shifting the group index maps the
 // programs onto each other; shifting positions does when the collective is a ring whose chunks
-// are all equal (chunk(v, p, i) differs by a byte otherwise), as a shift then rotates the ring.
+// are all equal (chunk(v, p, i) differs by a byte otherwise), as a shift then rotates the ring,
+// and for a direct or pairwise all-to-all of equal blocks, whose k-th send goes k positions on.
 void CollectiveWorkload::declare_symmetry(RankLayout layout) {
   const uint32_t ranks = layout.mapping.ranks();
   for (uint32_t e = 0; e < ranks; ++e) {
@@ -60,7 +61,12 @@ void CollectiveWorkload::declare_symmetry(RankLayout layout) {
   if (g.stride > 1) digits.push_back({"groups", 1, g.stride});
   const bool ring = (s.algorithm == Algorithm::kRing && s.bytes % p == 0) ||
                     (s.algorithm == Algorithm::kBidirRing && s.bytes % (2 * p) == 0);
-  if (ring && s.op != Collective::kAllToAll && p >= 2) digits.push_back({"ring", g.stride, g.size});
+  const bool shifts =
+      s.op == Collective::kAllToAll
+          ? (s.algorithm == Algorithm::kDirect || s.algorithm == Algorithm::kPairwise) &&
+                s.blocks.empty() && s.bytes % p == 0 && s.rows == 0
+          : ring;
+  if (shifts && p >= 2) digits.push_back({"ring", g.stride, g.size});
   const uint32_t block = g.stride * g.size;
   if (ranks / block > 1) digits.push_back({"groups", block, ranks / block});
   if (digits.empty()) return;

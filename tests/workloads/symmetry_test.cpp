@@ -318,7 +318,8 @@ TEST(LlmSymmetry, Llama405bFoldsTpAndDp) {
 
 // The collective workload: 24 ranks as strided groups (size:stride), every element of its
 // symmetry against every program, for the algorithms whose position shifts are rotations (ring,
-// bidirectional ring over equal chunks) and some whose are not (only the group index folds).
+// bidirectional ring over equal chunks, direct and pairwise all-to-all of equal blocks) and some
+// whose are not (unequal chunks or blocks: only the group index folds).
 std::unique_ptr<CollectiveWorkload> collective(Algorithm a, Collective op, uint64_t bytes,
                                                StridedPartition groups, Mapping mapping) {
   CollectiveSpec base;
@@ -351,8 +352,9 @@ TEST(CollectiveSymmetry, EveryElementMapsEveryProgramOntoItsImage) {
       {Algorithm::kBidirRing, Collective::kAllReduce, 48 * 10, {24, 1}, true, "ring"},
       {Algorithm::kRing, Collective::kReduceScatter, 40, {4, 3}, false, "groups x ring x groups"},
       {Algorithm::kBidirRing, Collective::kAllGather, 16, {4, 1}, true, "ring x groups"},
-      {Algorithm::kDirect, Collective::kAllToAll, 40, {4, 3}, false, "groups x groups"},
-      {Algorithm::kPairwise, Collective::kAllToAll, 40, {8, 1}, false, "groups"},
+      {Algorithm::kDirect, Collective::kAllToAll, 40, {4, 3}, false, "groups x ring x groups"},
+      {Algorithm::kPairwise, Collective::kAllToAll, 40, {8, 1}, true, "ring x groups"},
+      {Algorithm::kDirect, Collective::kAllToAll, 42, {4, 3}, false, "groups x groups"},
       {Algorithm::kRing, Collective::kAllReduce, 41, {4, 3}, false, "groups x groups"},
   };
   int checked = 0;
@@ -374,7 +376,7 @@ TEST(CollectiveSymmetry, EveryElementMapsEveryProgramOntoItsImage) {
     }
     EXPECT_TRUE(caught);
   }
-  EXPECT_EQ(checked, 24 + 24 + 24 + 24 + 6 + 3 + 6);
+  EXPECT_EQ(checked, 24 + 24 + 24 + 24 + 24 + 24 + 6 + 6);
 }
 
 }  // namespace
