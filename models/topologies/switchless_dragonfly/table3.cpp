@@ -139,28 +139,28 @@ std::vector<SystemSpecs> table3(const Analytic& sl) {
   add(hamming_mesh(r, 4, 1), "hx4mesh", "Hx4Mesh");
   add(hamming_mesh(r, 4, 4), "hx4mesh_4", "Hx4Mesh x4");
   add(polarfly(r, r / 2), "polarfly", "PolarFly");
-  SystemSpecs df;
-  df.chip_radix = 1;
-  df.switch_radix = r;
-  df.switches = d.switches;
-  df.cabinets = d.cabinets;
-  df.processors = d.endpoints;
-  df.cables = d.cables();
-  df.t_local = d.t_local;
-  df.t_inner = d.t_switch;
-  df.t_global = d.t_global;
-  df.diameter = d.diameter;
-  add(df, "dragonfly", "Dragonfly");
-  SystemSpecs s;
-  s.chip_radix = sl.n;
-  s.cabinets = sl.cabinets;
-  s.processors = sl.chiplets;
-  s.cables = sl.cables();
-  s.t_local = sl.t_local;
-  s.t_inner = sl.t_cgroup;
-  s.t_global = sl.t_global;
-  s.diameter = sl.diameter;
-  add(s, "switch_less", "switch-less");
+  t.push_back({.key = "dragonfly",
+               .label = "Dragonfly",
+               .chip_radix = 1,
+               .switch_radix = r,
+               .switches = d.switches,
+               .cabinets = d.cabinets,
+               .processors = d.endpoints,
+               .cables = d.cables(),
+               .t_local = d.t_local,
+               .t_inner = d.t_switch,
+               .t_global = d.t_global,
+               .diameter = d.diameter});
+  t.push_back({.key = "switch_less",
+               .label = "switch-less",
+               .chip_radix = sl.n,
+               .cabinets = sl.cabinets,
+               .processors = sl.chiplets,
+               .cables = sl.cables(),
+               .t_local = sl.t_local,
+               .t_inner = sl.t_cgroup,
+               .t_global = sl.t_global,
+               .diameter = sl.diameter});
   return t;
 }
 
