@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -67,30 +68,17 @@ class SwitchlessDragonfly final : public ConcentratedTopology {
 
   void ports(ComponentId id, std::vector<PortSpec>& out) const override {
     const Node me = node(id);
-    if (!terminal_ports(id, me, classes_[kEndpointClass].latency, kEndpointClass, out)) return;
-    const Shape::Place p = s_.place(me.index);
-    for (const sldf::Direction d : {sldf::kPlusX, sldf::kMinusX, sldf::kPlusY, sldf::kMinusY}) {
-      if (!s_.has(p.x, p.y, d)) continue;
-      Shape::Place q = p;
-      if (d == sldf::kPlusX || d == sldf::kMinusX) q.x = d == sldf::kPlusX ? p.x + 1 : p.x - 1;
-      if (d == sldf::kPlusY || d == sldf::kMinusY) q.y = d == sldf::kPlusY ? p.y + 1 : p.y - 1;
-      const auto back = static_cast<sldf::Direction>(d ^ 1);  // +x <-> -x, +y <-> -y
-      const uint16_t link_class = s_.on_chip(p.x, p.y, q.x, q.y) ? kOnChipClass : kMeshClass;
-      out.push_back({router_component(s_.router(q)), s_.mesh_port(q.x, q.y, back),
-                     classes_[link_class].latency, link_class});
+    uint32_t count = 1;
+    if (me.kind == NodeKind::kRouter) {
+      const Shape::Place p = s_.place(me.index);
+      count = s_.router_ports(p.x, p.y);
     }
-    std::array<uint32_t, 4> slots{};
-    for (uint32_t i = 0, count = s_.slots(p.x, p.y, slots); i < count; ++i) {
-      for (uint32_t label = s_.first_label(slots[i]); label < s_.first_label(slots[i] + 1);
-           ++label) {
-        const Shape::End far = s_.peer(p.w, p.c, label);
-        const auto owner = s_.label_router(far.label);
-        const uint16_t link_class = s_.is_global(p.c, label) ? kGlobalClass : kLocalClass;
-        out.push_back({router_component(s_.router({far.w, far.c, owner[0], owner[1]})),
-                       s_.label_port(far.label), classes_[link_class].latency, link_class});
-      }
+    for (uint32_t port = 0; port < count; ++port) {
+      out.push_back(port_of(me, id, static_cast<PortId>(port)));
     }
   }
+  // The flow level asks for one port at a time, for every candidate of every state it explores.
+  PortSpec port(ComponentId id, PortId port) const override { return port_of(node(id), id, port); }
 
   uint64_t first_link(ComponentId id) const override {
     const uint32_t router = id / 2, q = router % s_.mesh_size();
@@ -148,6 +136,49 @@ class SwitchlessDragonfly final : public ConcentratedTopology {
   }
 
  private:
+  // A router's ports: its endpoint, its mesh neighbours in direction order (+x, -x, +y, -y; those
+  // that exist), then the labels of its slots in slot order.
+  PortSpec port_of(const Node& me, ComponentId id, PortId port) const {
+    const SimTime terminal = classes_[kEndpointClass].latency;
+    if (me.kind == NodeKind::kEndpoint) {
+      return {router_component(me.index), 0, terminal, kEndpointClass};
+    }
+    if (port == 0) return {id + 1, 0, terminal, kEndpointClass};
+    const Shape::Place p = s_.place(me.index);
+    uint32_t left = port - 1u;
+    for (const sldf::Direction d : {sldf::kPlusX, sldf::kMinusX, sldf::kPlusY, sldf::kMinusY}) {
+      if (!s_.has(p.x, p.y, d)) continue;
+      if (left > 0) {
+        --left;
+        continue;
+      }
+      Shape::Place q = p;
+      if (d == sldf::kPlusX || d == sldf::kMinusX) q.x = d == sldf::kPlusX ? p.x + 1 : p.x - 1;
+      if (d == sldf::kPlusY || d == sldf::kMinusY) q.y = d == sldf::kPlusY ? p.y + 1 : p.y - 1;
+      const auto back = static_cast<sldf::Direction>(d ^ 1);  // +x <-> -x, +y <-> -y
+      const uint16_t link_class = s_.on_chip(p.x, p.y, q.x, q.y) ? kOnChipClass : kMeshClass;
+      return {router_component(s_.router(q)), s_.mesh_port(q.x, q.y, back),
+              classes_[link_class].latency, link_class};
+    }
+    std::array<uint32_t, 4> slots{};
+    for (uint32_t i = 0, count = s_.slots(p.x, p.y, slots); i < count; ++i) {
+      const uint32_t first = s_.first_label(slots[i]);
+      const uint32_t labels = s_.first_label(slots[i] + 1) - first;
+      if (left >= labels) {
+        left -= labels;
+        continue;
+      }
+      const uint32_t label = first + left;
+      const Shape::End far = s_.peer(p.w, p.c, label);
+      const auto owner = s_.label_router(far.label);
+      const uint16_t link_class = s_.is_global(p.c, label) ? kGlobalClass : kLocalClass;
+      return {router_component(s_.router({far.w, far.c, owner[0], owner[1]})),
+              s_.label_port(far.label), classes_[link_class].latency, link_class};
+    }
+    throw std::out_of_range("switchless_dragonfly router " + std::to_string(me.index) +
+                            " has no port " + std::to_string(port));
+  }
+
   uint64_t links_per_cgroup() const { return links_before_.back(); }
   uint32_t wgroup_size() const { return s_.ab * s_.mesh_size(); }
 
