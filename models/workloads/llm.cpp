@@ -128,9 +128,12 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
   ffn_up_ = pass_ps(lc.ffn_up);
 
   // Fold a digit only where folds() proves the programs equivariant. Never P: stages run
-  // different programs. Never E, nor D_e when ep > 1: MoE is left for later (its DP groups span
-  // E and D_e). A two-stage DP all-reduce of L members per HB domain splits D into the member's
-  // place in its domain (DP2, the domain's ring) and its domain (DP1, the rail's ring).
+  // different programs. Never E: the DP VOC and QKV rings span E and D_e, E inner, so an E shift
+  // alone breaks them. With ep > 1 the D_e digit is offered (a shift rotates those rings by E,
+  // the DP FFN rings are D_e itself, and the EP all-to-alls keep their groups and positions),
+  // but not with two-stage DP all-reduces. A two-stage DP all-reduce of L members per HB domain
+  // splits D into the member's place in its domain (DP2, the domain's ring) and its domain (DP1,
+  // the rail's ring).
   std::vector<Digit> candidates = {{"TP", 1, par.tp}, {"CP", par.tp, par.cp}};
   // (With CP the domain's members span C and D: not split, the DP FFN group refuses it anyway.)
   const uint32_t L = dp_fold_local();
@@ -139,6 +142,8 @@ LlmWorkload::LlmWorkload(LlmConfig config, Mapping mapping, const DomainOf& doma
     candidates.push_back({"DP1", par.tp * par.cp * L, par.dp / L});
   } else if (par.ep == 1) {
     candidates.push_back({"DP", par.tp * par.cp, par.dp});
+  } else if (L == 0) {
+    candidates.push_back({"DP", par.tp * par.cp * par.ep, par.dp});
   }
   std::vector<Digit> digits;
   for (const Digit& d : candidates) {

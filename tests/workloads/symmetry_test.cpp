@@ -184,9 +184,12 @@ std::vector<Case> cases() {
                Mapping::node_major({8, 4}, {4, 2}), "TP x DP"});
   v.push_back(
       {config(tiny_dense(), {2, 1, 1, 2, 2, 1, 2}, ring, ring), Mapping::linear(8, 8), "TP x DP"});
-  // MoE: T still folds (the EP all-to-all keeps its group and positions under a T shift).
-  v.push_back(
-      {config(small_moe(), {2, 1, 2, 2, 2, 1, 2}, bidir, ring), Mapping::linear(16, 16), "TP"});
+  // MoE: T and D_e fold (the EP all-to-all keeps its group and positions under either; a D_e
+  // shift rotates the DP rings of E x D_e members by E).
+  v.push_back({config(small_moe(), {2, 1, 2, 2, 2, 1, 2}, bidir, ring), Mapping::linear(16, 16),
+               "TP x DP"});
+  v.push_back({config(small_moe(), {2, 2, 2, 2, 1, 1, 2}, ring, bidir),
+               Mapping::node_major({4, 4}, {2, 2}), "TP x DP"});
   // The two-stage DP all-reduce (nodes of 2 DP members): T folds, its stages carried along;
   // D splits into the place in the node (DP2) and the node (DP1), each a rotation of one
   // stage's rings.
@@ -220,7 +223,7 @@ TEST(LlmSymmetry, EveryElementMapsEveryProgramOntoItsImage) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 4 + 16 + 4 + 8 + 4 + 8 + 8 + 4 + 2 + 8 + 16 + 2);
+  EXPECT_EQ(checked, 4 + 16 + 4 + 8 + 4 + 8 + 8 + 4 + 4 + 4 + 8 + 16 + 2);
 }
 
 TEST(LlmSymmetry, TheComparisonCatchesWhatIsNotEquivariant) {
@@ -236,6 +239,9 @@ TEST(LlmSymmetry, TheComparisonCatchesWhatIsNotEquivariant) {
   EXPECT_NE(equivariance_failure(w, Symmetry({{"CP", 2, 2}}, linear16), 1, all), "");
   // Pipeline stages run different programs.
   EXPECT_NE(equivariance_failure(w, Symmetry({{"PP", 8, 2}}, linear16), 1, all), "");
+  // MoE: the E digit alone does not rotate the DP VOC ring of E x D_e members.
+  const LlmWorkload moe(config(small_moe(), {2, 1, 2, 2, 2, 1, 2}, bidir, ring), linear16);
+  EXPECT_NE(equivariance_failure(moe, Symmetry({{"EP", 2, 2}}, linear16), 1, all), "");
 
   // Uneven chunks: 18 bytes make bidirectional-ring chunks of 5 and 4 bytes, and 66 bytes of
   // DP VOC ring chunks of 17 and 16; forcing the digit shows the programs differ.
@@ -260,9 +266,13 @@ TEST(LlmSymmetry, RefusesWhereEquivarianceIsNotGuaranteed) {
   EXPECT_EQ(digits(config(small_dense(), par, Algorithm::kDirect, ring), linear), "DP");
   EXPECT_EQ(digits(config(small_dense(), par, ring, Algorithm::kDirect), linear), "TP");
   EXPECT_EQ(digits(config(small_dense(), par, Algorithm::kDirect, Algorithm::kDirect), linear), "");
-  // MoE: neither E nor D_e.
+  // MoE: never E; D_e only with equal expert loads (unequal ones are drawn per D_e) and more
+  // than one D_e.
   EXPECT_EQ(digits(config(small_moe(), {2, 1, 2, 2, 2, 1, 2}, ring, ring), Mapping::linear(16, 16)),
-            "TP");
+            "TP x DP");
+  LlmConfig skewed = config(small_moe(), {2, 1, 2, 2, 2, 1, 2}, ring, ring);
+  skewed.expert_imbalance = 0.2;
+  EXPECT_EQ(digits(skewed, Mapping::linear(16, 16)), "TP");
   EXPECT_EQ(digits(config(small_moe(), {2, 1, 2, 1, 2, 1, 2}, ring, ring), Mapping::linear(8, 8)),
             "TP");
   // A rank on endpoint 40: endpoint 31 of [0, 32) has none.
