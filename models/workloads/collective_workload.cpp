@@ -48,6 +48,8 @@ CollectiveWorkload::CollectiveWorkload(std::vector<CollectiveSpec> specs, uint32
 // programs onto each other; shifting positions does when the collective is a ring whose chunks
 // are all equal (chunk(v, p, i) differs by a byte otherwise), as a shift then rotates the ring,
 // and for a direct or pairwise all-to-all of equal blocks, whose k-th send goes k positions on.
+// A two-stage all-to-all of equal blocks sends k lanes on inside its node, then k nodes on along
+// its lane: shifting the lane (without carry) or the node maps it onto itself.
 void CollectiveWorkload::declare_symmetry(RankLayout layout) {
   const uint32_t ranks = layout.mapping.ranks();
   for (uint32_t e = 0; e < ranks; ++e) {
@@ -61,12 +63,16 @@ void CollectiveWorkload::declare_symmetry(RankLayout layout) {
   if (g.stride > 1) digits.push_back({"groups", 1, g.stride});
   const bool ring = (s.algorithm == Algorithm::kRing && s.bytes % p == 0) ||
                     (s.algorithm == Algorithm::kBidirRing && s.bytes % (2 * p) == 0);
-  const bool shifts =
-      s.op == Collective::kAllToAll
-          ? (s.algorithm == Algorithm::kDirect || s.algorithm == Algorithm::kPairwise) &&
-                s.blocks.empty() && s.bytes % p == 0 && s.rows == 0
-          : ring;
+  const bool equal_blocks = s.blocks.empty() && s.bytes % p == 0;
+  const bool shifts = s.op == Collective::kAllToAll ? (s.algorithm == Algorithm::kDirect ||
+                                                       s.algorithm == Algorithm::kPairwise) &&
+                                                          equal_blocks && s.rows == 0
+                                                    : ring;
   if (shifts && p >= 2) digits.push_back({"ring", g.stride, g.size});
+  if (s.op == Collective::kAllToAll && s.algorithm == Algorithm::kHierarchical && equal_blocks) {
+    if (s.local >= 2) digits.push_back({"lane", g.stride, s.local});
+    if (p / s.local >= 2) digits.push_back({"node", g.stride * s.local, g.size / s.local});
+  }
   const uint32_t block = g.stride * g.size;
   if (ranks / block > 1) digits.push_back({"groups", block, ranks / block});
   if (digits.empty()) return;

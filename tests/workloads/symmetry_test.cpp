@@ -328,14 +328,17 @@ TEST(LlmSymmetry, Llama405bFoldsTpAndDp) {
 
 // The collective workload: 24 ranks as strided groups (size:stride), every element of its
 // symmetry against every program, for the algorithms whose position shifts are rotations (ring,
-// bidirectional ring over equal chunks, direct and pairwise all-to-all of equal blocks) and some
-// whose are not (unequal chunks or blocks: only the group index folds).
+// bidirectional ring over equal chunks, direct and pairwise all-to-all of equal blocks), the
+// two-stage all-to-all's lane and node shifts, and some whose are not (unequal chunks or blocks:
+// only the group index folds).
 std::unique_ptr<CollectiveWorkload> collective(Algorithm a, Collective op, uint64_t bytes,
-                                               StridedPartition groups, Mapping mapping) {
+                                               StridedPartition groups, Mapping mapping,
+                                               uint32_t local = 0) {
   CollectiveSpec base;
   base.op = op;
   base.algorithm = a;
   base.bytes = bytes;
+  base.local = local;
   std::vector<CollectiveSpec> specs;
   for (uint32_t first : groups.firsts(mapping.ranks())) {
     specs.push_back(base);
@@ -356,6 +359,7 @@ TEST(CollectiveSymmetry, EveryElementMapsEveryProgramOntoItsImage) {
     StridedPartition groups;
     bool node_major;
     std::string digits;
+    uint32_t local = 0;  // hierarchical: members per node
   };
   const std::vector<CollectiveCase> cases = {
       {Algorithm::kRing, Collective::kAllReduce, 24 * 10, {24, 1}, false, "ring"},
@@ -365,13 +369,28 @@ TEST(CollectiveSymmetry, EveryElementMapsEveryProgramOntoItsImage) {
       {Algorithm::kDirect, Collective::kAllToAll, 40, {4, 3}, false, "groups x ring x groups"},
       {Algorithm::kPairwise, Collective::kAllToAll, 40, {8, 1}, true, "ring x groups"},
       {Algorithm::kDirect, Collective::kAllToAll, 42, {4, 3}, false, "groups x groups"},
+      {Algorithm::kHierarchical,
+       Collective::kAllToAll,
+       48,
+       {8, 1},
+       false,
+       "lane x node x groups",
+       2},
+      {Algorithm::kHierarchical,
+       Collective::kAllToAll,
+       48,
+       {8, 1},
+       true,
+       "lane x node x groups",
+       4},
+      {Algorithm::kHierarchical, Collective::kAllToAll, 44, {8, 1}, false, "groups", 2},
       {Algorithm::kRing, Collective::kAllReduce, 41, {4, 3}, false, "groups x groups"},
   };
   int checked = 0;
   for (const CollectiveCase& c : cases) {
     SCOPED_TRACE(c.digits);
     Mapping m = c.node_major ? Mapping::node_major({4, 6}, {2, 2}) : Mapping::linear(24, 24);
-    const auto w = collective(c.a, c.op, c.bytes, c.groups, std::move(m));
+    const auto w = collective(c.a, c.op, c.bytes, c.groups, std::move(m), c.local);
     const Symmetry* s = w->symmetry();
     ASSERT_NE(s, nullptr);
     EXPECT_EQ(names(s), c.digits);
@@ -386,7 +405,7 @@ TEST(CollectiveSymmetry, EveryElementMapsEveryProgramOntoItsImage) {
     }
     EXPECT_TRUE(caught);
   }
-  EXPECT_EQ(checked, 24 + 24 + 24 + 24 + 24 + 24 + 6 + 6);
+  EXPECT_EQ(checked, 24 + 24 + 24 + 24 + 24 + 24 + 6 + 24 + 24 + 3 + 6);
 }
 
 }  // namespace
