@@ -3,9 +3,18 @@
 // core"). Build and run:
 //   g++ -O3 -std=c++20 scripts/lean_hop_bound.cpp -o /tmp/lean_hop_bound
 //   /tmp/lean_hop_bound [LOAD=0.025] [CYCLES=15000] [FLAGS=0]
-// FLAGS: 1 sorts each cycle's events by (router, kind, port, VC) with a counting pass over the
-// routers, as an order independent of the rank count would need; 2 keeps per-link packet, flit
-// and busy counters.
+// FLAGS, added together:
+//   1 sorts each cycle's events by (router, kind, port, VC) with a counting pass over the
+//     routers, as an order independent of the rank count would need;
+//   2 keeps per-link packet, flit and busy counters;
+//   4 carries packets by value, in hxsim's sizes, instead of by handle: 64 bytes inline in a
+//     96-byte event, copied into an input queue whose front slot (80 bytes: the packet and two
+//     times) lives in the queue object, the rest in a ring allocated at the first second packet
+//     (models/network/packet.h, src/core/event.h, models/components/ring_queue.h);
+//   8 queues events as hxsim's engine does: each is written into a reused 96-byte slot of a
+//     pool, the calendar holds 32-byte entries naming the slots, and an event is copied out of
+//     its slot to be handled (src/core/event_queue.h).
+// Every combination carries the same packets over the same links.
 //
 // The system is benchmark 1's size: a 17 x 17 x 18 torus (5,202 routers, 6 ports and one
 // endpoint each, about 15 links per packet, as benchmark 1's 14.2), dimension-order routing,
@@ -15,16 +24,19 @@
 // several candidates, a second arbitration stage, faults, the measurement window, the
 // watchdog, and every model beyond this one.
 //
-// The design it measures: events are 12 bytes (router, kind, port, VC, packet handle) in a
-// calendar of one bucket per cycle; packets stay in a pool and queues hold their handles; a
-// router's state is one small struct; each cycle applies its events in any order, then runs
-// one allocation per router that received any (events of one router in one cycle commute, and
-// routers do not read each other's state, so the order does not change the result).
+// The design it measures without flags: events are 12 bytes (router, kind, port, VC, packet
+// handle) in a calendar of one bucket per cycle; packets stay in a pool and queues hold their
+// handles; a router's state is one small struct; each cycle applies its events in any order,
+// then runs one allocation per router that received any (events of one router in one cycle
+// commute, and routers do not read each other's state, so the order does not change the result).
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -32,22 +44,69 @@ namespace {
 constexpr int kX = 17, kY = 17, kZ = 18, kRouters = kX * kY * kZ;
 constexpr int kPorts = 7;  // 0: the endpoint; 1..6: +x -x +y -y +z -z
 constexpr int kVcs = 4, kBuffer = 32, kFlits = 4, kWheel = 64, kLink = 1, kPipeline = 1;
+constexpr int kQueued = kBuffer / kFlits;  // packets an input VC holds at most
+constexpr std::size_t kHxEventBytes = 96;  // sizeof(hx::Event)
 
 struct Packet {
   uint32_t dst;
   uint32_t created;
 };
+enum Kind : uint8_t { kArrival, kCredit, kWake };
 struct Event {
-  enum Kind : uint8_t { kArrival, kCredit, kWake };
   uint32_t router;
   Kind kind;
   uint8_t port, vc, unused;
   uint32_t value;  // an arrival's packet handle, a credit's flits
 };
-struct Queue {  // one input VC: a ring of packet handles (at most kBuffer / kFlits = 8)
-  uint32_t handle[8];
+struct Queue {  // one input VC: a ring of packet handles
+  uint32_t handle[kQueued];
   uint8_t head = 0, size = 0;
 };
+
+// FLAGS 4: the packet by value, in hxsim's sizes.
+struct FatPacket {
+  uint32_t dst;
+  uint32_t created;
+  uint8_t rest[56];  // hxsim's packet is 64 bytes
+};
+struct FatEvent {  // a 32-byte header (hxsim's key, port, kind and index), the packet
+  uint32_t router;
+  Kind kind;
+  uint8_t port, vc, unused;
+  uint32_t value;  // a credit's flits
+  uint8_t header[20];
+  FatPacket packet;
+};
+static_assert(sizeof(FatEvent) == kHxEventBytes);
+class alignas(64) FatQueue {  // as RingQueue<Router::Waiting>
+ public:
+  struct Slot {
+    uint64_t blocked, tail;
+    FatPacket packet;
+  };
+  uint32_t size() const { return size_; }
+  Slot& front() { return front_; }
+  void push_back(const Slot& s) {
+    if (size_ > 0) {
+      if (!behind_) behind_ = std::make_unique<Slot[]>(kQueued);
+      behind_[(head_ + size_ - 1) % kQueued] = s;
+    } else {
+      front_ = s;
+    }
+    ++size_;
+  }
+  void pop_front() {
+    if (--size_ == 0) return;
+    front_ = behind_[head_];
+    head_ = (head_ + 1) % kQueued;
+  }
+
+ private:
+  uint32_t head_ = 0, size_ = 0;  // head_: the ring slot of the second packet
+  std::unique_ptr<Slot[]> behind_;
+  Slot front_{};
+};
+
 struct Router {
   uint32_t busy = 0;  // bit per input port holding packets
   uint8_t busy_vcs[kPorts] = {};
@@ -60,24 +119,68 @@ struct Router {
 struct LinkCounters {
   uint64_t packets = 0, flits = 0, busy = 0;
 };
+// FLAGS 8: what the calendar holds for an event in a pool slot, as EventQueue's entries.
+struct Entry {
+  uint64_t time;
+  uint64_t key;  // the sort key
+  uint64_t seq;
+  uint32_t slot;
+  uint32_t router;
+};
 
+uint64_t sort_key(uint32_t router, Kind kind, uint8_t port, uint8_t vc) {
+  return uint64_t{router} << 24 | uint64_t{kind} << 16 | uint64_t{port} << 8 | vc;
+}
+
+template <bool kFat>
 struct Sim {
+  using Ev = std::conditional_t<kFat, FatEvent, Event>;
+  using Q = std::conditional_t<kFat, FatQueue, Queue>;
+  struct PoolSlot {  // an event in hxsim's event size
+    Ev event;
+    std::array<uint8_t, kHxEventBytes - sizeof(Ev)> rest;
+  };
   std::vector<Router> routers = std::vector<Router>(kRouters);
-  std::vector<Queue> queues = std::vector<Queue>(size_t{kRouters} * kPorts * kVcs);
+  std::vector<Q> queues = std::vector<Q>(size_t{kRouters} * kPorts * kVcs);
   std::vector<LinkCounters> links = std::vector<LinkCounters>(size_t{kRouters} * kPorts);
-  std::vector<Packet> pool;
+  std::vector<Packet> packets;  // by handle
   std::vector<uint32_t> free_handles;
-  std::vector<Event> wheel[kWheel];
+  std::vector<Ev> wheel[kWheel];
+  std::vector<Entry> entries[kWheel];  // FLAGS 8: the calendar of pool slots
+  std::vector<PoolSlot> event_pool;
+  std::vector<uint32_t> free_slots;
   std::vector<uint32_t> to_allocate;
   std::vector<uint32_t> counts;
-  std::vector<Event> sorted;
   uint64_t links_crossed = 0, delivered = 0;
-  bool sort_cycles = false, count_links = false;
+  bool sort_cycles = false, count_links = false, pooled = false;
 
-  Queue& queue(uint32_t r, int port, int vc) {
-    return queues[(size_t{r} * kPorts + port) * kVcs + vc];
+  Q& queue(uint32_t r, int port, int vc) { return queues[(size_t{r} * kPorts + port) * kVcs + vc]; }
+  // An event to fill in, due at `at`, for `router` (with FLAGS 8 in a pool slot).
+  Ev& post(uint32_t at, uint32_t router, Kind kind, int port, int vc) {
+    Ev* e;
+    if (pooled) {
+      uint32_t slot;
+      if (free_slots.empty()) {
+        slot = static_cast<uint32_t>(event_pool.size());
+        event_pool.emplace_back();
+      } else {
+        slot = free_slots.back();
+        free_slots.pop_back();
+      }
+      event_pool[slot] = PoolSlot{};  // hxsim's events are zeroed beyond their payload
+      entries[at % kWheel].push_back(
+          {at, sort_key(router, kind, static_cast<uint8_t>(port), static_cast<uint8_t>(vc)), 0,
+           slot, router});
+      e = &event_pool[slot].event;
+    } else {
+      e = &wheel[at % kWheel].emplace_back();
+    }
+    e->router = router;
+    e->kind = kind;
+    e->port = static_cast<uint8_t>(port);
+    e->vc = static_cast<uint8_t>(vc);
+    return *e;
   }
-  void post(uint32_t at, const Event& e) { wheel[at % kWheel].push_back(e); }
   void list(uint32_t r) {
     if (!routers[r].listed) {
       routers[r].listed = true;
@@ -142,15 +245,31 @@ struct Sim {
       for (int k = 0; k < kVcs; ++k) {
         const int vc = (s.next_vc[in] + k) % kVcs;
         if (!(s.busy_vcs[in] >> vc & 1)) continue;
-        Queue& q = queue(r, in, vc);
-        const uint32_t handle = q.handle[q.head];
-        const int out = route(r, pool[handle].dst);
+        Q& q = queue(r, in, vc);
+        uint32_t handle = 0;
+        [[maybe_unused]] FatPacket packet;
+        uint32_t dst;
+        if constexpr (kFat) {
+          dst = q.front().packet.dst;
+        } else {
+          handle = q.handle[q.head];
+          dst = packets[handle].dst;
+        }
+        const int out = route(r, dst);
         if (s.output_free[out] > now || (out != 0 && s.credits[out][vc] < kFlits)) {
           waiting = true;
           continue;
         }
-        q.head = (q.head + 1) & 7;
-        if (--q.size == 0) {
+        uint32_t left;
+        if constexpr (kFat) {
+          packet = q.front().packet;  // copied out: the pop overwrites it, as in Router::forward
+          q.pop_front();
+          left = q.size();
+        } else {
+          q.head = static_cast<uint8_t>((q.head + 1) % kQueued);
+          left = --q.size;
+        }
+        if (left == 0) {
           s.busy_vcs[in] &= static_cast<uint8_t>(~(1u << vc));
           if (s.busy_vcs[in] == 0) s.busy &= ~(1u << in);
         }
@@ -165,46 +284,45 @@ struct Sim {
           l.busy += kFlits;
         }
         if (in != 0) {  // the space frees as the tail leaves; endpoints need no credits
-          post(now + kFlits + kLink,
-               {neighbour(r, in), Event::kCredit, static_cast<uint8_t>(back(in)),
-                static_cast<uint8_t>(vc), 0, kFlits});
+          post(now + kFlits + kLink, neighbour(r, in), kCredit, back(in), vc).value = kFlits;
         }
         if (out == 0) {
           ++delivered;
-          free_handles.push_back(handle);
+          if constexpr (!kFat) free_handles.push_back(handle);
         } else {
           s.credits[out][vc] -= kFlits;
-          post(now + kLink + kPipeline,
-               {neighbour(r, out), Event::kArrival, static_cast<uint8_t>(back(out)),
-                static_cast<uint8_t>(vc), 0, handle});
+          Ev& e = post(now + kLink + kPipeline, neighbour(r, out), kArrival, back(out), vc);
+          if constexpr (kFat) {
+            e.packet = packet;
+          } else {
+            e.value = handle;
+          }
         }
         if (s.busy_vcs[in] != 0) waiting = true;
         break;
       }
     }
-    if (waiting) post(now + 1, {r, Event::kWake, 0, 0, 0, 0});
+    if (waiting) post(now + 1, r, kWake, 0, 0);
   }
 
   // Groups a cycle's events by router with a counting pass (about one counter per event),
   // then orders each group by (kind, port, VC).
-  void sort(std::vector<Event>& events) {
+  template <class T, class Key>
+  void sort(std::vector<T>& events, Key key, std::vector<T>& sorted) {
     uint32_t shift = 0;
     while ((uint32_t{kRouters} >> shift) > events.size()) ++shift;
     const uint32_t groups = ((kRouters - 1) >> shift) + 1;
     counts.assign(2 * size_t{groups}, 0);  // [0, groups): next free slot; then group starts
     uint32_t* next = counts.data();
     uint32_t* start = next + groups;
-    for (const Event& e : events) ++next[e.router >> shift];
+    for (const T& e : events) ++next[e.router >> shift];
     for (uint32_t g = 0, position = 0; g < groups; ++g) {
       const uint32_t n = next[g];
       start[g] = next[g] = position;
       position += n;
     }
     sorted.resize(events.size());
-    const auto key = [](const Event& e) {
-      return uint64_t{e.router} << 24 | uint64_t{e.kind} << 16 | uint64_t{e.port} << 8 | e.vc;
-    };
-    for (const Event& e : events) {
+    for (const T& e : events) {
       const uint32_t g = e.router >> shift;
       const uint32_t begin = start[g];
       uint32_t j = next[g]++;
@@ -214,10 +332,31 @@ struct Sim {
     events.swap(sorted);
   }
 
+  void apply(const Ev& e, uint32_t now) {
+    Router& s = routers[e.router];
+    if (e.kind == kCredit) {
+      s.credits[e.port][e.vc] = static_cast<uint8_t>(s.credits[e.port][e.vc] + e.value);
+      if (s.busy == 0) return;
+    } else if (e.kind == kArrival) {
+      Q& q = queue(e.router, e.port, e.vc);
+      if constexpr (kFat) {
+        q.push_back({0, now + kFlits, e.packet});
+      } else {
+        q.handle[(q.head + q.size) % kQueued] = e.value;
+        ++q.size;
+      }
+      s.busy_vcs[e.port] |= static_cast<uint8_t>(1u << e.vc);
+      s.busy |= 1u << e.port;
+    }
+    list(e.router);
+  }
+
   void run(double load, uint32_t cycles, uint64_t seed) {
     for (Router& s : routers) {
       for (auto& port : s.credits) std::fill(std::begin(port), std::end(port), kBuffer);
     }
+    std::vector<Ev> sorted_events;
+    std::vector<Entry> sorted_entries;
     const auto threshold = static_cast<uint64_t>(load / kFlits * 18446744073709551615.0);
     for (uint32_t now = 0; now < cycles; ++now) {
       for (uint32_t e = 0; e < kRouters; ++e) {  // endpoint e sits on router e
@@ -225,36 +364,45 @@ struct Sim {
         uint32_t dst;
         do dst = static_cast<uint32_t>(next(seed) % kRouters);
         while (dst == e);
-        uint32_t handle;
-        if (free_handles.empty()) {
-          handle = static_cast<uint32_t>(pool.size());
-          pool.emplace_back();
-        } else {
-          handle = free_handles.back();
-          free_handles.pop_back();
-        }
-        pool[handle] = {dst, now};
         ++links_crossed;  // the injection link
-        post(now + kLink,
-             {e, Event::kArrival, 0, static_cast<uint8_t>(next(seed) % kVcs), 0, handle});
-      }
-      std::vector<Event>& events = wheel[now % kWheel];
-      if (sort_cycles) sort(events);
-      for (const Event& e : events) {
-        Router& s = routers[e.router];
-        if (e.kind == Event::kCredit) {
-          s.credits[e.port][e.vc] = static_cast<uint8_t>(s.credits[e.port][e.vc] + e.value);
-          if (s.busy == 0) continue;
-        } else if (e.kind == Event::kArrival) {
-          Queue& q = queue(e.router, e.port, e.vc);
-          q.handle[(q.head + q.size) & 7] = e.value;
-          ++q.size;
-          s.busy_vcs[e.port] |= static_cast<uint8_t>(1u << e.vc);
-          s.busy |= 1u << e.port;
+        Ev& arrival = post(now + kLink, e, kArrival, 0, static_cast<int>(next(seed) % kVcs));
+        if constexpr (kFat) {
+          arrival.packet.dst = dst;
+          arrival.packet.created = now;
+        } else {
+          uint32_t handle;
+          if (free_handles.empty()) {
+            handle = static_cast<uint32_t>(packets.size());
+            packets.emplace_back();
+          } else {
+            handle = free_handles.back();
+            free_handles.pop_back();
+          }
+          packets[handle] = {dst, now};
+          arrival.value = handle;
         }
-        list(e.router);
       }
-      events.clear();
+      if (pooled) {
+        std::vector<Entry>& due = entries[now % kWheel];
+        if (sort_cycles)
+          sort(
+              due, [](const Entry& en) { return en.key; }, sorted_entries);
+        for (const Entry& en : due) {
+          const Ev e = event_pool[en.slot].event;  // copied out, as EventQueue::pop does
+          free_slots.push_back(en.slot);
+          apply(e, now);
+        }
+        due.clear();
+      } else {
+        std::vector<Ev>& due = wheel[now % kWheel];
+        if (sort_cycles) {
+          sort(
+              due, [](const Ev& e) { return sort_key(e.router, e.kind, e.port, e.vc); },
+              sorted_events);
+        }
+        for (const Ev& e : due) apply(e, now);
+        due.clear();
+      }
       for (const uint32_t r : to_allocate) allocate(r, now);
       to_allocate.clear();
     }
@@ -267,20 +415,30 @@ struct Sim {
   }
 };
 
+template <bool kFat>
+void measure(double load, uint32_t cycles, int flags) {
+  auto sim = std::make_unique<Sim<kFat>>();
+  sim->sort_cycles = flags & 1;
+  sim->count_links = flags & 2;
+  sim->pooled = flags & 8;
+  const auto start = std::chrono::steady_clock::now();
+  sim->run(load, cycles, 88172645463325252ull);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf(
+      "%u cycles, %llu links crossed, %llu packets delivered, %.3f s, %.2f M packet-hops/s\n",
+      cycles, static_cast<unsigned long long>(sim->links_crossed),
+      static_cast<unsigned long long>(sim->delivered), s, sim->links_crossed / s / 1e6);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const double load = argc > 1 ? std::atof(argv[1]) : 0.025;
   const auto cycles = static_cast<uint32_t>(argc > 2 ? std::atol(argv[2]) : 15000);
   const int flags = argc > 3 ? std::atoi(argv[3]) : 0;
-  Sim sim;
-  sim.sort_cycles = flags & 1;
-  sim.count_links = flags & 2;
-  const auto start = std::chrono::steady_clock::now();
-  sim.run(load, cycles, 88172645463325252ull);
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf(
-      "%u cycles, %llu links crossed, %llu packets delivered, %.3f s, %.2f M packet-hops/s\n",
-      cycles, static_cast<unsigned long long>(sim.links_crossed),
-      static_cast<unsigned long long>(sim.delivered), s, sim.links_crossed / s / 1e6);
+  if (flags & 4) {
+    measure<true>(load, cycles, flags);
+  } else {
+    measure<false>(load, cycles, flags);
+  }
 }
