@@ -134,5 +134,34 @@ TEST(ShippedRoutings, EveryPortIsTheOneItsComponentLists) {
   }
 }
 
+// Every link is a pair of directions: the port a link reaches leads back to the port it left,
+// with the same latency and class. This checks port(c, p) against itself from the other end, so
+// it holds where ports(c) is built from port(c, p) (the Dragonfly, the switch-less Dragonfly), for
+// which the test above compares a function with itself.
+TEST(ShippedRoutings, EveryLinkLeadsBackToThePortItLeft) {
+  for (const test::SmallNetwork& small : test::small_networks()) {
+    SCOPED_TRACE(small.family);
+    const ResolvedConfig resolved = resolve_config(registry(), test::small_network_config(small));
+    const net::Topology& t = net::as_network(*resolved.model)->topology();
+    std::vector<PortSpec> ports;
+    uint64_t links = 0;
+    for (ComponentId c = 0; c < t.num_components(); ++c) {
+      ports.clear();
+      t.ports(c, ports);
+      for (PortId p = 0; p < ports.size(); ++p) {
+        const PortSpec out = t.port(c, p);
+        ASSERT_LT(out.peer, t.num_components()) << "component " << c << " port " << p;
+        const PortSpec back = t.port(out.peer, out.peer_port);
+        EXPECT_EQ(back.peer, c) << "component " << c << " port " << p;
+        EXPECT_EQ(back.peer_port, p) << "component " << c << " port " << p;
+        EXPECT_EQ(back.latency, out.latency) << "component " << c << " port " << p;
+        EXPECT_EQ(back.link_class, out.link_class) << "component " << c << " port " << p;
+        ++links;
+      }
+    }
+    EXPECT_GT(links, 0u);
+  }
+}
+
 }  // namespace
 }  // namespace hx
