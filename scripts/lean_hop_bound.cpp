@@ -128,6 +128,18 @@ struct Entry {
   uint32_t router;
 };
 
+// A slot of `pool`: the last freed, or a new one.
+template <class T>
+uint32_t take(std::vector<T>& pool, std::vector<uint32_t>& free) {
+  if (free.empty()) {
+    pool.emplace_back();
+    return static_cast<uint32_t>(pool.size() - 1);
+  }
+  const uint32_t slot = free.back();
+  free.pop_back();
+  return slot;
+}
+
 uint64_t sort_key(uint32_t router, Kind kind, uint8_t port, uint8_t vc) {
   return uint64_t{router} << 24 | uint64_t{kind} << 16 | uint64_t{port} << 8 | vc;
 }
@@ -159,14 +171,7 @@ struct Sim {
   Ev& post(uint32_t at, uint32_t router, Kind kind, int port, int vc) {
     Ev* e;
     if (pooled) {
-      uint32_t slot;
-      if (free_slots.empty()) {
-        slot = static_cast<uint32_t>(event_pool.size());
-        event_pool.emplace_back();
-      } else {
-        slot = free_slots.back();
-        free_slots.pop_back();
-      }
+      const uint32_t slot = take(event_pool, free_slots);
       event_pool[slot] = PoolSlot{};  // hxsim's events are zeroed beyond their payload
       entries[at % kWheel].push_back(
           {at, sort_key(router, kind, static_cast<uint8_t>(port), static_cast<uint8_t>(vc)), 0,
@@ -370,14 +375,7 @@ struct Sim {
           arrival.packet.dst = dst;
           arrival.packet.created = now;
         } else {
-          uint32_t handle;
-          if (free_handles.empty()) {
-            handle = static_cast<uint32_t>(packets.size());
-            packets.emplace_back();
-          } else {
-            handle = free_handles.back();
-            free_handles.pop_back();
-          }
+          const uint32_t handle = take(packets, free_handles);
           packets[handle] = {dst, now};
           arrival.value = handle;
         }
