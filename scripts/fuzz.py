@@ -146,7 +146,7 @@ def model_of(config):
 
 
 def parameters(ctx, model):
-    """[(section, name, type, default, low, high)] of [router], [traffic] and [model]."""
+    """[(section, name, type, default, low, high)] of every key `hxsim list MODEL` shows."""
     if model not in ctx.memo:
         out = subprocess.run([ctx.hxsim, "list", model], capture_output=True, text=True).stdout
         found, section = [], None
@@ -157,10 +157,9 @@ def parameters(ctx, model):
                 continue
             m = re.match(r"^    ([a-z_0-9]+) \(([^)]*)\) = (.*?)(  range \[([^,]+), ([^\]]+)\])?$",
                          line)
-            if not m or section not in ("router", "traffic", model) or m.group(1) in SKIPPED_KEYS:
-                continue
-            low, high = (float(m.group(5)), float(m.group(6))) if m.group(4) else (None, None)
-            found.append((section, m.group(1), m.group(2), m.group(3).strip(), low, high))
+            if m:
+                low, high = (float(m.group(5)), float(m.group(6))) if m.group(4) else (None, None)
+                found.append((section, m.group(1), m.group(2), m.group(3).strip(), low, high))
         ctx.memo[model] = found
     return ctx.memo[model]
 
@@ -189,7 +188,9 @@ def case_params(case, rng):
         ("hbd_", "phold", "workload_", "flow_fold", "flow_alltoall", "collective")))
     fidelity = rng.choice(["packet", "packet", "flow"])
     chosen = {}
-    found = parameters(case.ctx, model_of(config))
+    model = model_of(config)
+    found = [p for p in parameters(case.ctx, model)
+             if p[0] in ("router", "traffic", model) and p[1] not in SKIPPED_KEYS]
     for section, name, kind, default, low, high in rng.sample(found, min(len(found),
                                                                          rng.randint(2, 6))):
         v = random_value(rng, kind, default, low, high)
@@ -520,22 +521,12 @@ PATTERNS = ("uniform bit_complement bit_reverse bit_shuffle transpose tornado ne
 
 
 def routing_choices(case, config):
-    key = ("routings", config)
-    if key not in case.ctx.memo:
-        model = model_of(config)
-        out = subprocess.run([case.ctx.hxsim, "list", model], capture_output=True, text=True).stdout
-        choices, section = {}, None
-        for line in out.splitlines():
-            m = re.match(r"^  \[([a-z_]+)\]", line)
-            if m:
-                section = m.group(1)
-                continue
-            m = re.match(r"^    ([a-z_0-9]+) \(choice: ([^)]*)\)", line)
-            if m and section == model and "rout" in m.group(1):
-                choices[f"{section}.{m.group(1)}"] = [
-                    c for c in m.group(2).split() if c != "dor_no_dateline"]
-        case.ctx.memo[key] = choices
-    return case.ctx.memo[key]
+    """{key: choices} of the model's routing keys, but the one shipped to deadlock."""
+    model = model_of(config)
+    return {f"{section}.{name}": [c for c in kind[len("choice: "):].split()
+                                 if c != "dor_no_dateline"]
+            for section, name, kind, _, _, _ in parameters(case.ctx, model)
+            if section == model and "rout" in name and kind.startswith("choice: ")}
 
 
 def case_deadlock(case, rng):
