@@ -106,20 +106,26 @@ class Case:
             f.write("\n".join(self.commands) + "\n")
         return "BAD", why
 
-    @staticmethod
-    def refused(rc, err):
-        return rc == 2 and "hxsim: error:" in err
+    def first_verdict(self, rc, err, what):
+        """The verdict a first run settles (refused, timeout, BAD), or None when a run that ends
+        normally or in a deadlock (exit 4) leaves the case to go on."""
+        if rc == 2 and "hxsim: error:" in err:
+            return "refused", err.strip().splitlines()[-1][:200]
+        if rc == "timeout":
+            return "timeout", ""
+        if rc not in (0, 4):
+            return self.bad(f"exit {rc} {what}: {err[-400:]}")
+        return None
 
     def differential(self, first, second, ranks, ignore_attrs=(), deadlock_ok=False):
         """Runs FIRST on one rank and SECOND (hxsim arguments after `run`) on RANKS ranks,
         writing a.h5 and b.h5: the same exit code and, on success, the same data."""
         rc, out, err = self.run(["run"] + first + ["-o", self.path("a.h5"), "--progress", "off"])
-        if self.refused(rc, err):
-            return "refused", err.strip().splitlines()[-1][:200]
-        if rc == "timeout":
-            return "timeout", ""
-        if rc != 0 and not (deadlock_ok and rc == 4):
-            return self.bad(f"exit {rc} on one rank: {err[-400:]}")
+        verdict = self.first_verdict(rc, err, "on one rank")
+        if verdict is None and rc == 4 and not deadlock_ok:
+            verdict = self.bad(f"a deadlock on one rank: {err[-400:]}")
+        if verdict is not None:
+            return verdict
         rc2, out2, err2 = self.run(["run"] + second + ["-o", self.path("b.h5"), "--progress", "off"],
                                    ranks)
         if rc2 == "timeout":
@@ -347,12 +353,9 @@ def case_faults(case, rng):
     rc, out, err = case.run(["run"] + first + ["-o", case.path("c.h5"), "--progress", "off",
                                                "--checkpoint-every", f"{every}ps",
                                                "--checkpoint-keep", "100"], rng.choice([1, 2]))
-    if case.refused(rc, err):
-        return tag, ("refused", err.strip().splitlines()[-1][:200])
-    if rc == "timeout":
-        return tag, ("timeout", "")
-    if rc not in (0, 4):
-        return tag, case.bad(f"exit {rc} with checkpoints: {err[-300:]}")
+    verdict = case.first_verdict(rc, err, "with checkpoints")
+    if verdict is not None:
+        return tag, verdict
     checkpoints = sorted(glob.glob(case.path("c.ckpt/ckpt-*")))
     if not checkpoints:
         return tag, ("ok", "no checkpoint to restart from")
@@ -566,12 +569,9 @@ def case_deadlock(case, rng):
     args = [config] + sets(chosen)
     rc, out, err = case.run(["run"] + args + ["-o", case.path("a.h5"), "--progress", "off"],
                             timeout=180)
-    if case.refused(rc, err):
-        return tag, ("refused", err.strip().splitlines()[-1][:200])
-    if rc == "timeout":
-        return tag, ("timeout", "")
-    if rc not in (0, 4):
-        return tag, case.bad(f"exit {rc}: {err[-400:]}")
+    verdict = case.first_verdict(rc, err, "on one rank")
+    if verdict is not None:
+        return tag, verdict
     if rc == 0:
         return tag, ("ok", "")
     verify_rc, _, _ = case.run(["verify"] + args + ["--progress", "off"], timeout=300)
