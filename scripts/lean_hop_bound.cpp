@@ -13,16 +13,25 @@
 //     (models/network/packet.h, src/core/event.h, models/components/ring_queue.h);
 //   8 queues events as hxsim's engine does: each is written into a reused 96-byte slot of a
 //     pool, the calendar holds 32-byte entries naming the slots, and an event is copied out of
-//     its slot to be handled (src/core/event_queue.h).
-// Every combination carries the same packets over the same links.
+//     its slot to be handled (src/core/event_queue.h);
+//   16 allocates as hxsim's input-queued router does (models/components/router.cpp): minimal
+//     adaptive routing (each productive dimension a candidate, the one with the most credits
+//     taken), separable allocation iterated within the cycle (each free input proposes the head
+//     of one VC, round robin; each output VC picks an input at or after its own pointer, each
+//     output grants a pick at or after the port's pointer), stall times, a per-router count of
+//     the packets held and moved, and one pending wake-up per router at the time its first
+//     obstacle clears instead of a look every cycle.
+// The combinations of flags 1, 2, 4 and 8 carry the same packets over the same links, with and
+// without 16.
 //
 // The system is benchmark 1's size: a 17 x 17 x 18 torus (5,202 routers, 6 ports and one
 // endpoint each, about 15 links per packet, as benchmark 1's 14.2), dimension-order routing,
 // 4 VCs of 32 flits per port, 4-flit packets, 1-cycle links and pipeline, uniform traffic of
 // Bernoulli packets at LOAD flits/cycle per endpoint. What it leaves out, against hxsim's
-// routers: deadlock avoidance (no dateline VCs: keep the load low), allocation by credits over
-// several candidates, a second arbitration stage, faults, the measurement window, the
-// watchdog, and every model beyond this one.
+// routers: deadlock avoidance (no dateline VCs: keep the load low), faults, the measurement
+// window, endpoints as components (injection is an arrival at the router, ejection needs no
+// credits), and every model beyond this one; without flag 16 also allocation by credits over
+// several candidates, the second arbitration stage and the stall statistics.
 //
 // The design it measures without flags: events are 12 bytes (router, kind, port, VC, packet
 // handle) in a calendar of one bucket per cycle; packets stay in a pool and queues hold their
@@ -46,6 +55,7 @@ constexpr int kPorts = 7;  // 0: the endpoint; 1..6: +x -x +y -y +z -z
 constexpr int kVcs = 4, kBuffer = 32, kFlits = 4, kWheel = 64, kLink = 1, kPipeline = 1;
 constexpr int kQueued = kBuffer / kFlits;  // packets an input VC holds at most
 constexpr std::size_t kHxEventBytes = 96;  // sizeof(hx::Event)
+constexpr uint32_t kNever = UINT32_MAX;
 
 struct Packet {
   uint32_t dst;
@@ -58,9 +68,15 @@ struct Event {
   uint8_t port, vc, unused;
   uint32_t value;  // an arrival's packet handle, a credit's flits
 };
+struct Empty {};
+struct Blocked {  // FLAGS 16: when the head's outputs are all busy, the first frees
+  uint32_t until = 0;
+};
+template <bool kHx>
 struct Queue {  // one input VC: a ring of packet handles
   uint32_t handle[kQueued];
   uint8_t head = 0, size = 0;
+  [[no_unique_address]] std::conditional_t<kHx, Blocked, Empty> blocked;
 };
 
 // FLAGS 4: the packet by value, in hxsim's sizes.
@@ -107,6 +123,17 @@ class alignas(64) FatQueue {  // as RingQueue<Router::Waiting>
   Slot front_{};
 };
 
+struct HxState {                             // FLAGS 16: what hxsim's router keeps beside the above
+  uint8_t next_input[kPorts] = {};           // per output: the port's round-robin pointer
+  uint8_t vc_next_input[kPorts][kVcs] = {};  // per output VC: its own pointer
+  uint32_t wake_at = 0;                      // the pending wake-up, 0: none
+  uint32_t stall_since[kPorts];              // kNever: not stalled
+  uint64_t stall[kPorts] = {};               // cycles outputs waited for credits
+  uint32_t held = 0, last_move = 0;          // for the watchdog
+  uint64_t sent = 0;
+  HxState() { std::fill(std::begin(stall_since), std::end(stall_since), kNever); }
+};
+template <bool kHx>
 struct Router {
   uint32_t busy = 0;  // bit per input port holding packets
   uint8_t busy_vcs[kPorts] = {};
@@ -115,6 +142,7 @@ struct Router {
   bool listed = false;  // in this cycle's allocation list
   uint32_t output_free[kPorts] = {};
   uint32_t input_free[kPorts] = {};
+  [[no_unique_address]] std::conditional_t<kHx, HxState, Empty> hx;
 };
 struct LinkCounters {
   uint64_t packets = 0, flits = 0, busy = 0;
@@ -144,15 +172,16 @@ uint64_t sort_key(uint32_t router, Kind kind, uint8_t port, uint8_t vc) {
   return uint64_t{router} << 24 | uint64_t{kind} << 16 | uint64_t{port} << 8 | vc;
 }
 
-template <bool kFat>
+template <bool kFat, bool kHx>
 struct Sim {
   using Ev = std::conditional_t<kFat, FatEvent, Event>;
-  using Q = std::conditional_t<kFat, FatQueue, Queue>;
+  using Q = std::conditional_t<kFat, FatQueue, Queue<kHx>>;
+  using R = Router<kHx>;
   struct PoolSlot {  // an event in hxsim's event size
     Ev event;
     std::array<uint8_t, kHxEventBytes - sizeof(Ev)> rest;
   };
-  std::vector<Router> routers = std::vector<Router>(kRouters);
+  std::vector<R> routers = std::vector<R>(kRouters);
   std::vector<Q> queues = std::vector<Q>(size_t{kRouters} * kPorts * kVcs);
   std::vector<LinkCounters> links = std::vector<LinkCounters>(size_t{kRouters} * kPorts);
   std::vector<Packet> packets;  // by handle
@@ -163,7 +192,12 @@ struct Sim {
   std::vector<uint32_t> free_slots;
   std::vector<uint32_t> to_allocate;
   std::vector<uint32_t> counts;
-  uint64_t links_crossed = 0, delivered = 0;
+  struct Request {  // FLAGS 16
+    uint8_t input, vc, output;
+  };
+  std::vector<Request> requests;
+  int8_t grant[kPorts], vc_grant[kPorts][kVcs];  // the request granted, -1: none
+  uint64_t links_crossed = 0, delivered = 0, arrivals = 0;
   bool sort_cycles = false, count_links = false, pooled = false;
 
   Q& queue(uint32_t r, int port, int vc) { return queues[(size_t{r} * kPorts + port) * kVcs + vc]; }
@@ -224,6 +258,18 @@ struct Sim {
     return static_cast<uint32_t>(x + kX * (y + kY * z));
   }
   static int back(int port) { return port % 2 == 1 ? port + 1 : port - 1; }
+  // FLAGS 16: the productive ports of each dimension (the shorter way round), or the endpoint.
+  static int candidates(uint32_t r, uint32_t dst, int* ports) {
+    int x, y, z, a, b, c;
+    place(r, x, y, z);
+    place(dst, a, b, c);
+    int n = 0;
+    if (x != a) ports[n++] = (a - x + kX) % kX <= kX / 2 ? 1 : 2;
+    if (y != b) ports[n++] = (b - y + kY) % kY <= kY / 2 ? 3 : 4;
+    if (z != c) ports[n++] = (c - z + kZ) % kZ <= kZ / 2 ? 5 : 6;
+    if (n == 0) ports[n++] = 0;
+    return n;
+  }
   // Dimension order, the shorter way round; 0 at the destination's router.
   static int route(uint32_t r, uint32_t dst) {
     int x, y, z, a, b, c;
@@ -235,10 +281,81 @@ struct Sim {
     return 0;
   }
 
+  uint32_t head_dst(uint32_t r, int in, int vc) {
+    Q& q = queue(r, in, vc);
+    if constexpr (kFat) {
+      return q.front().packet.dst;
+    } else {
+      return packets[q.handle[q.head]].dst;
+    }
+  }
+
+  // Sends the head of (in, vc) through `out`: the tail leaves kFlits cycles on, its space goes
+  // back upstream then.
+  void forward(R& s, uint32_t r, int in, int vc, int out, uint32_t now) {
+    Q& q = queue(r, in, vc);
+    uint32_t handle = 0;
+    [[maybe_unused]] FatPacket packet;
+    if constexpr (!kFat) handle = q.handle[q.head];
+    uint32_t left;
+    if constexpr (kFat) {
+      packet = q.front().packet;  // copied out: the pop overwrites it, as in Router::forward
+      q.pop_front();
+      left = q.size();
+    } else {
+      q.head = static_cast<uint8_t>((q.head + 1) % kQueued);
+      left = --q.size;
+    }
+    if (left == 0) {
+      s.busy_vcs[in] &= static_cast<uint8_t>(~(1u << vc));
+      if (s.busy_vcs[in] == 0) s.busy &= ~(1u << in);
+    }
+    s.output_free[out] = now + kFlits;
+    s.input_free[in] = now + kFlits;
+    s.next_vc[in] = static_cast<uint8_t>((vc + 1) % kVcs);
+    ++links_crossed;
+    if (count_links) {
+      LinkCounters& l = links[size_t{r} * kPorts + out];
+      ++l.packets;
+      l.flits += kFlits;
+      l.busy += kFlits;
+    }
+    if (in != 0) {  // the space frees as the tail leaves; endpoints need no credits
+      post(now + kFlits + kLink, neighbour(r, in), kCredit, back(in), vc).value = kFlits;
+    }
+    if (out == 0) {
+      ++delivered;
+      // Which packet arrived when, in any order of a cycle's deliveries.
+      const Packet& p = kFat ? Packet{packet.dst, packet.created} : packets[handle];
+      arrivals += mix(uint64_t{p.created} << 40 ^ uint64_t{p.dst} << 20 ^ now);
+      if constexpr (!kFat) free_handles.push_back(handle);
+    } else {
+      s.credits[out][vc] -= kFlits;
+      Ev& e = post(now + kLink + kPipeline, neighbour(r, out), kArrival, back(out), vc);
+      if constexpr (kFat) {
+        e.packet = packet;
+      } else {
+        e.value = handle;
+      }
+    }
+    if constexpr (kHx) {
+      HxState& h = s.hx;
+      h.next_input[out] = static_cast<uint8_t>((in + 1) % kPorts);
+      h.vc_next_input[out][vc] = h.next_input[out];
+      if (h.stall_since[out] != kNever) {
+        h.stall[out] += now - h.stall_since[out];
+        h.stall_since[out] = kNever;
+      }
+      --h.held;
+      ++h.sent;
+      h.last_move = now;
+    }
+  }
+
   // Each input with a free crossbar sends the head of its first VC (round robin) whose output
   // is free and has the credits; a router with a head left waiting looks again next cycle.
   void allocate(uint32_t r, uint32_t now) {
-    Router& s = routers[r];
+    R& s = routers[r];
     s.listed = false;
     bool waiting = false;
     for (uint32_t busy = s.busy; busy != 0; busy &= busy - 1) {
@@ -250,64 +367,150 @@ struct Sim {
       for (int k = 0; k < kVcs; ++k) {
         const int vc = (s.next_vc[in] + k) % kVcs;
         if (!(s.busy_vcs[in] >> vc & 1)) continue;
-        Q& q = queue(r, in, vc);
-        uint32_t handle = 0;
-        [[maybe_unused]] FatPacket packet;
-        uint32_t dst;
-        if constexpr (kFat) {
-          dst = q.front().packet.dst;
-        } else {
-          handle = q.handle[q.head];
-          dst = packets[handle].dst;
-        }
-        const int out = route(r, dst);
+        const int out = route(r, head_dst(r, in, vc));
         if (s.output_free[out] > now || (out != 0 && s.credits[out][vc] < kFlits)) {
           waiting = true;
           continue;
         }
-        uint32_t left;
-        if constexpr (kFat) {
-          packet = q.front().packet;  // copied out: the pop overwrites it, as in Router::forward
-          q.pop_front();
-          left = q.size();
-        } else {
-          q.head = static_cast<uint8_t>((q.head + 1) % kQueued);
-          left = --q.size;
-        }
-        if (left == 0) {
-          s.busy_vcs[in] &= static_cast<uint8_t>(~(1u << vc));
-          if (s.busy_vcs[in] == 0) s.busy &= ~(1u << in);
-        }
-        s.output_free[out] = now + kFlits;
-        s.input_free[in] = now + kFlits;
-        s.next_vc[in] = static_cast<uint8_t>((vc + 1) % kVcs);
-        ++links_crossed;
-        if (count_links) {
-          LinkCounters& l = links[size_t{r} * kPorts + out];
-          ++l.packets;
-          l.flits += kFlits;
-          l.busy += kFlits;
-        }
-        if (in != 0) {  // the space frees as the tail leaves; endpoints need no credits
-          post(now + kFlits + kLink, neighbour(r, in), kCredit, back(in), vc).value = kFlits;
-        }
-        if (out == 0) {
-          ++delivered;
-          if constexpr (!kFat) free_handles.push_back(handle);
-        } else {
-          s.credits[out][vc] -= kFlits;
-          Ev& e = post(now + kLink + kPipeline, neighbour(r, out), kArrival, back(out), vc);
-          if constexpr (kFat) {
-            e.packet = packet;
-          } else {
-            e.value = handle;
-          }
-        }
+        forward(s, r, in, vc, out, now);
         if (s.busy_vcs[in] != 0) waiting = true;
         break;
       }
     }
     if (waiting) post(now + 1, r, kWake, 0, 0);
+  }
+
+  // FLAGS 16: hxsim's allocation round (Router::allocate). Rounds repeat while some proposal
+  // lost, as the losers may propose again to what is still free.
+  void allocate_hx(uint32_t r, uint32_t now) {
+    R& s = routers[r];
+    s.listed = false;
+    uint32_t wake;
+    for (;;) {
+      requests.clear();
+      wake = kNever;
+      for (uint32_t busy = s.busy; busy != 0; busy &= busy - 1) {
+        const int in = __builtin_ctz(busy);
+        if (s.input_free[in] > now) {
+          wake = std::min(wake, s.input_free[in]);
+          continue;
+        }
+        for (int k = 0; k < kVcs; ++k) {
+          const int vc = (s.next_vc[in] + k) % kVcs;
+          if (!(s.busy_vcs[in] >> vc & 1)) continue;
+          Q& q = queue(r, in, vc);
+          const uint32_t blocked = blocked_until(q);
+          if (blocked > now) {
+            wake = std::min(wake, blocked);
+            continue;
+          }
+          int out = 0;
+          uint32_t until;
+          const bool found = select(s, r, head_dst(r, in, vc), vc, now, wake, out, until);
+          set_blocked_until(q, until);
+          if (found) {
+            requests.push_back(
+                {static_cast<uint8_t>(in), static_cast<uint8_t>(vc), static_cast<uint8_t>(out)});
+            break;
+          }
+        }
+      }
+      if (requests.empty()) break;
+      if (grant_requests(s, r, now, wake) == requests.size()) break;
+    }
+    if (wake != kNever && (s.hx.wake_at <= now || wake < s.hx.wake_at)) {
+      s.hx.wake_at = wake;
+      post(wake, r, kWake, 0, 0);
+    }
+  }
+
+  uint32_t blocked_until(Q& q) {
+    if constexpr (kFat) {
+      return static_cast<uint32_t>(q.front().blocked);
+    } else {
+      return q.blocked.until;
+    }
+  }
+  void set_blocked_until(Q& q, uint32_t until) {
+    if constexpr (kFat) {
+      q.front().blocked = until;
+    } else {
+      q.blocked.until = until;
+    }
+  }
+
+  // Router::select: among the candidates whose output is free and whose VC has room for the
+  // packet, the one with the most credits. `until`: when the first output frees if all are busy.
+  bool select(R& s, uint32_t r, uint32_t dst, int vc, uint32_t now, uint32_t& wake, int& best,
+              uint32_t& until) {
+    int ports[3];
+    const int n = candidates(r, dst, ports);
+    uint32_t best_credits = 0, first_free = kNever;
+    bool found = false, all_busy = true;
+    until = 0;
+    for (int i = 0; i < n; ++i) {
+      const int p = ports[i];
+      const uint32_t free = s.output_free[p];
+      if (free > now) {
+        wake = std::min(wake, free);
+        first_free = std::min(first_free, free);
+        continue;
+      }
+      all_busy = false;
+      const uint32_t space = p == 0 ? kBuffer : s.credits[p][vc];  // endpoints sink at once
+      if (space < kFlits) {
+        if (s.hx.stall_since[p] == kNever) s.hx.stall_since[p] = now;
+        continue;
+      }
+      if (!found || space > best_credits) {
+        best = p;
+        best_credits = space;
+        found = true;
+      }
+    }
+    if (all_busy && first_free != kNever) until = first_free;
+    return found;
+  }
+
+  // Router::grant_requests and arbitrate: a lone request goes; of several, each output VC picks
+  // the input first at or after its pointer, each output the pick first at or after its own.
+  std::size_t grant_requests(R& s, uint32_t r, uint32_t now, uint32_t& wake) {
+    const std::size_t n = requests.size();
+    if (n > 1) {
+      const auto turn = [](int input, int pointer) { return (input + kPorts - pointer) % kPorts; };
+      for (std::size_t i = 0; i < n; ++i) {
+        const Request& q = requests[i];
+        int8_t& pick = vc_grant[q.output][q.vc];
+        const int pointer = s.hx.vc_next_input[q.output][q.vc];
+        if (pick < 0 || turn(q.input, pointer) < turn(requests[pick].input, pointer)) {
+          pick = static_cast<int8_t>(i);
+        }
+      }
+      for (std::size_t i = 0; i < n; ++i) {
+        const Request& q = requests[i];
+        if (vc_grant[q.output][q.vc] != static_cast<int8_t>(i)) continue;
+        int8_t& granted = grant[q.output];
+        const int pointer = s.hx.next_input[q.output];
+        if (granted < 0 || turn(q.input, pointer) < turn(requests[granted].input, pointer)) {
+          granted = static_cast<int8_t>(i);
+        }
+      }
+    }
+    std::size_t granted = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Request& q = requests[i];
+      if (n > 1 && grant[q.output] != static_cast<int8_t>(i)) continue;
+      forward(s, r, q.input, q.vc, q.output, now);
+      ++granted;
+      if (s.busy_vcs[q.input] != 0) wake = std::min(wake, s.input_free[q.input]);
+    }
+    if (n > 1) {
+      for (const Request& q : requests) {
+        grant[q.output] = -1;
+        vc_grant[q.output][q.vc] = -1;
+      }
+    }
+    return granted;
   }
 
   // Groups a cycle's events by router with a counting pass (about one counter per event),
@@ -338,7 +541,7 @@ struct Sim {
   }
 
   void apply(const Ev& e, uint32_t now) {
-    Router& s = routers[e.router];
+    R& s = routers[e.router];
     if (e.kind == kCredit) {
       s.credits[e.port][e.vc] = static_cast<uint8_t>(s.credits[e.port][e.vc] + e.value);
       if (s.busy == 0) return;
@@ -352,14 +555,19 @@ struct Sim {
       }
       s.busy_vcs[e.port] |= static_cast<uint8_t>(1u << e.vc);
       s.busy |= 1u << e.port;
+      if constexpr (kHx) ++s.hx.held;
+    } else if constexpr (kHx) {
+      if (s.hx.wake_at == now) s.hx.wake_at = 0;
     }
     list(e.router);
   }
 
   void run(double load, uint32_t cycles, uint64_t seed) {
-    for (Router& s : routers) {
+    for (R& s : routers) {
       for (auto& port : s.credits) std::fill(std::begin(port), std::end(port), kBuffer);
     }
+    std::fill(&grant[0], &grant[0] + kPorts, int8_t{-1});
+    std::fill(&vc_grant[0][0], &vc_grant[0][0] + kPorts * kVcs, int8_t{-1});
     std::vector<Ev> sorted_events;
     std::vector<Entry> sorted_entries;
     const auto threshold = static_cast<uint64_t>(load / kFlits * 18446744073709551615.0);
@@ -401,9 +609,20 @@ struct Sim {
         for (const Ev& e : due) apply(e, now);
         due.clear();
       }
-      for (const uint32_t r : to_allocate) allocate(r, now);
+      for (const uint32_t r : to_allocate) {
+        if constexpr (kHx) {
+          allocate_hx(r, now);
+        } else {
+          allocate(r, now);
+        }
+      }
       to_allocate.clear();
     }
+  }
+  static uint64_t mix(uint64_t x) {  // splitmix64's finaliser
+    x = (x ^ x >> 30) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ x >> 27) * 0x94d049bb133111ebull;
+    return x ^ x >> 31;
   }
   static uint64_t next(uint64_t& s) {  // xorshift64
     s ^= s << 13;
@@ -413,9 +632,9 @@ struct Sim {
   }
 };
 
-template <bool kFat>
+template <bool kFat, bool kHx>
 void measure(double load, uint32_t cycles, int flags) {
-  auto sim = std::make_unique<Sim<kFat>>();
+  auto sim = std::make_unique<Sim<kFat, kHx>>();
   sim->sort_cycles = flags & 1;
   sim->count_links = flags & 2;
   sim->pooled = flags & 8;
@@ -423,9 +642,11 @@ void measure(double load, uint32_t cycles, int flags) {
   sim->run(load, cycles, 88172645463325252ull);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf(
-      "%u cycles, %llu links crossed, %llu packets delivered, %.3f s, %.2f M packet-hops/s\n",
+      "%u cycles, %llu links crossed, %llu packets delivered, arrivals %016llx, %.3f s, %.2f M "
+      "packet-hops/s\n",
       cycles, static_cast<unsigned long long>(sim->links_crossed),
-      static_cast<unsigned long long>(sim->delivered), s, sim->links_crossed / s / 1e6);
+      static_cast<unsigned long long>(sim->delivered),
+      static_cast<unsigned long long>(sim->arrivals), s, sim->links_crossed / s / 1e6);
 }
 
 }  // namespace
@@ -434,9 +655,17 @@ int main(int argc, char** argv) {
   const double load = argc > 1 ? std::atof(argv[1]) : 0.025;
   const auto cycles = static_cast<uint32_t>(argc > 2 ? std::atol(argv[2]) : 15000);
   const int flags = argc > 3 ? std::atoi(argv[3]) : 0;
-  if (flags & 4) {
-    measure<true>(load, cycles, flags);
-  } else {
-    measure<false>(load, cycles, flags);
+  switch (flags & 20) {
+    case 0:
+      measure<false, false>(load, cycles, flags);
+      break;
+    case 4:
+      measure<true, false>(load, cycles, flags);
+      break;
+    case 16:
+      measure<false, true>(load, cycles, flags);
+      break;
+    default:
+      measure<true, true>(load, cycles, flags);
   }
 }
