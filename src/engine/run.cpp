@@ -262,8 +262,10 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   control.checkpoint_every = options.checkpoint_every;
   control.shared_sync = options.shared_sync;
   Clock::time_point last_checkpoint = Clock::now();
+  SimTime checkpoint_at;
   control.checkpoint = [&](SimTime at, uint64_t events) {
     result.last_checkpoint = save_checkpoint(comm, target, sim, stats, at, events_before + events);
+    checkpoint_at = at;
     last_checkpoint = Clock::now();
     if (rank == 0) {
       std::printf("hxsim: checkpoint at %s: %s\n", format_time(at).c_str(),
@@ -400,7 +402,17 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
     prepare_tables_for_output(comm, stats);
     content.tables = {&tables.engine, &tables.partition};
     for (const auto& [name, table] : stats.tables()) content.tables.push_back(table.get());
-    write_output(comm, options.output, content);
+    try {
+      write_output(comm, options.output, content);
+    } catch (const OutputError& e) {
+      if (result.last_checkpoint.empty()) throw;
+      // The run's results are lost with this process, but its latest checkpoint holds all
+      // of them up to its time: say how to get them back without the whole run again.
+      throw OutputError(std::string(e.what()) + "; the latest checkpoint keeps the run up to " +
+                        format_time(checkpoint_at) + ": hxsim run --restart " +
+                        result.last_checkpoint +
+                        " -o OTHER.h5 runs on from there and writes the results");
+    }
   }
   return result;
 }

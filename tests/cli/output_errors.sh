@@ -16,6 +16,8 @@
 #   full_disk         a real full disk: a small tmpfs in a private mount namespace
 #   checkpoint_full_disk  a checkpoint into a full disk (a small tmpfs): exit 3 and no
 #                     .ckpt-<time>.partial directory left behind
+#   full_disk_checkpointed  the output into a full disk, checkpoints elsewhere: the message
+#                     names the latest checkpoint, and a restart from it writes the results
 #   not_regular       -o a FIFO, and a copy of /dev/null made with mknod (root): refused, not
 #                     replaced by a regular file
 #   names_input       -o the config, -o the trace, and a config named x.h5 run without -o (its
@@ -147,6 +149,20 @@ case_full_disk() {
   check_listing "$CASE_DIR/disk" out.h5
 }
 
+# Called with a 640 KiB tmpfs on $CASE_DIR/disk, as full_disk, the checkpoints outside it.
+case_full_disk_checkpointed() {
+  local name=full_disk_checkpointed
+  run_hxsim "$name" - "${BIG_RUN[@]}" --checkpoint-every 4us --checkpoint-dir "$CASE_DIR/ckpt" \
+    -o "$CASE_DIR/disk/out.h5"
+  check_error "$name" "not enough disk space"
+  grep -qF -- "hxsim run --restart $CASE_DIR/ckpt/ckpt-00000000000012000000 -o OTHER.h5" \
+    "$SCRATCH/$name.err" || problems+=("$name: stderr does not name the latest checkpoint")
+  check_listing "$CASE_DIR/disk"
+  run_hxsim "$name.restart" - run --progress off --restart "$CASE_DIR/ckpt" -o "$CASE_DIR/out.h5"
+  check_exit "$name.restart" 0
+  [[ -s "$CASE_DIR/out.h5" ]] || problems+=("$name: the restart wrote no output")
+}
+
 # Called with a 64 KiB tmpfs on $CASE_DIR/disk: too small for the quickstart's checkpoint.
 case_checkpoint_full_disk() {
   run_hxsim checkpoint_full_disk - "${SMALL_RUN[@]}" --checkpoint-every 500cycles \
@@ -230,6 +246,13 @@ run_case() {
       fi
       in_tmpfs full_disk disk size=640k
       ;;
+    full_disk_checkpointed)
+      if [[ "$HAVE_UNSHARE" != 1 ]]; then
+        echo "SKIP  full_disk_checkpointed: needs unshare -m (root) for a private tmpfs"
+        return 0
+      fi
+      in_tmpfs full_disk_checkpointed disk size=640k
+      ;;
     checkpoint_full_disk)
       if [[ "$HAVE_UNSHARE" != 1 ]]; then
         echo "SKIP  checkpoint_full_disk: needs unshare -m (root) for a private tmpfs"
@@ -293,7 +316,7 @@ main() {
   if unshare -m true 2>/dev/null; then HAVE_UNSHARE=1; fi
   local name passed=0 failed=0
   for name in missing_dir under_file read_only file_size_limit full_disk checkpoint_full_disk \
-    not_regular names_input; do
+    full_disk_checkpointed not_regular names_input; do
     if run_case "$name"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   done
   echo "$passed passed, $failed failed"
