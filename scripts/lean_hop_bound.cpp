@@ -3,6 +3,7 @@
 // core"). Build and run:
 //   g++ -O3 -std=c++20 scripts/lean_hop_bound.cpp -o /tmp/lean_hop_bound
 //   /tmp/lean_hop_bound [LOAD=0.025] [CYCLES=15000] [FLAGS=0]
+// (with -DLEAN_SHAPE=8,8,16 for another torus, e.g. one whose state stays in the caches)
 // FLAGS, added together:
 //   1 sorts each cycle's events by (router, kind, port, VC) with a counting pass over the
 //     routers, as an order independent of the rank count would need;
@@ -50,7 +51,12 @@
 
 namespace {
 
-constexpr int kX = 17, kY = 17, kZ = 18, kRouters = kX * kY * kZ;
+// The torus: benchmark 1's size unless built with -DLEAN_SHAPE=X,Y,Z.
+#ifndef LEAN_SHAPE
+#define LEAN_SHAPE 17, 17, 18
+#endif
+constexpr int kShape[3] = {LEAN_SHAPE};
+constexpr int kX = kShape[0], kY = kShape[1], kZ = kShape[2], kRouters = kX * kY * kZ;
 constexpr int kPorts = 7;  // 0: the endpoint; 1..6: +x -x +y -y +z -z
 constexpr int kVcs = 4, kBuffer = 32, kFlits = 4, kWheel = 64, kLink = 1, kPipeline = 1;
 constexpr int kQueued = kBuffer / kFlits;  // packets an input VC holds at most
