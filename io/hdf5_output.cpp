@@ -9,6 +9,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -527,6 +528,28 @@ void write_output(MPI_Comm comm, const std::string& path, const OutputContent& c
     if (rank == 0 && !partial.empty()) std::remove(partial.c_str());
     throw OutputError("cannot write output '" + path + "': " + error);
   }
+}
+
+std::vector<std::string> leftover_partials(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path out(path);
+  const std::string prefix = out.filename().string() + ".";
+  const std::string suffix = ".partial";
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (fs::directory_iterator it(out.parent_path().empty() ? "." : out.parent_path(), ec), end;
+       !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() != prefix.size() + 8 + suffix.size() || !name.starts_with(prefix) ||
+        !name.ends_with(suffix)) {
+      continue;
+    }
+    const std::string digits = name.substr(prefix.size(), 8);
+    if (digits.find_first_not_of("0123456789abcdef") != std::string::npos) continue;
+    found.push_back((out.parent_path() / name).string());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
 }
 
 void check_output_path(MPI_Comm comm, const std::string& path,

@@ -44,4 +44,8 @@ void write_output(MPI_Comm comm, const std::string& path, const OutputContent& c
 void check_output_path(MPI_Comm comm, const std::string& path,
                        const std::vector<std::string>& inputs);
 
+/// The partial files of `path` (`<path>.<8 hex digits>.partial`) that exist now: left by a run
+/// killed while it wrote, or being written by another run with the same output.
+std::vector<std::string> leftover_partials(const std::string& path);
+
 }  // namespace hx

@@ -198,7 +198,17 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
   MPI_Comm_size(comm, &ranks);
   const Clock::time_point run_start = Clock::now();
   const std::string started = utc_timestamp();
-  if (!options.output.empty()) check_output_path(comm, options.output, options.inputs);
+  if (!options.output.empty()) {
+    check_output_path(comm, options.output, options.inputs);
+    if (rank == 0) {
+      for (const std::string& partial : leftover_partials(options.output)) {
+        std::fprintf(stderr,
+                     "hxsim: note: '%s' is the partial output of a run that was killed while "
+                     "it wrote, or of one writing '%s' now; remove it when no run is\n",
+                     partial.c_str(), options.output.c_str());
+      }
+    }
+  }
   const CheckpointTarget target{
       options.checkpoint_dir.empty() ? default_checkpoint_dir(options.output)
                                      : options.checkpoint_dir,

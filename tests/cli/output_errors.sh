@@ -22,6 +22,8 @@
 #                     replaced by a regular file
 #   names_input       -o the config, -o the trace, and a config named x.h5 run without -o (its
 #                     default output is x.h5): refused, the input unchanged
+#   leftover_partial  a partial file a killed run left: the next run with that output notes it
+#                     (only the files of that output's pattern), succeeds and leaves it
 # The tmpfs cases need `unshare -m` (root with CAP_SYS_ADMIN); without it they are skipped.
 #
 # Usage: output_errors.sh HXSIM MPIRUN_SH SCRATCH_DIR
@@ -204,6 +206,21 @@ case_names_input() {
   rm -rf -- "$SCRATCH/names_input.copy"
 }
 
+case_leftover_partial() {
+  local left="$CASE_DIR/out.h5.0123abcd.partial"
+  : >"$left"
+  : >"$CASE_DIR/out.h5.other.partial"
+  run_hxsim leftover_partial - "${SMALL_RUN[@]}" -o "$CASE_DIR/out.h5"
+  check_exit leftover_partial 0
+  local notes
+  notes=$(grep -c "^hxsim: note: '.*partial' is the partial output of a run that was killed" \
+    "$SCRATCH/leftover_partial.err" || true)
+  ((notes == 1)) || problems+=("leftover_partial: $notes notes of a leftover, expected 1")
+  grep -qF -- "'$left' is the partial output" "$SCRATCH/leftover_partial.err" ||
+    problems+=("leftover_partial: stderr does not name $left")
+  check_listing "$CASE_DIR" out.h5 out.h5.0123abcd.partial out.h5.other.partial
+}
+
 # in_tmpfs NAME POINT OPTIONS: runs case NAME in a private mount namespace, with a tmpfs mounted
 # (mount -o OPTIONS) on $CASE_DIR/POINT. The mount ends with the namespace, whatever happens.
 in_tmpfs() {
@@ -316,7 +333,7 @@ main() {
   if unshare -m true 2>/dev/null; then HAVE_UNSHARE=1; fi
   local name passed=0 failed=0
   for name in missing_dir under_file read_only file_size_limit full_disk checkpoint_full_disk \
-    full_disk_checkpointed not_regular names_input; do
+    full_disk_checkpointed not_regular names_input leftover_partial; do
     if run_case "$name"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   done
   echo "$passed passed, $failed failed"
