@@ -382,10 +382,29 @@ NETWORKS = {
     "fat_tree": '[sim]\nmodel = "fat_tree"\n[fat_tree]\nk = 4\nn = 3\nrouting = "%s"\n',
     "rail_optimized": '[sim]\nmodel = "rail_optimized"\n[rail_optimized]\nnodes = 8\n'
                       'gpus_per_node = 8\nnodes_per_leaf = 4\nspines = 2\n',
+    # The four architectures of the papers, 64 chips each.
+    "railx_torus": '[sim]\nmodel = "railx"\n[railx]\nm = 2\nn = 2\nx = "torus:4"\n'
+                   'y = "torus:4"\n',
+    "railx_hyperx": '[sim]\nmodel = "railx"\n[railx]\nm = 2\nn = 4\nx = "hyperx:8"\n'
+                    'y = "hyperx:2"\nrouting = "%s"\n',
+    "switchless_dragonfly": '[sim]\nmodel = "switchless_dragonfly"\n[switchless_dragonfly]\n'
+                            'n = 2\nm = 2\na = 1\nb = 2\nchip_mesh = 2\nrouting = "%s"\n',
+    "infinitehbd": '[sim]\nmodel = "infinitehbd"\n[infinitehbd]\nnodes = 16\ngpus_per_node = 4\n'
+                   'k = 2\ntp = 8\n',
+    "rail_only": '[sim]\nmodel = "rail_only"\n[rail_only]\ngpus = 64\nhb_size = 8\n'
+                 'hb = "nvswitch"\nhb_leaf_gpus = 4\nhb_spines = 2\nradix = 4\nforwarding = "%s"\n',
 }
-ROUTINGS = {"dragonfly": ["minimal", "valiant", "ugal_l"], "fat_tree": ["updown", "updown_adaptive"]}
-ALGORITHMS = ["ring", "bidir_ring", "ring_2d", "hierarchical", "direct", "pairwise",
-              "binary_exchange"]
+ROUTINGS = {"dragonfly": ["minimal", "valiant", "ugal_l"], "fat_tree": ["updown", "updown_adaptive"],
+            "railx_hyperx": ["minimal", "adaptive"], "switchless_dragonfly": ["minimal", "valiant", "ugal"],
+            "rail_only": ["hb_first", "rail_first", "alternate"]}
+# Each group's algorithms as `hxsim list` gives them, and now and then one it refuses by name.
+ALGORITHMS = {"tp": ["ring", "bidir_ring", "ring_2d", "direct"],
+              "ep": ["direct", "pairwise", "binary_exchange"],
+              "dp": ["ring", "bidir_ring", "ring_2d", "hierarchical", "direct"]}
+
+
+def algorithm(rng, group):
+    return '"%s"' % (rng.choice(ALGORITHMS[group]) if rng.random() < 0.97 else "hierarchical_2d")
 
 
 def llm_config(rng):
@@ -424,9 +443,9 @@ def llm_config(rng):
         "tp_overlap": lambda: rng.choice(["true", "false"]),
         "optimizer_step": lambda: rng.choice(["true", "false"]),
         "expert_imbalance": lambda: rng.choice([0, 0.5, 0.9]),
-        "tp_algorithm": lambda: '"%s"' % rng.choice(ALGORITHMS[:5]),
-        "ep_algorithm": lambda: '"%s"' % rng.choice(ALGORITHMS),
-        "dp_algorithm": lambda: '"%s"' % rng.choice(ALGORITHMS[:5]),
+        "tp_algorithm": lambda: algorithm(rng, "tp"),
+        "ep_algorithm": lambda: algorithm(rng, "ep"),
+        "dp_algorithm": lambda: algorithm(rng, "dp"),
         "gemm": lambda: '"%s"' % rng.choice(["flat", "roofline"]),
         "top_k": lambda: rng.choice([1, 2]),
         "micro_batch": lambda: rng.choice([1, 2]),
