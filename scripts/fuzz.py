@@ -15,9 +15,10 @@ Modes: what a case draws, and what must agree.
             random process and time-series bins. One rank against 2 or 3, a third of the cases
             as a restart from a random checkpoint of a 1- or 2-rank run: identical outputs.
   llm       random LLM iterations (presets cut small, TP/CP/EP/DP/PP within 64 chips, schedule,
-            overlap, recompute and algorithm keys) on small networks, at either fidelity. One
-            rank against 2 or 3 (identical outputs, every program complete), and the other
-            fidelity must complete too.
+            overlap, recompute and algorithm keys) on small networks, the four papers'
+            architectures among them, at either fidelity. One rank against 2 or 3 (identical
+            outputs, every program complete), and the other fidelity must complete too; an ok
+            line gives the iteration time at flow level over packet level.
   fold      flow level: a random all-to-all (direct, pairwise, two-stage) on the determinism
             configs, or a random MoE iteration on a fat tree. sim.fold = "auto" on 1-3 ranks
             against "off" on one: identical outputs (folding never changes a result).
@@ -39,6 +40,8 @@ import shutil
 import signal
 import subprocess
 import sys
+
+import h5py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DETERMINISM = os.path.join(ROOT, "tests", "determinism")
@@ -478,7 +481,11 @@ def case_llm(case, rng):
         return tag, ("timeout", f"at {other} level")
     if rc != 0 or "NOT complete" in out:
         return tag, case.bad(f"at {other} level: exit {rc}, {err[-300:]}")
-    return tag, ("ok", "")
+    ends = {}
+    for name, level in (("a.h5", fidelity), ("o.h5", other)):
+        with h5py.File(case.path(name), "r") as f:
+            ends[level] = int(f["summary"].attrs["workload_end_ps"])
+    return tag, ("ok", "flow/packet %.3f" % (ends["flow"] / ends["packet"]))
 
 
 # --- fold ---------------------------------------------------------------------------------
