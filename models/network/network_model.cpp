@@ -341,6 +341,13 @@ class BuiltNetworkModel final : public NetworkModel {
                       "an order of magnitude on all-to-all and synthetic traffic "
                       "(docs/performance/models.md, \"Non-minimal routing\")");
     }
+    if (routing().detours()) {
+      notes.push_back("routing \"" + routing().name() +
+                      "\" at flow level: flows keep to the direct paths and take a detour only "
+                      "where nothing else is offered, where packets detour around busy links, so "
+                      "traffic that fills the direct paths takes longer than at packet level "
+                      "(docs/VALIDATION.md, \"Flow level against packet level\")");
+    }
     return notes;
   }
 

@@ -106,6 +106,10 @@ class Routing {
   /// Whether every path it gives is a shortest one. Non-minimal routings (Valiant, UGAL) give
   /// each flow at flow level paths through every intermediate, so flows share links network-wide.
   virtual bool minimal() const { return true; }
+  /// Whether route() may offer detours (candidates with a penalty), which packets take when the
+  /// direct candidates are short of space. The flow level takes a detour only where nothing
+  /// else is offered, so its flows keep to the direct paths.
+  virtual bool detours() const { return false; }
 
   /// At the packet's first router, before its first route(): source decisions such as the
   /// Valiant intermediate or UGAL's minimal/non-minimal choice. Default: none.

@@ -101,6 +101,7 @@ class RailRouting final : public Routing {
 
   std::string name() const override { return o_.adaptive ? "adaptive" : "minimal"; }
   uint8_t vcs() const override { return vcs_; }
+  bool detours() const override { return o_.adaptive; }
   // Each route searches the node's rail ports for the nearest (Algorithm 1): a RailX
   // collective's heads, short of credits, were routed about ten times per hop.
   bool keep_candidates() const override { return true; }
@@ -458,6 +459,7 @@ class SwitchedRouting final : public Routing {
 
   std::string name() const override { return plans_[0]->name(); }
   uint8_t vcs() const override { return plans_[0]->vcs(); }
+  bool detours() const override { return plans_[0]->detours(); }
   bool keep_candidates() const override { return true; }
 
   void start(uint32_t router, const RouterView& view, Rng& /*rng*/, Packet& packet) const override {
