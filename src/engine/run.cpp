@@ -202,10 +202,11 @@ RunResult run_simulation(MPI_Comm comm, const ResolvedConfig& config, const RunO
     check_output_path(comm, options.output, options.inputs);
     if (rank == 0) {
       for (const std::string& partial : leftover_partials(options.output)) {
-        std::fprintf(stderr,
-                     "hxsim: note: '%s' is the partial output of a run that was killed while "
-                     "it wrote, or of one writing '%s' now; remove it when no run is\n",
-                     partial.c_str(), options.output.c_str());
+        std::fprintf(
+            stderr,
+            "hxsim: note: '%s' is the partial output of a run that was killed while "
+            "it wrote, or of one writing '%s' now; remove it once no run writes that output\n",
+            partial.c_str(), options.output.c_str());
       }
     }
   }
